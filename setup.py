@@ -1,0 +1,30 @@
+"""Build the Cython core ``solver._core`` from ``ext/``.
+
+Compiler directives live here and nowhere else.  ``DURAK_DEBUG=1`` turns
+bounds checks and assertions back on for a debugging build.
+"""
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("DURAK_DEBUG") == "1"
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+    "infer_types": True,
+}
+
+extensions = [
+    Extension(
+        "solver._core",
+        ["ext/_core.pyx"],
+        extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"],
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives))

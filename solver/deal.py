@@ -1,0 +1,61 @@
+"""Dealing a new game from a seed (R5, R6, R10 option, R7).
+
+The random generator is passed in or made from the seed; nothing here keeps
+module-level state, so a seed always gives the same game.
+"""
+from __future__ import annotations
+
+import random
+
+from .cards import bit, cards_of, deck_mask, rank_of, suit_of
+from .engine import HAND_SIZE
+from .rules import Rules
+from .state import GameState
+
+
+def new_game(players: int = 2, rules: Rules | None = None,
+             seed: int | None = None, rng: random.Random | None = None) -> GameState:
+    """Shuffle, deal six cards each, turn up the trump, find the first attacker.
+
+    The dealer is the last seat; dealing starts at seat 1.  R5: the next card is
+    turned up and lies at the bottom of the pile; when nothing is left (six
+    players, 36 cards) the dealer's last card shows the trump and he keeps it.
+    R6: the holder of the lowest trump leads; if nobody holds one, the seat
+    after the dealer (seat 1) leads.
+    """
+    rules = rules or Rules()
+    if not 2 <= players <= 6:
+        raise ValueError(f"players: {players} is not between 2 and 6")
+    if rules.teams and players != 4:
+        raise ValueError("players: teams=2v2 needs exactly 4 players")
+    deck = list(cards_of(deck_mask(rules.deck)))
+    if players * HAND_SIZE > len(deck):
+        raise ValueError(f"players: {players} players need {players * HAND_SIZE} cards, "
+                         f"the deck has {len(deck)}")
+    rng = rng or random.Random(seed)
+    rng.shuffle(deck)
+    hands = [0] * players
+    for i in range(HAND_SIZE):
+        for s in range(players):
+            hands[s] |= bit(deck[i * players + s])
+    rest = deck[players * HAND_SIZE:]
+    if rest:
+        trump_card = rest[0]
+        pile_order = tuple(rest[1:]) + (trump_card,)
+        trump = suit_of(trump_card)
+    else:
+        trump_card = -1
+        pile_order = None
+        trump = suit_of(deck[players * HAND_SIZE - 1])  # the dealer's last card
+    leader = 0
+    best = 99
+    for s in range(players):
+        for c in cards_of(hands[s]):
+            if suit_of(c) == trump and rank_of(c) < best:
+                best, leader = rank_of(c), s
+    state = GameState(
+        rules=rules, trump=trump, hands=tuple(hands), attacker=leader, defender=-1,
+        pile=len(rest), trump_card=trump_card if rest else -1, pile_order=pile_order,
+        cap=5 if rules.first_bout_limit else HAND_SIZE,
+    )
+    return state.replace(defender=state.defender_for(leader))

@@ -1,0 +1,104 @@
+"""Rule options of RULES.md (R1, R7, R10, R12, R14, R21, R22).
+
+A :class:`Rules` value is immutable and hashable: it travels inside every game
+state and is part of every cache key.  ``parse_rules("transfer,deck=24")`` and
+``str(rules)`` are a parse/format pair.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Option names in the canonical order they are written in.
+OPTION_NAMES = (
+    "transfer",
+    "transfer_by_trump_show",
+    "throw_in=neighbours",
+    "first_bout_limit=5",
+    "trump_swap",
+    "first_out_wins",
+    "teams=2v2",
+    "deck=24",
+    "deck=52",
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options a game is played with; the default is plain podkidnoy, 36 cards."""
+
+    transfer: bool = False                 # R14
+    transfer_by_trump_show: bool = False   # R14, the show variant
+    throw_in_neighbours: bool = False      # R12 option
+    first_bout_limit: bool = False         # R10 option: first bout at most 5
+    trump_swap: bool = False               # R7
+    first_out_wins: bool = False           # R21
+    teams: bool = False                    # R22, 2v2 with four players
+    deck: int = 36                         # R1
+
+    def names(self) -> list[str]:
+        out = []
+        if self.transfer:
+            out.append("transfer")
+        if self.transfer_by_trump_show:
+            out.append("transfer_by_trump_show")
+        if self.throw_in_neighbours:
+            out.append("throw_in=neighbours")
+        if self.first_bout_limit:
+            out.append("first_bout_limit=5")
+        if self.trump_swap:
+            out.append("trump_swap")
+        if self.first_out_wins:
+            out.append("first_out_wins")
+        if self.teams:
+            out.append("teams=2v2")
+        if self.deck != 36:
+            out.append(f"deck={self.deck}")
+        return out
+
+    def __str__(self) -> str:
+        return ",".join(self.names())
+
+    @property
+    def any_transfer(self) -> bool:
+        """Either transfer option is on (a show is also a transfer, R14)."""
+        return self.transfer or self.transfer_by_trump_show
+
+
+def parse_rules(text: str | list[str] | tuple[str, ...] | None) -> Rules:
+    """Rules from ``"transfer,throw_in=neighbours"`` or a list of option names.
+
+    Raises ``ValueError`` naming the unknown option.
+    """
+    if text is None:
+        return Rules()
+    if isinstance(text, str):
+        items = [t.strip() for t in text.replace(" ", ",").split(",")]
+    else:
+        items = [str(t).strip() for t in text]
+    kw: dict[str, object] = {}
+    for item in items:
+        if not item:
+            continue
+        key = item.lower()
+        if key == "transfer":
+            kw["transfer"] = True
+        elif key == "transfer_by_trump_show":
+            kw["transfer_by_trump_show"] = True
+        elif key == "throw_in=neighbours":
+            kw["throw_in_neighbours"] = True
+        elif key == "first_bout_limit=5":
+            kw["first_bout_limit"] = True
+        elif key == "trump_swap":
+            kw["trump_swap"] = True
+        elif key == "first_out_wins":
+            kw["first_out_wins"] = True
+        elif key == "teams=2v2":
+            kw["teams"] = True
+        elif key in ("deck=24", "deck=36", "deck=52"):
+            deck = int(key[5:])
+            if "deck" in kw and kw["deck"] != deck:
+                raise ValueError(f"conflicting deck options: deck={kw['deck']} and {item!r}")
+            kw["deck"] = deck
+        else:
+            raise ValueError(f"unknown option {item!r} (known: {', '.join(OPTION_NAMES)})")
+    return Rules(**kw)  # type: ignore[arg-type]
