@@ -1,7 +1,5 @@
-"""The ``durak`` command (placeholder until the CLI lands)."""
-import click
+"""The ``durak`` command line.  Each subcommand lives in its own module."""
+from .app import main
+from . import show, moves, playout, solve, hint, match, puzzle  # noqa: F401  (register commands)
 
-
-@click.group()
-def main() -> None:
-    """Durak analysis from the terminal."""
+__all__ = ["main"]

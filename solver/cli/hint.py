@@ -1,0 +1,1 @@
+"""`durak hint`: being written."""

@@ -1,0 +1,1 @@
+"""`durak match`: being written."""

@@ -1,0 +1,1 @@
+"""`durak moves`: being written."""

@@ -1,0 +1,1 @@
+"""`durak playout`: being written."""

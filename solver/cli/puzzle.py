@@ -1,0 +1,1 @@
+"""`durak puzzle`: being written."""

@@ -1,0 +1,1 @@
+"""`durak show`: being written."""

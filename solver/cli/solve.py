@@ -1,0 +1,1 @@
+"""`durak solve`: being written."""
