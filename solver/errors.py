@@ -37,3 +37,11 @@ class IllegalMoveError(ValueError):
 
 class HiddenCardsError(ValueError):
     """The answer needs cards that the position keeps hidden."""
+
+
+class BudgetExceeded(Exception):
+    """A time, node or memory budget ran out (exit 3); ``partial`` holds what is known."""
+
+    def __init__(self, message: str, partial: object = None):
+        super().__init__(message)
+        self.partial = partial

@@ -15,17 +15,9 @@ from typing import Any, Callable, TypeVar
 import click
 from rich.console import Console
 
-from ..errors import ExitCode
+from ..errors import BudgetExceeded, ExitCode
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class BudgetExceeded(Exception):
-    """A time, node or memory budget ran out; ``partial`` is what is known."""
-
-    def __init__(self, message: str, partial: Any = None):
-        super().__init__(message)
-        self.partial = partial
 
 
 def stdout_console() -> Console:
