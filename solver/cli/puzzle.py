@@ -1,1 +1,496 @@
-"""`durak puzzle`: being written."""
+"""`durak puzzle`: list, show, solve, check, train and generate puzzles.
+
+The collections are the TOML files of ``puzzles/`` (format: ``puzzles/README.md``,
+parser: :mod:`solver.puzzles`); ``--dir`` or ``$DURAK_PUZZLES`` points elsewhere.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import click
+from rich.table import Table
+
+from ..cards import cards_of, card_name, SUIT_SYMBOLS
+from ..errors import MoveError
+from ..moves import Move
+from ..puzzles import (Collection, Puzzle, TASK_VALUES, check_puzzle, find_puzzle, load_all,
+                       select, winning_set)
+from ..state import NO_COVER, GameState, Phase
+from .app import main
+from .common import emit_json, handles_errors, stderr_console, stdout_console
+
+TT_MB = 16
+
+
+def _solver():
+    from ..search import Solver
+
+    return Solver(tt_mb=TT_MB)
+
+
+def _collections(ctx: click.Context) -> list[Collection]:
+    return load_all(ctx.obj.get("dir") if ctx.obj else None)
+
+
+def _mine(state: GameState, hero: int, seat: int) -> bool:
+    from ..search import on_hero_side
+
+    return on_hero_side(state, hero, seat)
+
+
+# --------------------------------------------------------------- rendering
+
+def _cards(mask: int) -> str:
+    return " ".join(card_name(c) for c in cards_of(mask)) or "-"
+
+
+def board_lines(state: GameState) -> list[str]:
+    """A plain text picture of a position: trump, each hand, the table, who moves."""
+    lines = [f"Trump: {SUIT_SYMBOLS[state.trump]} ({'SHDC'[state.trump]})"
+             + (f"   rules: {state.rules}" if state.rules.names() else "")]
+    mover = state.to_move
+    for s in range(state.players):
+        role = []
+        if s == state.attacker:
+            role.append("attacker")
+        if s == state.defender:
+            role.append("defender")
+        if s == mover:
+            role.append("to move")
+        tag = f" ({', '.join(role)})" if role else ""
+        lines.append(f"  Seat {s + 1}{tag}: {_cards(state.hands[s])}")
+    if state.table:
+        pairs = " ".join(card_name(a) + ("/" + card_name(c) if c != NO_COVER else "")
+                         for a, c in state.table)
+        extra = "   (take said)" if state.take else ""
+        lines.append(f"  Table: {pairs}{extra}")
+    return lines
+
+
+def _seat_moves(state: GameState, line: list[str]) -> str:
+    """A move line with a seat prefix on every move: ``1:6S 2:6S/AH``."""
+    from ..engine import play
+
+    out = []
+    s = state
+    for m in line:
+        if s.is_over:
+            break
+        out.append(f"{s.to_move + 1}:{m}")
+        s = play(s, Move.parse(m, s.rules.deck))
+    return " ".join(out)
+
+
+def _result_text(state: GameState, hero: int) -> str:
+    out = state.outcome()
+    if out is None:
+        return "the game goes on"
+    losers = [s + 1 for s in range(state.players) if out[s] < 0]
+    if not losers:
+        return "a draw: nobody holds cards"
+    if state.rules.first_out_wins or state.rules.teams:
+        return "seat(s) " + ", ".join(map(str, losers)) + " lose"
+    return f"seat {losers[0]} is the durak"
+
+
+# --------------------------------------------------------------- the group
+
+@main.group("puzzle")
+@click.option("--dir", "directory", type=click.Path(file_okay=False), default=None,
+              help="Directory of collections (default: the shipped puzzles/, or $DURAK_PUZZLES).")
+@click.pass_context
+def puzzle(ctx: click.Context, directory: str | None) -> None:
+    """Endgame puzzles: list, show, solve, check, train, generate."""
+    ctx.ensure_object(dict)
+    ctx.obj["dir"] = directory
+
+
+@puzzle.command("list")
+@click.argument("collection", required=False)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.pass_context
+@handles_errors
+def list_cmd(ctx: click.Context, collection: str | None, as_json: bool) -> None:
+    """List the puzzles of every collection, or of COLLECTION (an id or a .toml file)."""
+    colls = select(_collections(ctx), collection)
+    if as_json:
+        emit_json({"collections": [
+            {**{k: v for k, v in c.to_dict().items() if k != "puzzles"},
+             "puzzles": [{"id": p.id, "title": p.title, "task": p.task_text,
+                          "plies": p.plies, "nodes": p.nodes, "tags": list(p.tags)}
+                         for p in c.puzzles]} for c in colls]})
+        return
+    con = stdout_console()
+    for c in colls:
+        t = Table(title=f"{c.title} ({c.id}, {len(c.puzzles)} puzzles)", title_justify="left")
+        for col in ("id", "title", "task", "plies", "tags"):
+            t.add_column(col)
+        for p in c.puzzles:
+            t.add_row(p.id, p.title, p.task_text, "" if p.plies is None else str(p.plies),
+                      ", ".join(p.tags))
+        con.print(t)
+
+
+@puzzle.command("show")
+@click.argument("puzzle_id", metavar="ID")
+@click.option("--solution", is_flag=True, help="Also print the solution and its line.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.pass_context
+@handles_errors
+def show_cmd(ctx: click.Context, puzzle_id: str, solution: bool, as_json: bool) -> None:
+    """Show puzzle ID: the position and the task (the solution with --solution)."""
+    p = find_puzzle(_collections(ctx), puzzle_id)
+    if as_json:
+        d = p.to_dict()
+        if not solution:
+            d.pop("solution")
+            d.pop("pv")
+        emit_json(d)
+        return
+    state = p.state()
+    out = [f"{p.id}: {p.title}   [{p.collection}]", f"{p.task_text}.", ""]
+    out += board_lines(state)
+    out += ["", f"Position: {p.position}"]
+    diff = []
+    if p.plies is not None:
+        diff.append(f"forced line {p.plies} plies")
+    if p.nodes is not None:
+        diff.append(f"{p.nodes} search nodes")
+    if diff:
+        out.append("Difficulty: " + ", ".join(diff))
+    if p.tags:
+        out.append("Tags: " + ", ".join(p.tags))
+    if solution:
+        out.append("Solution: " + " or ".join(p.solution))
+        if p.pv:
+            out.append("Line: " + _seat_moves(state, list(p.pv)))
+        if p.comment:
+            out.append("Comment: " + p.comment)
+    click.echo("\n".join(out))
+
+
+@puzzle.command("solve")
+@click.argument("puzzle_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.pass_context
+@handles_errors
+def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
+    """Solve puzzle ID and print the solver's answer next to the stored one."""
+    p = find_puzzle(_collections(ctx), puzzle_id)
+    solver = _solver()
+    res = check_puzzle(p, solver)
+    state = p.state()
+    an = solver.analyse(state, hero=p.hero - 1)
+    if as_json:
+        emit_json({"id": p.id, "task": p.task, "hero": p.hero, "agrees": res.ok,
+                   "problems": res.problems,
+                   "stored": {"solution": list(p.solution), "pv": list(p.pv), "plies": p.plies,
+                              "nodes": p.nodes},
+                   "solver": {"value": an.value, "solution": list(res.solution), "pv": an.pv,
+                              "distance": an.distance, "nodes": an.nodes,
+                              "seconds": round(an.seconds, 6),
+                              "moves": [m.to_json() for m in an.moves]},
+                   "greedy": res.greedy})
+        return
+    t = Table(title=f"{p.id}: {p.title} -- {p.task_text}", title_justify="left")
+    t.add_column("")
+    t.add_column("stored")
+    t.add_column("solver")
+    t.add_row("value", "/".join(TASK_VALUES[p.task]), an.value)
+    t.add_row("solution", " ".join(p.solution), " ".join(res.solution))
+    t.add_row("line", " ".join(p.pv), " ".join(an.pv))
+    t.add_row("plies", "" if p.plies is None else str(p.plies),
+              "" if an.distance is None else str(an.distance))
+    t.add_row("nodes", "" if p.nodes is None else str(p.nodes), str(an.nodes))
+    con = stdout_console()
+    con.print(t)
+    mt = Table(title="every move", title_justify="left")
+    mt.add_column("move")
+    mt.add_column("value")
+    mt.add_column("plies")
+    for m in an.moves:
+        note = " (greedy)" if m.move == res.greedy else ""
+        mt.add_row(m.move + note, m.value, "" if m.distance is None else str(m.distance))
+    con.print(mt)
+    if res.ok:
+        con.print("The solver agrees with the stored solution; the greedy move "
+                  f"{res.greedy} fails.")
+    else:
+        for prob in res.problems:
+            con.print(f"MISMATCH: {prob}")
+
+
+@puzzle.command("check")
+@click.argument("collection", required=False)
+@click.option("--id", "ids", multiple=True, help="Check only this puzzle (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.pass_context
+@handles_errors
+def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...],
+              as_json: bool) -> None:
+    """Verify every stored solution with the solver; exit 1 on any mismatch.
+
+    Checks the value, the set of first moves that solve the task, that the
+    greedy player's move fails, the stated line and its length.
+    """
+    colls = select(_collections(ctx), collection)
+    puzzles = [p for c in colls for p in c.puzzles if not ids or p.id in ids]
+    if ids:
+        missing = set(ids) - {p.id for p in puzzles}
+        if missing:
+            raise ValueError(f"--id: no puzzle {', '.join(sorted(missing))!r}")
+    solver = _solver()
+    t0 = time.perf_counter()
+    results = []
+    err = stderr_console()
+    show_bar = not as_json and sys.stderr.isatty()
+    if show_bar:
+        from rich.progress import Progress
+
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task("checking", total=len(puzzles))
+            for p in puzzles:
+                results.append(check_puzzle(p, solver))
+                bar.advance(task)
+    else:
+        results = [check_puzzle(p, solver) for p in puzzles]
+    seconds = time.perf_counter() - t0
+    bad = [r for r in results if not r.ok]
+    if as_json:
+        emit_json({"checked": len(results), "failed": len(bad), "seconds": round(seconds, 3),
+                   "collections": [c.id for c in colls],
+                   "results": [r.to_dict() for r in results]})
+    else:
+        for r in bad:
+            for prob in r.problems:
+                click.echo(f"MISMATCH {r.puzzle.id}: {prob}")
+        per = {}
+        for r in results:
+            per.setdefault(r.puzzle.collection, [0, 0])
+            per[r.puzzle.collection][0] += 1
+            per[r.puzzle.collection][1] += 0 if r.ok else 1
+        for cid, (n, nb) in per.items():
+            click.echo(f"{cid}: {n} puzzles, {n - nb} ok, {nb} failed")
+        nodes = sum(r.nodes for r in results)
+        click.echo(f"checked {len(results)} puzzles in {seconds:.1f} s ({nodes} nodes): "
+                   f"{len(results) - len(bad)} ok, {len(bad)} failed")
+    if bad:
+        sys.exit(1)
+
+
+# ------------------------------------------------------------------ train
+
+class _Quit(Exception):
+    pass
+
+
+def _read(prompt: str) -> str:
+    click.echo(prompt, nl=False)
+    line = click.get_text_stream("stdin").readline()
+    if not line:
+        click.echo("")
+        raise _Quit()
+    if not sys.stdin.isatty():
+        click.echo(line.rstrip("\n"))  # echo piped input so a transcript reads well
+    return line.strip()
+
+
+def _hint_text(p: Puzzle, state: GameState, good: list[str], level: int) -> str:
+    if level == 0:
+        kinds = set()
+        for m in good:
+            mv = Move.parse(m, state.rules.deck)
+            kinds.add({0: "a lead", 1: "a cover", 2: "taking", 3: "a transfer", 4: "a transfer",
+                       5: "a throw-in", 6: "passing"}.get(int(mv.kind), "a move"))
+        tags = [t for t in p.tags if t != "generated"]
+        return ("Hint: look at " + " or ".join(sorted(kinds))
+                + (f" (motifs: {', '.join(tags)})" if tags else "") + ". Type hint again for the move.")
+    return "Hint: " + " or ".join(good) + " works here."
+
+
+def _train_one(p: Puzzle, solver: Any) -> bool:
+    """Play one puzzle at the prompt; True when solved without a mistake."""
+    from ..engine import legal_moves, play
+
+    state = p.state()
+    hero = p.hero - 1
+    click.echo("")
+    click.echo(f"== {p.id}: {p.title}   [{p.collection}]")
+    click.echo(f"{p.task_text}.")
+    for line in board_lines(state):
+        click.echo(line)
+    clean = True
+    hints = 0
+    while not state.is_over:
+        if not _mine(state, hero, state.to_move):
+            res = solver.solve(state, hero=hero)
+            reply = res.pv[0] if res.pv else res.best[0]
+            click.echo(f"Seat {state.to_move + 1} plays {reply}.")
+            state = play(state, Move.parse(reply, state.rules.deck))
+            continue
+        an = solver.analyse(state, hero=hero)
+        target = an.value
+        good = list(winning_set(an.moves, p.task, target)) if p.task == "avoid-durak" \
+            else [m.move for m in an.moves if m.value == target]
+        values = {m.move: m for m in an.moves}
+        legal = {str(m): m for m in legal_moves(state)}
+        text = _read(f"Seat {state.to_move + 1} to move> ")
+        low = text.lower()
+        if low in ("quit", "q", "exit"):
+            raise _Quit()
+        if low in ("hint", "h", "?"):
+            click.echo(_hint_text(p, state, good, hints))
+            hints += 1
+            clean = False
+            continue
+        if low in ("moves", "m"):
+            click.echo("Legal moves: " + " ".join(legal))
+            continue
+        if low in ("show", "board", "s"):
+            for line in board_lines(state):
+                click.echo(line)
+            continue
+        if not text:
+            continue
+        try:
+            mv = Move.parse(text, state.rules.deck)
+        except MoveError as e:
+            click.echo(f"Not a move: {e}. Type moves, hint, show or quit.")
+            continue
+        name = str(mv)
+        if name not in legal:
+            click.echo(f"{name} is not legal here. Legal moves: {' '.join(legal)}")
+            continue
+        mine = values[name]
+        ok = name in good
+        if not ok:
+            clean = False
+            after = play(state, legal[name])
+            ref = solver.solve(after, hero=hero)
+            what = {"loss": "you lose", "draw": "it is only a draw",
+                    "win": "you still win"}[mine.value]
+            if p.task == "avoid-durak" and mine.value == "loss":
+                what = "you end up the durak"
+            click.echo(f"Wrong: after {name} {what} against best play"
+                       + (f" ({mine.distance} plies)." if mine.distance is not None else "."))
+            if ref.pv:
+                click.echo("Refutation: " + _seat_moves(after, ref.pv))
+            click.echo("Try again (hint shows a move that works, quit stops).")
+            continue
+        click.echo(f"{name}: correct." if len(good) == 1 else f"{name}: good.")
+        state = play(state, legal[name])
+    click.echo(f"Game over: {_result_text(state, hero)}.")
+    if clean:
+        click.echo("Solved!")
+    else:
+        click.echo("Finished, with help or a mistake on the way.")
+    return clean
+
+
+@puzzle.command("train")
+@click.argument("collection", required=False)
+@click.option("--id", "puzzle_id", default=None, help="Start with this puzzle (and play only it).")
+@click.pass_context
+@handles_errors
+def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None) -> None:
+    """Solve puzzles at a prompt: type your moves, the solver answers for the others.
+
+    At the prompt: a move (6S, 6S/8S, take, >6H, +8C, pass), 'hint', 'moves',
+    'show' or 'quit'.  A wrong move gets the refuting line; you may try again.
+    """
+    colls = select(_collections(ctx), collection)
+    if puzzle_id is not None:
+        puzzles = [find_puzzle(colls, puzzle_id)]
+    else:
+        puzzles = [p for c in colls for p in c.puzzles]
+    if not puzzles:
+        raise ValueError("COLLECTION: no puzzles to train on")
+    solver = _solver()
+    solved = tried = 0
+    try:
+        for p in puzzles:
+            tried += 1
+            solved += _train_one(p, solver)
+    except _Quit:
+        pass
+    click.echo(f"Solved {solved} of {tried} puzzle(s) cleanly.")
+
+
+# --------------------------------------------------------------- generate
+
+@puzzle.command("generate")
+@click.option("--count", type=click.IntRange(1), default=10, show_default=True,
+              help="Puzzles to find.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True)
+@click.option("--rules", "rules_text", default="", help="Rule options, e.g. transfer.")
+@click.option("--min-depth", type=click.IntRange(1), default=5, show_default=True,
+              help="Shortest forced line, in plies.")
+@click.option("--max-cards", type=click.IntRange(2), default=10, show_default=True,
+              help="Most cards in play (hands and table).")
+@click.option("--method", type=click.Choice(["mixed", "play", "sample"]), default="mixed",
+              show_default=True, help="Play dealt games forward, sample small hands, or both.")
+@click.option("--max-solutions", type=click.IntRange(1), default=1, show_default=True,
+              help="Most first moves that may solve the task.")
+@click.option("--tries", type=click.IntRange(0), default=0,
+              help="Candidate positions to solve at most (default 60 per puzzle).")
+@click.option("--max-nodes", type=click.IntRange(0), default=0,
+              help="Skip positions whose search takes more nodes (0: no cap).")
+@click.option("--prefix", default="gen", show_default=True, help="Puzzle id prefix.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the collection here (default: stdout).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@handles_errors
+def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth: int,
+                 max_cards: int, method: str, max_solutions: int, tries: int, max_nodes: int,
+                 prefix: str, out_path: str | None, as_json: bool) -> None:
+    """Mine random endgames for puzzles: a unique solving move that greedy play misses.
+
+    Writes a collection in the puzzle format, best-scored first.
+    """
+    from ..puzzle_gen import GenOptions, as_collection, generate
+    from ..puzzles import format_collection
+    from ..rules import parse_rules
+
+    rules = parse_rules(rules_text)
+    if rules.teams and players != 4:
+        raise ValueError("--players: teams=2v2 needs 4 players")
+    opts = GenOptions(count=count, seed=seed, players=players, rules=rules, min_depth=min_depth,
+                      max_cards=max_cards, method=method, max_solutions=max_solutions,
+                      tries=tries, prefix=prefix, max_nodes=max_nodes)
+    err = stderr_console()
+    t0 = time.perf_counter()
+    if sys.stderr.isatty() and not as_json:
+        from rich.progress import Progress
+
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task("mining", total=opts.tries or 60 * count)
+
+            def progress(i: int, n: int) -> None:
+                bar.update(task, completed=i, description=f"mining ({n} found)")
+
+            found = generate(opts, progress=progress)
+    else:
+        found = generate(opts)
+    seconds = time.perf_counter() - t0
+    rules_part = f", rules {rules}" if rules.names() else ""
+    intro = (f"Generated by `durak puzzle generate --count {count} --seed {seed} "
+             f"--players {players} --min-depth {min_depth}"
+             + (f" --rules {rules}" if rules.names() else "") + "`: "
+             f"{players}-player endgames{rules_part} where exactly "
+             f"{'one first move' if max_solutions == 1 else f'at most {max_solutions} first moves'}"
+             " solves the task and the greedy player's move does not.")
+    coll = as_collection(found, prefix, f"Generated puzzles (seed {seed})", intro)
+    text = format_collection(coll)
+    if out_path:
+        with open(out_path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    if as_json:
+        emit_json({"count": len(found), "seconds": round(seconds, 3), "out": out_path,
+                   "puzzles": [{**f.puzzle.to_dict(), "score": f.score} for f in found]})
+    elif not out_path:
+        click.echo(text, nl=False)
+    err.print(f"found {len(found)} of {count} puzzles in {seconds:.1f} s"
+              + (f", written to {out_path}" if out_path else ""))
