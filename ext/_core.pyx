@@ -1,14 +1,105 @@
 # cython: language_level=3
-"""The compiled core of durak-solver: card sets as 64-bit masks (R1, R2)."""
-from libc.stdint cimport uint64_t
+"""The compiled core of durak-solver: rules over bitmasks and the exact search.
+
+Rules (R2, R8-R22, P1-P4, F1-F8) are a line-by-line port of
+``solver/engine.py`` onto the C struct :c:type:`St`; the tests
+(``tests/test_core_movegen.py``) hold the two to the same move lists, in the
+same order, and the same next states.
+
+Search: why two boolean searches
+--------------------------------
+The game has three outcomes for the hero (win / draw / loss, S1, S2) and
+endless play counts as a draw (R23).  We never search for a three-valued
+minimax score.  Instead ``dfs`` answers one boolean question, in the style of
+the double-dummy solvers (DDS): *can the prover force a decisive result?*  The
+prover is either the hero's side ("can the hero win?") or the other side
+("can the others make the hero lose?").  The value is then
+
+    win  if the hero can force a win,
+    loss if the others can force the hero's loss,
+    draw otherwise.
+
+Reasons:
+
+* A boolean AND/OR search cuts off on the first success at an OR node and the
+  first failure at an AND node -- the tightest null window there is, without
+  re-searches.
+* R23 fits it exactly: a repetition is a *failure* for whichever side is the
+  prover (a draw is not decisive).  A *success* is a finite proof tree that
+  never contains a repetition, so it never depends on the path and can always
+  be stored.  A failure may rest on a repetition of a state above the node;
+  each call reports the lowest path ply that a repetition below it referred to
+  (``rep``) and a failure is stored only when that ply is not above the node.
+  This is the standard cure for the graph-history interaction.
+* The same question with a ply budget ("decisive within d plies?") gives the
+  distance: the table keeps for every (state, prover) a lower and an upper
+  bound on the number of plies the prover needs (``lb``, ``ub``; ``lb = INF``
+  means "never"), every search tightens them, and the root distance is found by
+  bisection between them.  The unlimited search (``depth = UNLIM``) stores
+  ``lb = INF`` on failure.
+
+With 3+ players the non-hero seats form one coalition (S2); under ``teams=2v2``
+the hero's partner plays on the hero's side (R22).
+
+Repetitions (R23) are checked only at the start of a bout (P1): inside a bout
+the state strictly progresses (cards only join the table, the asked thrower
+only moves on), so every cycle passes through a lead state.  They are checked
+only when a cycle is possible at all: 3+ players or a transfer option (R23).
+
+Transposition table
+-------------------
+Buckets of ``TT_WAYS`` entries in one malloc'ed block of at most ``tt_mb`` MiB
+(the number of buckets is the largest power of two that fits).  An entry is
+48 bytes (asserted at import):
+
+    uint64 key[5]   the whole canonical state: words 0-3 one per suit slot, 13
+                    nibbles each (location of the card of the k-th live rank:
+                    0 nowhere, 1-6 hand of seat, 7 open attack, 8 covered
+                    attack, 9 cover, 10-15 hand of seat and shown for a
+                    transfer); word 4 roles, bout state, prover, rules, pile
+    uint16 lb, ub   bounds on the plies the prover needs (INF = never/unknown)
+    uint8  gen      the search generation that last wrote it (aging)
+    uint8  work     log2 of the nodes its last search took
+    uint16 pad
+
+The key is exact -- the probe compares all five words -- so a hash collision
+can never give a wrong proof.  Replacement: a hit on the same key merges the
+bounds; otherwise the first empty way, else the way with the lowest
+``work - 4 * age`` where ``age`` is how many generations ago it was written
+(``Search.new_generation`` is called once per root question).
+
+Canonical form (pile empty only): the trump suit goes to slot 3; the three
+other suits are interchangeable and are sorted by their 52-bit signature;
+ranks that no card in a hand or on the table holds are dropped, so only the
+relative order of live ranks counts (table ranks stay: R9 needs them).  With
+cards in a known pile nothing is canonicalized and the pile is identified by
+an epoch number (one per distinct pile order) plus its length.
+"""
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int64_t
+from libc.stdlib cimport malloc, free, calloc
+from libc.string cimport memset, memcpy
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef extern from *:
+    """
+    #include <time.h>
+    static double dk_now(void) {
+        struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    """
+    double dk_now() nogil
+
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()
+    void PyErr_Clear()
 
 
 cdef inline int popcount64(uint64_t x) noexcept nogil:
     return __builtin_popcountll(x)
-
-
-cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
 
 
 def popcount(uint64_t mask) -> int:
@@ -18,10 +109,1054 @@ def popcount(uint64_t mask) -> int:
 
 def beaters(int attack, uint64_t hand, int trump) -> int:
     """R2: the cards of ``hand`` that beat ``attack`` (same layout as solver.cards)."""
+    return c_beaters(attack, hand, trump)
+
+
+# ------------------------------------------------------------------ constants
+DEF MAXP = 6
+DEF MAXMOVES = 256
+DEF MAXPLY = 1000
+DEF MSTACK = 65536
+DEF UNLIM = 0xFFFE
+DEF INF = 0xFFFF
+DEF TT_WAYS = 4
+DEF BIGPLY = 1 << 30
+
+DEF K_LEAD = 0
+DEF K_COVER = 1
+DEF K_TAKE = 2
+DEF K_TRANSFER = 3
+DEF K_SHOW = 4
+DEF K_THROW = 5
+DEF K_PASS = 6
+DEF K_SWAP = 7
+
+DEF PH_LEAD = 1
+DEF PH_DEFEND = 2
+DEF PH_THROW = 3
+DEF PH_TAKEN = 4
+DEF PH_OVER = 5
+
+DEF F_TRANSFER = 1
+DEF F_SHOW = 2
+DEF F_NEIGH = 4
+DEF F_SWAP = 8
+DEF F_FOW = 16
+DEF F_TEAMS = 32
+DEF F_FBL = 64
+
+cdef uint64_t SUIT13 = 0x1FFF
+cdef uint64_t SPREAD = (<uint64_t>1) | ((<uint64_t>1) << 13) | ((<uint64_t>1) << 26) | ((<uint64_t>1) << 39)
+
+ctypedef struct St:
+    uint64_t hand[MAXP]
+    uint64_t att        # attack cards of the bout
+    uint64_t opn        # attack cards not yet covered
+    uint64_t cov        # cover cards
+    uint64_t shown      # trumps shown for a transfer this bout (R14 option)
+    int8_t attacker
+    int8_t defender
+    int8_t turn         # thrower asked in P3/P4, -1 otherwise
+    int8_t take
+    int8_t limit        # R10 limit of the bout, 0 between bouts
+    int8_t cap          # 6, or 5 in a first bout under first_bout_limit=5
+    int8_t over         # game over (R20-R22)
+    int8_t pile         # cards left in the pile, face-up trump included
+    int8_t trump_card   # the face-up (bottom) card while pile > 0, else -1
+    int8_t fresh        # nothing discarded yet (first_bout_limit=5 cap, engine._next_cap)
+
+ctypedef struct Mv:
+    uint64_t cards      # card(s) played (lead: several)
+    int8_t kind
+    int8_t card         # the single card of cover/transfer/show/throw
+    int8_t target       # the attack card a cover covers
+    int8_t score        # move ordering
+
+ctypedef struct Entry:
+    uint64_t key[5]
+    uint16_t lb
+    uint16_t ub
+    uint8_t gen
+    uint8_t work
+    uint16_t pad
+
+ctypedef struct PathItem:
+    uint64_t key[5]
+    int ply
+
+ctypedef struct Ctx:
+    int n
+    int trump
+    int flags
+    int low_rank        # lowest rank of the deck (2, 6 or 9) for R7
+    int hero
+    int prover          # 1: the hero's side proves, 0: the others prove
+    int pile_len        # length of the root's pile order
+    int8_t pile_cards[64]
+    int epoch
+    int rep_on
+    # table
+    Entry* tt
+    uint64_t tt_mask    # number of buckets - 1
+    uint8_t gen
+    # path of lead states (R23)
+    PathItem path[MAXPLY]
+    int pathlen
+    # move stack
+    Mv* mstack
+    int msp
+    # budget
+    int64_t nodes
+    int64_t max_nodes
+    double deadline
+    int abort           # 1 budget, 2 interrupted
+    int64_t tt_stores
+
+
+cdef inline uint64_t c_beaters(int attack, uint64_t hand, int trump) noexcept nogil:
     cdef int s = attack // 13
-    cdef uint64_t suit = (<uint64_t>0x1FFF) << (13 * s)
+    cdef uint64_t suit = SUIT13 << (13 * s)
     cdef uint64_t higher = suit & ~(((<uint64_t>1) << (attack + 1)) - 1)
     cdef uint64_t m = hand & higher
     if s != trump:
-        m |= hand & ((<uint64_t>0x1FFF) << (13 * trump))
+        m |= hand & (SUIT13 << (13 * trump))
     return m
+
+
+cdef inline uint64_t rank_set(uint64_t m) noexcept nogil:
+    return (m | (m >> 13) | (m >> 26) | (m >> 39)) & SUIT13
+
+
+# ------------------------------------------------------------------ seats
+cdef inline int active(Ctx* c, St* s, int seat) noexcept nogil:
+    return s.pile > 0 or s.hand[seat] != 0
+
+
+cdef inline int team(Ctx* c, int seat) noexcept nogil:
+    if c.flags & F_TEAMS:
+        return seat & 1
+    return seat
+
+
+cdef inline int next_active(Ctx* c, St* s, int seat) noexcept nogil:
+    cdef int k, t
+    for k in range(1, c.n):
+        t = (seat + k) % c.n
+        if active(c, s, t):
+            return t
+    return -1
+
+
+cdef inline int prev_active(Ctx* c, St* s, int seat) noexcept nogil:
+    cdef int k, t
+    for k in range(1, c.n):
+        t = (seat - k + c.n) % c.n
+        if active(c, s, t):
+            return t
+    return -1
+
+
+cdef inline int defender_for(Ctx* c, St* s, int attacker) noexcept nogil:
+    """R4, R22: the next active seat after the attacker that is not his partner."""
+    cdef int k, t
+    for k in range(1, c.n):
+        t = (attacker + k) % c.n
+        if active(c, s, t) and team(c, t) != team(c, attacker):
+            return t
+    return -1
+
+
+cdef inline int throw_order(Ctx* c, St* s, int* order) noexcept nogil:
+    """R12: the throwers in the order they are asked (see GameState.throw_order)."""
+    cdef int n = c.n, d = s.defender, k, t, cnt = 0
+    cdef int left = -1, right = -1
+    if c.flags & F_NEIGH:
+        left = next_active(c, s, d)
+        right = prev_active(c, s, d)
+    for k in range(n):
+        t = (s.attacker + k) % n
+        if t == d:
+            continue
+        if (c.flags & F_TEAMS) and team(c, t) == team(c, d):
+            continue
+        if (c.flags & F_NEIGH) and k != 0 and t != left and t != right:
+            continue
+        order[cnt] = t
+        cnt += 1
+    return cnt
+
+
+cdef inline int can_throw(Ctx* c, St* s, int seat) noexcept nogil:
+    """F2: could ``seat`` add an attack card now (R9, R10)?"""
+    if popcount64(s.att) >= s.limit:
+        return 0
+    return (s.hand[seat] & (rank_set(s.att | s.cov) * SPREAD)) != 0
+
+
+cdef inline int phase(St* s) noexcept nogil:
+    if s.over:
+        return PH_OVER
+    if s.att == 0:
+        return PH_LEAD
+    if s.take:
+        return PH_TAKEN
+    if s.opn:
+        return PH_DEFEND
+    return PH_THROW
+
+
+cdef inline int to_move(St* s) noexcept nogil:
+    cdef int ph = phase(s)
+    if ph == PH_LEAD:
+        return s.attacker
+    if ph == PH_DEFEND:
+        return s.defender
+    if ph == PH_OVER:
+        return -1
+    return s.turn
+
+
+# ------------------------------------------------------------------ outcome
+cdef inline int outcome_known(Ctx* c, St* s, int* val) noexcept nogil:
+    """R20-R22 between bouts: 1 and the hero's value in ``val`` if the game is over."""
+    cdef int n = c.n, i, holders = 0, nh = 0, gone = 0, ng = 0, hero = c.hero
+    cdef int t0, t1
+    if s.att != 0 or s.pile > 0:
+        return 0
+    for i in range(n):
+        if s.hand[i] != 0:
+            holders |= 1 << i
+            nh += 1
+        else:
+            gone |= 1 << i
+            ng += 1
+    if c.flags & F_FOW:
+        if ng == 0:
+            return 0
+        if c.flags & F_TEAMS:
+            t0 = (gone & 0x5) != 0
+            t1 = (gone & 0xA) != 0
+            if t0 and t1:
+                val[0] = 0
+            elif t0:
+                val[0] = 1 if (hero & 1) == 0 else -1
+            else:
+                val[0] = 1 if (hero & 1) == 1 else -1
+            return 1
+        if ng == 1:
+            val[0] = 1 if (gone >> hero) & 1 else -1
+        else:
+            val[0] = 0 if (gone >> hero) & 1 else -1
+        return 1
+    if c.flags & F_TEAMS:
+        t0 = (holders & 0x5) != 0
+        t1 = (holders & 0xA) != 0
+        if not t0 and not t1:
+            val[0] = 0
+            return 1
+        if t0 and t1:
+            return 0
+        # one team still holds cards: it has lost
+        if t0:
+            val[0] = -1 if (hero & 1) == 0 else 1
+        else:
+            val[0] = -1 if (hero & 1) == 1 else 1
+        return 1
+    if nh == 0:
+        val[0] = 0
+        return 1
+    if nh == 1:
+        val[0] = -1 if (holders >> hero) & 1 else 1
+        return 1
+    return 0
+
+
+# ------------------------------------------------------------------ moves
+cdef inline void add_move(Mv* out, int* cnt, int kind, uint64_t cards, int card, int target) noexcept nogil:
+    cdef Mv* m = &out[cnt[0]]
+    m.kind = kind
+    m.cards = cards
+    m.card = card
+    m.target = target
+    m.score = 0
+    cnt[0] += 1
+
+
+cdef inline int lead_limit(Ctx* c, St* s) noexcept nogil:
+    cdef int h = popcount64(s.hand[s.defender])
+    return s.cap if s.cap < h else h
+
+
+cdef int gen_moves(Ctx* c, St* s, Mv* out) noexcept nogil:
+    """Every legal move, in solver.engine.legal_moves order."""
+    cdef int cnt = 0, ph = phase(s), seat, limit, r, k, m, i, j, l, q
+    cdef uint64_t hand, rm, open_, b, bb, rk, x
+    cdef int cs[4]
+    cdef int a, cc, rank, nd, natt, size, t, low
+    if ph == PH_OVER:
+        return 0
+    seat = to_move(s)
+    hand = s.hand[seat]
+    if ph == PH_LEAD:
+        limit = lead_limit(c, s)
+        for r in range(13):
+            rm = hand & (SPREAD << r)
+            if rm == 0:
+                continue
+            m = 0
+            x = rm
+            while x:
+                cs[m] = __builtin_ctzll(x)
+                x &= x - 1
+                m += 1
+            # itertools.combinations order, sizes 1..min(m, limit)
+            for i in range(m):
+                add_move(out, &cnt, K_LEAD, (<uint64_t>1) << cs[i], cs[i], -1)
+            if limit >= 2:
+                for i in range(m):
+                    for j in range(i + 1, m):
+                        add_move(out, &cnt, K_LEAD, ((<uint64_t>1) << cs[i]) | ((<uint64_t>1) << cs[j]), cs[i], -1)
+            if limit >= 3:
+                for i in range(m):
+                    for j in range(i + 1, m):
+                        for l in range(j + 1, m):
+                            add_move(out, &cnt, K_LEAD, ((<uint64_t>1) << cs[i]) | ((<uint64_t>1) << cs[j]) | ((<uint64_t>1) << cs[l]), cs[i], -1)
+            if limit >= 4 and m == 4:
+                add_move(out, &cnt, K_LEAD, rm, cs[0], -1)
+    elif ph == PH_DEFEND:
+        open_ = s.opn
+        while open_:
+            a = __builtin_ctzll(open_)
+            open_ &= open_ - 1
+            b = c_beaters(a, hand, c.trump)
+            while b:
+                cc = __builtin_ctzll(b)
+                b &= b - 1
+                add_move(out, &cnt, K_COVER, (<uint64_t>1) << cc, cc, a)
+        add_move(out, &cnt, K_TAKE, 0, -1, -1)
+        if (c.flags & (F_TRANSFER | F_SHOW)) and s.cov == 0 and not s.take:
+            rank = __builtin_ctzll(s.att) % 13
+            nd = defender_for(c, s, s.defender)
+            if nd >= 0:
+                natt = popcount64(s.att)
+                size = popcount64(s.hand[nd])
+                if natt + 1 <= s.cap and size >= natt + 1:
+                    b = hand & (SPREAD << rank)
+                    while b:
+                        cc = __builtin_ctzll(b)
+                        b &= b - 1
+                        add_move(out, &cnt, K_TRANSFER, (<uint64_t>1) << cc, cc, -1)
+                if (c.flags & F_SHOW) and size >= natt:
+                    t = c.trump * 13 + rank
+                    if (hand >> t) & 1 and not ((s.shown >> t) & 1):
+                        add_move(out, &cnt, K_SHOW, (<uint64_t>1) << t, t, -1)
+    else:
+        if popcount64(s.att) < s.limit:
+            b = hand & (rank_set(s.att | s.cov) * SPREAD)
+            while b:
+                cc = __builtin_ctzll(b)
+                b &= b - 1
+                add_move(out, &cnt, K_THROW, (<uint64_t>1) << cc, cc, -1)
+        add_move(out, &cnt, K_PASS, 0, -1, -1)
+    if (c.flags & F_SWAP) and s.pile > 0 and s.trump_card >= 0:
+        low = c.trump * 13 + c.low_rank - 2
+        if s.trump_card != low and (hand >> low) & 1:
+            add_move(out, &cnt, K_SWAP, 0, -1, -1)
+    return cnt
+
+
+cdef void end_bout(Ctx* c, St* s) noexcept nogil:
+    """R15-R18: discard or pick up, draw (R17, known pile), next bout, R20."""
+    cdef int d = s.defender, n = c.n, k, t, need, idx, card, leader, v
+    cdef int taken = s.take
+    if taken:
+        s.hand[d] |= s.att | s.cov
+    else:
+        s.fresh = 0
+    if s.pile > 0:
+        for k in range(n + 1):
+            if k < n:
+                t = (s.attacker + k) % n
+                if t == d:
+                    continue
+            else:
+                t = d
+            need = 6 - popcount64(s.hand[t])
+            while need > 0 and s.pile > 0:
+                if s.pile == 1:
+                    card = s.trump_card
+                else:
+                    idx = c.pile_len - s.pile
+                    card = c.pile_cards[idx]
+                s.hand[t] |= (<uint64_t>1) << card
+                s.pile -= 1
+                need -= 1
+        if s.pile == 0:
+            s.trump_card = -1
+    s.att = 0
+    s.opn = 0
+    s.cov = 0
+    s.take = 0
+    s.turn = -1
+    s.limit = 0
+    s.shown = 0
+    s.cap = 5 if ((c.flags & F_FBL) and s.fresh and s.pile > 0) else 6
+    if taken:
+        leader = next_active(c, s, d)
+    else:
+        leader = d if active(c, s, d) else next_active(c, s, d)
+    if outcome_known(c, s, &v) or leader < 0:
+        s.attacker = leader if leader >= 0 else -1
+        s.defender = -1
+        s.over = 1
+        return
+    s.attacker = leader
+    s.defender = defender_for(c, s, leader)
+
+
+cdef void settle(Ctx* c, St* s, int* cand, int ncand) noexcept nogil:
+    """After a move: find the thrower to ask (F2) or end the bout."""
+    cdef int order[MAXP]
+    cdef int no, i, start
+    if s.att == 0:
+        return
+    if not s.take and s.opn:
+        return
+    if cand == NULL:
+        no = throw_order(c, s, order)
+        start = 0
+        if s.take and s.turn >= 0:
+            for i in range(no):
+                if order[i] == s.turn:
+                    start = i
+                    break
+        for i in range(start, no):
+            if can_throw(c, s, order[i]):
+                s.turn = order[i]
+                return
+    else:
+        for i in range(ncand):
+            if can_throw(c, s, cand[i]):
+                s.turn = cand[i]
+                return
+    end_bout(c, s)
+
+
+cdef void play(Ctx* c, St* s, Mv* m) noexcept nogil:
+    """Apply a legal move in place (solver.engine.play)."""
+    cdef int seat = to_move(s), k = m.kind, low, nd, no, i, pos, ph
+    cdef int order[MAXP]
+    cdef uint64_t bit
+    if k == K_SWAP:
+        low = c.trump * 13 + c.low_rank - 2
+        s.hand[seat] = (s.hand[seat] & ~((<uint64_t>1) << low)) | ((<uint64_t>1) << s.trump_card)
+        s.trump_card = low
+        ph = phase(s)
+        if ph == PH_THROW or ph == PH_TAKEN:
+            # F2: the swap may have given away the thrower's only card of a table rank
+            no = throw_order(c, s, order)
+            for i in range(no):
+                if order[i] == seat:
+                    settle(c, s, &order[i], no - i)
+                    break
+        return
+    if k == K_LEAD:
+        s.limit = lead_limit(c, s)
+        s.hand[seat] &= ~m.cards
+        s.att = m.cards
+        s.opn = m.cards
+        s.cov = 0
+        s.shown = 0
+        settle(c, s, NULL, 0)
+        return
+    bit = (<uint64_t>1) << m.card if m.card >= 0 else 0
+    if k == K_COVER:
+        s.hand[seat] &= ~bit
+        s.opn &= ~((<uint64_t>1) << m.target)
+        s.cov |= bit
+        s.turn = -1
+        settle(c, s, NULL, 0)
+        return
+    if k == K_TAKE:
+        s.take = 1
+        s.turn = -1
+        settle(c, s, NULL, 0)
+        return
+    if k == K_TRANSFER or k == K_SHOW:
+        if k == K_TRANSFER:
+            s.hand[seat] &= ~bit
+            s.att |= bit
+            s.opn |= bit
+        else:
+            s.shown |= bit
+        nd = defender_for(c, s, seat)
+        s.attacker = seat
+        s.defender = nd
+        i = popcount64(s.hand[nd])
+        s.limit = s.cap if s.cap < i else i
+        settle(c, s, NULL, 0)
+        return
+    if k == K_THROW:
+        s.hand[seat] &= ~bit
+        s.att |= bit
+        s.opn |= bit
+        s.turn = seat if s.take else -1
+        settle(c, s, NULL, 0)
+        return
+    # K_PASS
+    no = throw_order(c, s, order)
+    pos = no
+    for i in range(no):
+        if order[i] == seat:
+            pos = i + 1
+            break
+    if pos > no:
+        pos = no
+    settle(c, s, &order[pos], no - pos)
+
+
+# ------------------------------------------------------------------ canonical key
+cdef inline int side_of(Ctx* c, int seat) noexcept nogil:
+    """1 if ``seat`` plays on the hero's side."""
+    if c.flags & F_TEAMS:
+        return (seat & 1) == (c.hero & 1)
+    return seat == c.hero
+
+
+cdef inline int prover_code(Ctx* c) noexcept nogil:
+    """Who tries to force a decisive result, as seats see it (shared across heroes)."""
+    if c.n == 2:
+        return c.hero if c.prover else 1 - c.hero
+    if c.flags & F_TEAMS:
+        return (c.hero & 1) if c.prover else 1 - (c.hero & 1)
+    return c.hero * 2 + c.prover
+
+
+cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
+    cdef uint64_t sig[4]
+    cdef uint64_t live, x, lr, tmp
+    cdef int crank[13]
+    cdef int i, card, r, su, code, canon, slot, j
+    cdef int order[3]
+    sig[0] = 0
+    sig[1] = 0
+    sig[2] = 0
+    sig[3] = 0
+    live = s.att | s.cov
+    for i in range(c.n):
+        live |= s.hand[i]
+    canon = s.pile == 0
+    lr = rank_set(live)
+    j = 0
+    for r in range(13):
+        crank[r] = j if canon else r
+        if (lr >> r) & 1:
+            j += 1
+    for i in range(c.n):
+        x = s.hand[i]
+        while x:
+            card = __builtin_ctzll(x)
+            x &= x - 1
+            code = 1 + i
+            if (s.shown >> card) & 1:
+                code = 10 + i
+            sig[card // 13] |= (<uint64_t>code) << (4 * crank[card % 13])
+    x = s.att
+    while x:
+        card = __builtin_ctzll(x)
+        x &= x - 1
+        code = 7 if (s.opn >> card) & 1 else 8
+        sig[card // 13] |= (<uint64_t>code) << (4 * crank[card % 13])
+    x = s.cov
+    while x:
+        card = __builtin_ctzll(x)
+        x &= x - 1
+        sig[card // 13] |= (<uint64_t>9) << (4 * crank[card % 13])
+    if canon:
+        # trump to slot 3, the other suits sorted by content
+        j = 0
+        for su in range(4):
+            if su != c.trump:
+                order[j] = su
+                j += 1
+        tmp = sig[c.trump]
+        key[3] = tmp
+        # sort three signatures descending
+        if sig[order[0]] < sig[order[1]]:
+            i = order[0]; order[0] = order[1]; order[1] = i
+        if sig[order[1]] < sig[order[2]]:
+            i = order[1]; order[1] = order[2]; order[2] = i
+        if sig[order[0]] < sig[order[1]]:
+            i = order[0]; order[0] = order[1]; order[1] = i
+        key[0] = sig[order[0]]
+        key[1] = sig[order[1]]
+        key[2] = sig[order[2]]
+    else:
+        key[0] = sig[0]
+        key[1] = sig[1]
+        key[2] = sig[2]
+        key[3] = sig[3]
+    x = (<uint64_t>(s.attacker & 7)) | ((<uint64_t>(s.defender & 7)) << 3)
+    x |= (<uint64_t>((s.turn + 1) & 15)) << 6
+    x |= (<uint64_t>s.take) << 10
+    x |= (<uint64_t>(s.limit & 7)) << 11
+    x |= (<uint64_t>(s.cap & 7)) << 14
+    x |= (<uint64_t>prover_code(c)) << 17
+    x |= (<uint64_t>c.n) << 21
+    x |= (<uint64_t>(c.flags & 63)) << 24
+    x |= (<uint64_t>((c.flags >> 6) & 1)) << 63
+    if not canon:
+        x |= (<uint64_t>(s.fresh & 1)) << 62
+        x |= (<uint64_t>c.trump) << 30
+        x |= (<uint64_t>(s.pile & 63)) << 32
+        x |= (<uint64_t>(s.trump_card & 63)) << 38
+        x |= (<uint64_t>(c.epoch & 0xFFFF)) << 44
+        x |= (<uint64_t>(0 if c.low_rank == 2 else (1 if c.low_rank == 6 else 2))) << 60
+    key[4] = x
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    x ^= x >> 30
+    x *= <uint64_t>0xbf58476d1ce4e5b9
+    x ^= x >> 27
+    x *= <uint64_t>0x94d049bb133111eb
+    x ^= x >> 31
+    return x
+
+
+cdef inline uint64_t key_hash(uint64_t* k) noexcept nogil:
+    cdef uint64_t h = mix64(k[0] + <uint64_t>0x9e3779b97f4a7c15)
+    h = mix64(h ^ k[1])
+    h = mix64(h ^ k[2])
+    h = mix64(h ^ k[3])
+    h = mix64(h ^ k[4])
+    return h
+
+
+cdef inline int key_eq(uint64_t* a, uint64_t* b) noexcept nogil:
+    return a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and a[3] == b[3] and a[4] == b[4]
+
+
+cdef inline Entry* tt_probe(Ctx* c, uint64_t* key, uint64_t h) noexcept nogil:
+    cdef Entry* b = &c.tt[(h & c.tt_mask) * TT_WAYS]
+    cdef int i
+    for i in range(TT_WAYS):
+        if b[i].ub != 0 or b[i].lb != 0:
+            if key_eq(b[i].key, key):
+                return &b[i]
+    return NULL
+
+
+cdef inline void tt_store(Ctx* c, uint64_t* key, uint64_t h, int lb, int ub, int64_t work) noexcept nogil:
+    cdef Entry* b = &c.tt[(h & c.tt_mask) * TT_WAYS]
+    cdef Entry* e = NULL
+    cdef int i, best = 1 << 30, sc, w = 0
+    while work > 1 and w < 63:
+        work >>= 1
+        w += 1
+    for i in range(TT_WAYS):
+        if b[i].ub == 0 and b[i].lb == 0:
+            if e == NULL:
+                e = &b[i]
+                best = -(1 << 29)
+            continue
+        if key_eq(b[i].key, key):
+            if lb > b[i].lb:
+                b[i].lb = lb
+            if ub < b[i].ub:
+                b[i].ub = ub
+            b[i].gen = c.gen
+            if w > b[i].work:
+                b[i].work = w
+            return
+        sc = b[i].work - 4 * (<uint8_t>(c.gen - b[i].gen))
+        if sc < best:
+            best = sc
+            e = &b[i]
+    c.tt_stores += 1
+    memcpy(e.key, key, 5 * sizeof(uint64_t))
+    e.lb = lb
+    e.ub = ub
+    e.gen = c.gen
+    e.work = w
+
+
+# ------------------------------------------------------------------ ordering
+cdef inline int card_cost(Ctx* c, int card) noexcept nogil:
+    return (card % 13) + (16 if card // 13 == c.trump else 0)
+
+
+cdef void order_moves(Ctx* c, St* s, Mv* ms, int n) noexcept nogil:
+    """Static ordering: cheap cards first, keep trumps; insertion sort by score."""
+    cdef int i, j, k, sc
+    cdef Mv tmp
+    for i in range(n):
+        k = ms[i].kind
+        if k == K_LEAD:
+            sc = card_cost(c, ms[i].card) * 2 - 3 * (popcount64(ms[i].cards) - 1)
+        elif k == K_COVER:
+            sc = card_cost(c, ms[i].card) * 2
+        elif k == K_TAKE:
+            sc = 50
+        elif k == K_TRANSFER:
+            sc = -10 + card_cost(c, ms[i].card)
+        elif k == K_SHOW:
+            sc = -20
+        elif k == K_THROW:
+            sc = card_cost(c, ms[i].card) * 2
+        elif k == K_PASS:
+            sc = 30
+        else:
+            sc = 0
+        if sc > 120:
+            sc = 120
+        if sc < -120:
+            sc = -120
+        ms[i].score = sc
+    for i in range(1, n):
+        tmp = ms[i]
+        j = i - 1
+        while j >= 0 and ms[j].score > tmp.score:
+            ms[j + 1] = ms[j]
+            j -= 1
+        ms[j + 1] = tmp
+
+
+# ------------------------------------------------------------------ search
+cdef inline int decisive(Ctx* c, St* s) noexcept nogil:
+    cdef int v = 0
+    outcome_known(c, s, &v)
+    if c.prover:
+        return v > 0
+    return v < 0
+
+
+cdef int check_budget(Ctx* c) noexcept nogil:
+    if c.max_nodes > 0 and c.nodes >= c.max_nodes:
+        c.abort = 1
+        return 1
+    if c.deadline > 0 and dk_now() > c.deadline:
+        c.abort = 1
+        return 1
+    if (c.nodes & 0x3FFFF) == 0:
+        with gil:
+            if PyErr_CheckSignals() != 0:
+                PyErr_Clear()
+                c.abort = 2
+                return 1
+    return 0
+
+
+cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept nogil:
+    """Can the prover force a decisive result within ``depth`` plies?
+
+    1 yes (``dist`` an upper bound on the plies), 0 no, -1 budget.  ``rep`` is
+    the lowest path ply that a repetition met below referred to (BIGPLY: none).
+    """
+    cdef uint64_t key[5]
+    cdef uint64_t h
+    cdef Entry* e
+    cdef int ph, i, nm, r, d, rp, mine, result, best, minrep, cdepth, pushed = 0
+    cdef int64_t nodes0
+    cdef Mv* ms
+    cdef St child
+    rep[0] = BIGPLY
+    dist[0] = 0
+    c.nodes += 1
+    if (c.nodes & 0x3FF) == 0 and check_budget(c):
+        return -1
+    if c.abort:
+        return -1
+    if s.over:
+        return decisive(c, s)
+    if depth == 0:
+        return 0
+    if ply >= MAXPLY - 1 or c.msp + MAXMOVES > MSTACK:
+        rep[0] = -1  # too deep: a failure that must not be stored
+        return 0
+    ph = phase(s)
+    make_key(c, s, key)
+    if ph == PH_LEAD and c.rep_on:
+        for i in range(c.pathlen):
+            if c.path[i].key[4] == key[4] and key_eq(c.path[i].key, key):
+                rep[0] = c.path[i].ply
+                return 0
+    h = key_hash(key)
+    e = tt_probe(c, key, h)
+    if e != NULL:
+        if e.ub <= depth:
+            dist[0] = e.ub
+            return 1
+        if e.lb > depth:
+            return 0
+    if ph == PH_LEAD and c.rep_on:
+        memcpy(c.path[c.pathlen].key, key, 5 * sizeof(uint64_t))
+        c.path[c.pathlen].ply = ply
+        c.pathlen += 1
+        pushed = 1
+    nodes0 = c.nodes
+    ms = &c.mstack[c.msp]
+    nm = gen_moves(c, s, ms)
+    order_moves(c, s, ms, nm)
+    c.msp += nm
+    mine = side_of(c, to_move(s)) == c.prover
+    result = 0 if mine else 1
+    best = INF if mine else 0
+    minrep = BIGPLY
+    cdepth = depth if depth == UNLIM else depth - 1
+    for i in range(nm):
+        child = s[0]
+        play(c, &child, &ms[i])
+        r = dfs(c, &child, cdepth, ply + 1, &d, &rp)
+        if r < 0:
+            c.msp -= nm
+            if pushed:
+                c.pathlen -= 1
+            return -1
+        if mine:
+            if r == 1:
+                result = 1
+                best = d + 1
+                break
+            if rp < minrep:
+                minrep = rp
+        else:
+            if r == 0:
+                result = 0
+                minrep = rp
+                break
+            if d + 1 > best:
+                best = d + 1
+    c.msp -= nm
+    if pushed:
+        c.pathlen -= 1
+    if result:
+        if best > UNLIM - 1:
+            best = UNLIM - 1
+        tt_store(c, key, h, 0, best, c.nodes - nodes0)
+        dist[0] = best
+        rep[0] = BIGPLY
+        return 1
+    if minrep >= ply:
+        tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, c.nodes - nodes0)
+        minrep = BIGPLY
+    rep[0] = minrep
+    return 0
+
+
+# ------------------------------------------------------------------ Python face
+cdef class CState:
+    """A game state of the core (for tests, the backend and move generation)."""
+
+    cdef St s
+    cdef Ctx* c
+    cdef object owner
+
+    def moves(self):
+        """Legal moves as (kind, cards mask, card, target), engine order."""
+        cdef Mv ms[MAXMOVES]
+        cdef int n = gen_moves(self.c, &self.s, ms), i
+        return [(ms[i].kind, ms[i].cards, ms[i].card, ms[i].target) for i in range(n)]
+
+    def play(self, int index):
+        """The state after the ``index``-th legal move."""
+        cdef Mv ms[MAXMOVES]
+        cdef int n = gen_moves(self.c, &self.s, ms)
+        if not 0 <= index < n:
+            raise IndexError("move index out of range")
+        cdef CState out = CState.__new__(CState)
+        out.s = self.s
+        out.c = self.c
+        out.owner = self.owner
+        play(self.c, &out.s, &ms[index])
+        return out
+
+    def fields(self):
+        """A tuple of everything the state holds (for comparisons in tests)."""
+        return dict(
+            hands=tuple(self.s.hand[i] for i in range(self.c.n)),
+            att=self.s.att, opn=self.s.opn, cov=self.s.cov, shown=self.s.shown,
+            attacker=self.s.attacker, defender=self.s.defender, turn=self.s.turn,
+            take=self.s.take, limit=self.s.limit, cap=self.s.cap, over=self.s.over,
+            pile=self.s.pile, trump_card=self.s.trump_card, fresh=self.s.fresh,
+        )
+
+    def to_move(self):
+        return to_move(&self.s)
+
+    def key(self, int hero=0, int prover=1):
+        cdef uint64_t k[5]
+        cdef int oh = self.c.hero, op = self.c.prover
+        self.c.hero = hero
+        self.c.prover = prover
+        make_key(self.c, &self.s, k)
+        self.c.hero = oh
+        self.c.prover = op
+        return (k[0], k[1], k[2], k[3], k[4])
+
+    def hero_outcome(self, int hero):
+        cdef int v = 0, oh = self.c.hero
+        self.c.hero = hero
+        r = outcome_known(self.c, &self.s, &v)
+        self.c.hero = oh
+        return v if r else None
+
+
+assert sizeof(Entry) == 48, "TT entry layout changed"
+
+
+cdef class Search:
+    """The search context: rules of one game, transposition table, budgets.
+
+    ``Search(tt_mb)`` allocates the table once; ``setup(...)`` loads the game
+    (rules, trump, pile order) and returns the root :class:`CState`;
+    ``prove(state, hero, prover, depth)`` answers one boolean question.
+    """
+
+    cdef Ctx* c
+    cdef readonly uint64_t buckets
+    cdef dict epochs
+
+    def __cinit__(self, int tt_mb=64):
+        cdef uint64_t nb = 1
+        cdef uint64_t bytes_ = (<uint64_t>tt_mb) << 20
+        while nb * 2 * TT_WAYS * sizeof(Entry) <= bytes_:
+            nb *= 2
+        self.c = <Ctx*>calloc(1, sizeof(Ctx))
+        if self.c == NULL:
+            raise MemoryError()
+        self.c.tt = <Entry*>calloc(nb * TT_WAYS, sizeof(Entry))
+        self.c.mstack = <Mv*>malloc(MSTACK * sizeof(Mv))
+        if self.c.tt == NULL or self.c.mstack == NULL:
+            raise MemoryError("transposition table")
+        self.c.tt_mask = nb - 1
+        self.buckets = nb
+        self.epochs = {}
+
+    def __dealloc__(self):
+        if self.c != NULL:
+            free(self.c.tt)
+            free(self.c.mstack)
+            free(self.c)
+            self.c = NULL
+
+    @property
+    def tt_bytes(self):
+        return self.buckets * TT_WAYS * sizeof(Entry)
+
+    @property
+    def nodes(self):
+        return self.c.nodes
+
+    def tt_used(self):
+        """Number of occupied entries (a scan; for benchmarks)."""
+        cdef uint64_t i, n = 0
+        for i in range(self.buckets * TT_WAYS):
+            if self.c.tt[i].lb != 0 or self.c.tt[i].ub != 0:
+                n += 1
+        return n
+
+    def clear(self):
+        memset(self.c.tt, 0, self.buckets * TT_WAYS * sizeof(Entry))
+
+    def setup(self, int n, int trump, int flags, int low_rank, tuple hands, uint64_t att,
+              uint64_t opn, uint64_t cov, uint64_t shown, int attacker, int defender, int turn,
+              int take, int limit, int cap, tuple pile_order, int trump_card, int fresh=1):
+        """Load a game; returns the root state.  ``pile_order`` top first."""
+        cdef Ctx* c = self.c
+        cdef int i
+        if not 2 <= n <= MAXP:
+            raise ValueError("players: 2 to 6")
+        c.n = n
+        c.trump = trump
+        c.flags = flags
+        c.low_rank = low_rank
+        c.pile_len = len(pile_order)
+        for i in range(c.pile_len):
+            c.pile_cards[i] = pile_order[i]
+        if c.pile_len:
+            k = (pile_order, trump_card)
+            if k not in self.epochs:
+                self.epochs[k] = len(self.epochs) + 1
+            c.epoch = self.epochs[k]
+        else:
+            c.epoch = 0
+        c.rep_on = 1 if (n > 2 or (flags & (F_TRANSFER | F_SHOW))) else 0
+        cdef CState st = CState.__new__(CState)
+        st.c = c
+        st.owner = self
+        memset(&st.s, 0, sizeof(St))
+        for i in range(n):
+            st.s.hand[i] = hands[i]
+        st.s.att = att
+        st.s.opn = opn
+        st.s.cov = cov
+        st.s.shown = shown
+        st.s.attacker = attacker
+        st.s.defender = defender
+        st.s.turn = turn
+        st.s.take = take
+        st.s.limit = limit
+        st.s.cap = cap
+        st.s.pile = c.pile_len
+        st.s.trump_card = trump_card if c.pile_len else -1
+        st.s.fresh = fresh
+        cdef int v
+        if att == 0 and c.pile_len == 0:
+            c.hero = 0
+            if outcome_known(c, &st.s, &v):
+                st.s.over = 1
+        return st
+
+    def new_generation(self):
+        self.c.gen = <uint8_t>(self.c.gen + 1)
+
+    def prove(self, CState st, int hero, int prover, int depth=UNLIM,
+              double max_time=0.0, int64_t max_nodes=0):
+        """(result, distance bound): result 1 yes, 0 no, -1 budget, -2 interrupted."""
+        cdef Ctx* c = self.c
+        cdef int dist = 0, rep = 0, r
+        cdef St root = st.s
+        if depth > UNLIM:
+            depth = UNLIM
+        c.hero = hero
+        c.prover = prover
+        c.pathlen = 0
+        c.msp = 0
+        c.abort = 0
+        c.max_nodes = max_nodes
+        c.deadline = max_time
+        with nogil:
+            r = dfs(c, &root, depth, 0, &dist, &rep)
+        if r < 0:
+            return (-2 if c.abort == 2 else -1), 0
+        return r, dist
+
+    def bounds(self, CState st, int hero, int prover):
+        """(lb, ub) the table holds for ``st`` (INF when unknown / never)."""
+        cdef uint64_t key[5]
+        cdef Ctx* c = self.c
+        c.hero = hero
+        c.prover = prover
+        if st.s.over:
+            return None
+        make_key(c, &st.s, key)
+        cdef Entry* e = tt_probe(c, key, key_hash(key))
+        if e == NULL:
+            return (0, INF)
+        return (e.lb, e.ub)
+
+    def reset_nodes(self):
+        self.c.nodes = 0
+
+
+UNLIMITED = UNLIM
+INFINITE = INF
+KIND_NAMES = ("lead", "cover", "take", "transfer", "show", "throw", "pass", "swap")
+FLAG_TRANSFER = F_TRANSFER
+FLAG_SHOW = F_SHOW
+FLAG_NEIGHBOURS = F_NEIGH
+FLAG_SWAP = F_SWAP
+FLAG_FIRST_OUT_WINS = F_FOW
+FLAG_TEAMS = F_TEAMS
+FLAG_FIRST_BOUT_LIMIT = F_FBL

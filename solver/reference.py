@@ -105,12 +105,12 @@ class ReferenceSolver:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 20000))
         try:
-            self.path[state] = 0
+            # each move's value is its child's own value: endless play is a
+            # draw whatever the history (R23), so the root is not on the path
             for mv in engine.legal_moves(state):
-                s, _ = self.score(engine.play(state, mv), 1)
+                s, _ = self.score(engine.play(state, mv), 0)
                 v, d = _score_value(s)
                 out.append((str(mv), v, None if d is None else d + 1))
-            del self.path[state]
         finally:
             sys.setrecursionlimit(old)
         return out

@@ -1,0 +1,219 @@
+"""Glue between :mod:`solver.search` and the Cython core (``solver._core``).
+
+Converts a :class:`GameState` into the core's bitmask state, turns core
+moves back into :class:`Move` values, and composes the two boolean searches
+of the core (see ``ext/_core.pyx``) into values, distances, best moves and a
+principal variation.
+"""
+from __future__ import annotations
+
+import time
+
+from .cards import DECK_LOW_RANK, cards_of
+from .core import core as _core
+from .moves import PASS, SWAP, TAKE, Kind, Move
+from .state import NO_COVER, GameState
+
+UNLIM = _core.UNLIMITED
+INF = _core.INFINITE
+VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
+class Aborted(Exception):
+    """A budget ran out (or Ctrl-C) inside the core."""
+
+    def __init__(self, interrupted: bool):
+        super().__init__("interrupted" if interrupted else "budget")
+        self.interrupted = interrupted
+
+
+def rule_flags(state: GameState) -> int:
+    r = state.rules
+    f = 0
+    if r.transfer:
+        f |= _core.FLAG_TRANSFER
+    if r.transfer_by_trump_show:
+        f |= _core.FLAG_SHOW
+    if r.throw_in_neighbours:
+        f |= _core.FLAG_NEIGHBOURS
+    if r.trump_swap:
+        f |= _core.FLAG_SWAP
+    if r.first_out_wins:
+        f |= _core.FLAG_FIRST_OUT_WINS
+    if r.teams:
+        f |= _core.FLAG_TEAMS
+    if r.first_bout_limit:
+        f |= _core.FLAG_FIRST_BOUT_LIMIT
+    return f
+
+
+def load(search, state: GameState):
+    """The core state of ``state`` (every card must be known)."""
+    att = opn = cov = 0
+    for a, c in state.table:
+        att |= 1 << a
+        if c == NO_COVER:
+            opn |= 1 << a
+        else:
+            cov |= 1 << c
+    order = tuple(state.pile_order) if state.pile > 0 and state.pile_order else ()
+    return search.setup(
+        state.players, state.trump, rule_flags(state), DECK_LOW_RANK[state.rules.deck],
+        tuple(state.hands), att, opn, cov, state.shown, state.attacker, state.defender,
+        state.turn, int(state.take), state.limit, state.cap, order,
+        state.trump_card if state.pile > 0 else -1, int(state.out == 0),
+    )
+
+
+def to_move_obj(mv) -> Move:
+    kind, cards, card, target = mv
+    if kind == 0:
+        return Move.lead(*cards_of(cards))
+    if kind == 1:
+        return Move.cover(target, card)
+    if kind == 2:
+        return TAKE
+    if kind == 3:
+        return Move.transfer(card)
+    if kind == 4:
+        return Move.show(card)
+    if kind == 5:
+        return Move.throw(card)
+    if kind == 6:
+        return PASS
+    return SWAP
+
+
+def move_text(mv) -> str:
+    return str(to_move_obj(mv))
+
+
+class CoreBackend:
+    """Values, distances and variations from the core's boolean searches."""
+
+    def __init__(self, tt_mb: int):
+        self.search = _core.Search(tt_mb)
+        self.deadline = 0.0
+        self.max_nodes = 0
+
+    # -------------------------------------------------------- primitives
+    def _prove(self, st, hero: int, prover: int, depth: int = UNLIM) -> tuple[int, int]:
+        r, d = self.search.prove(st, hero, prover, depth, self.deadline, self.max_nodes)
+        if r < 0:
+            raise Aborted(r == -2)
+        return r, d
+
+    def _value(self, st, hero: int) -> int:
+        if st.fields()["over"]:
+            return st.hero_outcome(hero)
+        if self._prove(st, hero, 1)[0]:
+            return 1
+        if self._prove(st, hero, 0)[0]:
+            return -1
+        return 0
+
+    def _distance(self, st, hero: int, prover: int, ub: int) -> int:
+        """Exact plies the prover needs (known to be finite, at most ``ub``)."""
+        if st.fields()["over"]:
+            return 0
+        b = self.search.bounds(st, hero, prover)
+        lb = 1
+        if b is not None:
+            lb = max(lb, b[0])
+            ub = min(ub, b[1])
+        while lb < ub:
+            mid = (lb + ub) // 2
+            r, d = self._prove(st, hero, prover, mid)
+            if r:
+                ub = min(d, mid)
+            else:
+                lb = mid + 1
+        return ub
+
+    def _value_distance(self, st, hero: int, want_distance: bool) -> tuple[int, int | None]:
+        f = st.fields()
+        if f["over"]:
+            v = st.hero_outcome(hero)
+            return v, (0 if v else None)
+        r, d = self._prove(st, hero, 1)
+        if r:
+            return 1, (self._distance(st, hero, 1, d) if want_distance else None)
+        r, d = self._prove(st, hero, 0)
+        if r:
+            return -1, (self._distance(st, hero, 0, d) if want_distance else None)
+        return 0, None
+
+    def _children(self, st, hero: int, want_distance: bool):
+        out = []
+        for i, mv in enumerate(st.moves()):
+            v, d = self._value_distance(st.play(i), hero, want_distance)
+            out.append((mv, v, None if d is None else d + 1))
+        return out
+
+    # ------------------------------------------------------------- API
+    def value(self, state: GameState, hero: int) -> int:
+        self.deadline = 0.0
+        self.max_nodes = 0
+        st = load(self.search, state)
+        self.search.new_generation()
+        return self._value(st, hero)
+
+    def run(self, state: GameState, hero: int, all_moves: bool, max_time, max_nodes,
+            want_distance: bool, want_pv: bool):
+        from .search import MoveValue, SolveResult, on_hero_side, rank_moves
+
+        self.deadline = (time.monotonic() + max_time) if max_time else 0.0
+        self.max_nodes = int(max_nodes) if max_nodes else 0
+        self.search.reset_nodes()
+        self.search.new_generation()
+        st = load(self.search, state)
+        lower, upper = "loss", "win"
+        result = SolveResult(hero + 1, "unknown", [], [], None, 0, 0.0, False, [], lower, upper)
+        try:
+            # the value first (fastest), then each move, then the variation
+            if self._prove(st, hero, 1)[0]:
+                value = 1
+            else:
+                result.upper = "draw"
+                value = -1 if self._prove(st, hero, 0)[0] else 0
+            result.value = VALUE_NAMES[value]
+            result.lower = result.upper = result.value
+            kids = self._children(st, hero, want_distance)
+            mine = on_hero_side(state, hero, st.to_move())
+            moves = [MoveValue(move_text(mv), VALUE_NAMES[v], d) for mv, v, d in kids]
+            ordered, best = rank_moves(moves, mine)
+            result.best = best
+            if all_moves:
+                result.moves = ordered
+            if want_distance and value != 0:
+                result.distance = ordered[0].distance
+            if want_pv:
+                result.pv = self._pv(st, hero, ordered, state, want_distance)
+            result.exact = True
+        except Aborted:
+            result.exact = False
+        result.nodes = self.search.nodes
+        return result
+
+    def _pv(self, st, hero: int, ordered, state: GameState, want_distance: bool) -> list[str]:
+        from .search import MoveValue, on_hero_side, rank_moves
+
+        pv: list[str] = []
+        seen = set()
+        texts = [move_text(m) for m in st.moves()]
+        while ordered:
+            mv = ordered[0].move
+            pv.append(mv)
+            st = st.play(texts.index(mv))
+            if st.fields()["over"] or len(pv) >= 400:
+                break
+            k = st.key(hero, 1)
+            if k in seen:
+                break  # R23: the variation repeats (a draw)
+            seen.add(k)
+            kids = self._children(st, hero, want_distance)
+            mine = on_hero_side(state, hero, st.to_move())
+            texts = [move_text(m) for m, _, _ in kids]
+            ordered, _ = rank_moves(
+                [MoveValue(t, VALUE_NAMES[v], d) for t, (_, v, d) in zip(texts, kids)], mine)
+        return pv

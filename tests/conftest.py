@@ -1,0 +1,20 @@
+"""Test options: ``--runslow`` runs the tests marked ``slow`` (large sweeps)."""
+import pytest
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run tests marked slow (large solver sweeps)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: a large sweep, deselected unless --runslow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
