@@ -124,7 +124,12 @@ def play(state: GameState, move: Move) -> GameState:
         order = state.pile_order
         if order is not None:
             order = order[:-1] + (low,)
-        return state.replace(hands=tuple(hands), trump_card=low, pile_order=order)
+        s = state.replace(hands=tuple(hands), trump_card=low, pile_order=order)
+        if s.phase in (Phase.THROW, Phase.TAKEN) and seat in s.throw_order():
+            # F2: the swap may have given away the thrower's only card of a table rank.
+            order_ = s.throw_order()
+            return settle(s, candidates=order_[order_.index(seat):])
+        return s
     if k is Kind.LEAD:
         for c in move.cards:
             hands[seat] &= ~bit(c)
@@ -174,8 +179,13 @@ def play(state: GameState, move: Move) -> GameState:
     raise AssertionError(f"unknown move kind {k}")
 
 
-def _settle(state: GameState, candidates: list[int] | None = None) -> GameState:
-    """After a move: find the thrower to ask (F2) or end the bout."""
+def settle(state: GameState, candidates: list[int] | None = None) -> GameState:
+    """After a move: find the thrower to ask (F2) or end the bout.
+
+    ``candidates`` are the throwers still to be asked, in R12 order (default:
+    all of them, or from ``state.turn`` on in P4).  Public because the notation
+    settles P3/P4 positions the same way (solver.validate).
+    """
     if not state.table:
         return state
     if not state.take and state.open_attacks:
@@ -190,6 +200,19 @@ def _settle(state: GameState, candidates: list[int] | None = None) -> GameState:
         if state.can_throw(s):
             return state.replace(turn=s)
     return end_bout(state)
+
+
+_settle = settle  # the old private name, kept for callers
+
+
+def _next_cap(first_bout_limit: bool, out: int, pile: int) -> int:
+    """R10 option: the first bout lasts, for the cap, until something is discarded.
+
+    Project reading (docs/rules-notes.md, "First bout"): a bout is still the
+    first while nothing is discarded and the pile has cards, so a take in the
+    first bout keeps the cap of 5 for the next one.
+    """
+    return 5 if first_bout_limit and out == 0 and pile > 0 else HAND_SIZE
 
 
 def end_bout(state: GameState) -> GameState:
@@ -229,7 +252,7 @@ def end_bout(state: GameState) -> GameState:
     s = state.replace(
         hands=tuple(hands), hidden=tuple(hidden), out=out, table=(), take=False,
         turn=-1, pile=pile, pile_order=order, trump_card=trump_card, limit=0,
-        shown=0, cap=HAND_SIZE,
+        shown=0, cap=_next_cap(state.rules.first_bout_limit, out, pile),
     )
     # R18: after success the defender leads, after a take the seat after him.
     if taken:

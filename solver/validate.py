@@ -1,0 +1,401 @@
+"""From parsed fields to a game state, checking that the position can occur.
+
+:mod:`solver.notation` reads the syntax into a :class:`~solver.notation.Raw`
+record of located tokens; :func:`build_position` gives them meaning and rejects
+what the rules do not allow.  Each check cites the rule it enforces; each
+failure is a :class:`~solver.errors.PositionError` that names the field, quotes
+the token and says where it stands.
+
+The defaults of NOTATION.md live here too (:func:`default_cap`,
+:func:`default_limit`, :func:`default_turn`), so the formatter leaves out
+exactly what the parser would put back.
+"""
+from __future__ import annotations
+
+from .cards import (beats, bit, count, deck_mask, parse_card, parse_suit, rank_of, suit_of,
+                    SUITS, card_name)
+from .engine import HAND_SIZE, settle
+from .errors import PositionError
+from .notation import Position, Raw, Tok
+from .rules import Rules, parse_rules
+from .state import NO_COVER, GameState, Phase
+
+FIRST_BOUT_CAP = 5  # R10 option first_bout_limit=5
+
+
+# ------------------------------------------------------------------ defaults
+
+def default_cap(state: GameState) -> int:
+    """R10 cap of a bout: 6, or 5 in the first bout under ``first_bout_limit=5``.
+
+    Project reading (docs/rules-notes.md, "First bout"): a bout is the first
+    while nothing has been discarded and the pile still has cards.
+    """
+    if state.rules.first_bout_limit and state.out == 0 and state.pile > 0:
+        return FIRST_BOUT_CAP
+    return HAND_SIZE
+
+
+def default_limit(state: GameState) -> int:
+    """R10, F6: min(cap, defender's hand now + his covers on the table)."""
+    covers = sum(1 for _, c in state.table if c != NO_COVER)
+    return min(default_cap(state), state.hand_size(state.defender) + covers)
+
+
+def default_turn(state: GameState) -> int:
+    """P3/P4: the first thrower in R12 order who could add a card (F2), or -1."""
+    for s in state.throw_order():
+        if state.can_throw(s):
+            return s
+    return -1
+
+
+def hidden_slots(state: GameState) -> int:
+    """Places of unknown cards: ``?`` cards in hands, and the pile above the face-up card."""
+    pile_hidden = state.pile - 1 if state.pile > 0 and state.pile_order is None else 0
+    return sum(state.hidden) + pile_hidden
+
+
+# ------------------------------------------------------------------ helpers
+
+def _int(field: str, tok: Tok) -> int:
+    try:
+        return int(tok.text)
+    except ValueError:
+        raise PositionError(field, f"expected a number, got {tok.text!r}{tok.at()}") from None
+
+
+def _seat(field: str, tok: Tok, n: int) -> int:
+    """A 1-based seat number from the text, as a 0-based seat."""
+    v = _int(field, tok)
+    if not 1 <= v <= n:
+        raise PositionError(field, f"seat {tok.text!r}{tok.at()} does not exist "
+                            f"(seats are 1..{n})")
+    return v - 1
+
+
+class _Cards:
+    """Parses cards and remembers where each one is, to report duplicates (R1)."""
+
+    def __init__(self, deck: int):
+        self.deck = deck
+        self.where: dict[int, str] = {}
+        self.mask = 0
+
+    def parse(self, field: str, tok: Tok, place: str) -> int:
+        try:
+            return parse_card(tok.text, self.deck)
+        except ValueError as e:
+            raise PositionError(field, f"{place}: {e}{tok.at()}") from None
+
+    def add(self, field: str, tok: Tok, place: str) -> int:
+        card = self.parse(field, tok, place)
+        if card in self.where:
+            raise PositionError(field, f"duplicate card {tok.text!r}: in {self.where[card]} "
+                                f"and in {place}{tok.at()}")
+        self.where[card] = f"{place}{tok.at()}"
+        self.mask |= bit(card)
+        return card
+
+
+def _rules(raw: Raw) -> Rules:
+    if raw.rules is None:
+        return Rules()
+    try:
+        return parse_rules(raw.rules.text)
+    except ValueError as e:
+        raise PositionError("rules", f"{e}{raw.rules.at()}") from None
+
+
+def _trump(raw: Raw, deck: int) -> tuple[int, int]:
+    """The trump suit, and the face-up card if one is named (else -1)."""
+    tok = raw.trump
+    if tok is None or not tok.text.strip():
+        raise PositionError("trump", "required field missing (e.g. 'trump H' or 'trump 9H')")
+    try:
+        return parse_suit(tok.text), -1
+    except ValueError:
+        pass
+    try:
+        card = parse_card(tok.text, deck)
+    except ValueError as e:
+        raise PositionError("trump", f"{tok.text!r}{tok.at()} is neither a suit (S H D C) "
+                            f"nor a card ({e})") from None
+    return suit_of(card), card
+
+
+# ------------------------------------------------------------------ the build
+
+def build_position(raw: Raw) -> Position:
+    """Give the fields meaning, check the position can occur, settle P3/P4."""
+    rules = _rules(raw)
+    reg = _Cards(rules.deck)
+    trump, face_up = _trump(raw, rules.deck)
+    hands, hidden = _hands(raw, rules, reg)
+    n = len(hands)
+    table = _table(raw, reg, trump)
+    pile, pile_order, trump_card = _pile(raw, reg, trump, face_up)
+    out = 0
+    for t in raw.out or []:
+        out |= bit(reg.add("out", t, "out"))
+    out = _out(raw, rules, reg, hidden, pile, pile_order, out)
+    shown = 0
+    for t in raw.shown or []:
+        shown |= bit(reg.parse("shown", t, "shown"))
+
+    state = GameState(rules=rules, trump=trump, hands=tuple(hands), attacker=-1, defender=-1,
+                      hidden=tuple(hidden), table=tuple(table), take=raw.take is not None,
+                      pile=pile, trump_card=trump_card, pile_order=pile_order,
+                      out=out, shown=shown)
+    me = _seat("me", raw.me, n) if raw.me is not None else None
+    if not table and state.outcome() is not None:
+        return Position(_over(raw, state), me)
+    state = _roles(raw, state)
+    state = _bout(raw, state) if table else _between_bouts(raw, state)
+    return Position(state, me)
+
+
+def _hands(raw: Raw, rules: Rules, reg: _Cards) -> tuple[list[int], list[int]]:
+    if raw.hands is None:
+        raise PositionError("hands", "required field missing (e.g. 'hands 6S 7S | 8C ?2')")
+    n = len(raw.hands)
+    if not 2 <= n <= 6:
+        raise PositionError("hands", f"{n} seat(s) given; a game has 2..6 players (R3)")
+    if rules.teams and n != 4:
+        raise PositionError("rules", f"teams=2v2 needs 4 seats, hands gives {n} (R22)")
+    hands, hidden = [0] * n, [0] * n
+    for s, toks in enumerate(raw.hands):
+        for t in toks:
+            if t.text.startswith("?"):
+                try:
+                    k = int(t.text[1:])
+                except ValueError:
+                    k = -1
+                if k < 1:
+                    raise PositionError("hands", f"seat {s + 1}: bad unknown-card count "
+                                        f"{t.text!r}{t.at()} (expected e.g. '?5')")
+                hidden[s] += k
+            else:
+                hands[s] |= bit(reg.add("hands", t, f"seat {s + 1}'s hand"))
+    return hands, hidden
+
+
+def _table(raw: Raw, reg: _Cards, trump: int) -> list[tuple[int, int]]:
+    table = []
+    for a_tok, c_tok in raw.table or []:
+        a = reg.add("table", a_tok, "the table")
+        c = NO_COVER
+        if c_tok is not None:
+            c = reg.add("table", c_tok, "the table")
+            if not beats(c, a, trump):
+                raise PositionError("table", f"{c_tok.text!r} does not beat {a_tok.text!r}"
+                                    f"{c_tok.at()} with trump {SUITS[trump]} (R2)")
+        table.append((a, c))
+    return table
+
+
+def _pile(raw: Raw, reg: _Cards, trump: int,
+          face_up: int) -> tuple[int, tuple[int, ...] | None, int]:
+    """Pile size, known order (extension) and face-up trump card (R5)."""
+    p = raw.pile
+    if isinstance(p, list):
+        if not p:
+            raise PositionError("pile", "empty card list")
+        order = tuple(reg.add("pile", t, "the pile") for t in p)
+        last = order[-1]
+        if suit_of(last) != trump or (face_up >= 0 and face_up != last):
+            raise PositionError("trump", f"{raw.trump.text!r} does not match the pile's last "
+                                f"(face-up) card {p[-1].text!r}{p[-1].at()} (R5)")
+        return len(order), order, last
+    pile = 0 if p is None else _int("pile", p)
+    if pile < 0:
+        raise PositionError("pile", f"negative size {p.text!r}{p.at()}")
+    if pile > 0:
+        if face_up < 0:
+            raise PositionError("trump", f"the pile has {pile} card(s), so trump must name the "
+                                f"face-up card (e.g. 'trump 9{SUITS[trump]}'), got "
+                                f"{raw.trump.text!r}{raw.trump.at()} (R5)")
+        reg.add("trump", raw.trump, "the pile (face-up trump)")
+        return pile, None, face_up
+    if face_up >= 0:
+        raise PositionError("trump", f"face-up card {raw.trump.text!r}{raw.trump.at()} but the "
+                            f"pile is empty; write the suit alone, 'trump {SUITS[trump]}'")
+    return 0, None, -1
+
+
+def _out(raw: Raw, rules: Rules, reg: _Cards, hidden: list[int], pile: int,
+         pile_order: tuple[int, ...] | None, given: int) -> int:
+    """The discard pile: given, or every card not elsewhere where that is determined."""
+    deck = deck_mask(rules.deck)
+    size = count(deck)
+    pile_hidden = pile - 1 if pile > 0 and pile_order is None else 0
+    slots = sum(hidden) + pile_hidden
+    named = count(reg.mask)
+    what = (f"{named} cards named + {sum(hidden)} unknown in hands + {pile_hidden} unknown "
+            f"in the pile = {named + slots}")
+    if named + slots > size:
+        field = "out" if raw.out is not None else ("pile" if pile_hidden else "hands")
+        raise PositionError(field, f"more cards than the deck: {what}, the deck has {size}")
+    unseen = deck & ~reg.mask
+    if raw.out is not None:
+        if count(unseen) != slots:
+            raise PositionError("out", f"counts do not add up: {what}, the deck has {size}")
+        return given
+    if slots == 0:
+        return unseen
+    if count(unseen) == slots:
+        return 0
+    raise PositionError("out", f"{count(unseen) - slots} card(s) are not placed: {what} of "
+                        f"{size}; list the discard pile with 'out'")
+
+
+
+def _over(raw: Raw, state: GameState) -> GameState:
+    """A position after the game has ended (R20-R22): roles do not matter any more.
+
+    As the engine leaves such a state, ``attacker`` is the seat that would lead
+    (-1 when it has gone out or is not given) and ``defender`` is -1.
+    """
+    a = -1
+    if raw.attacker is not None:
+        a = _seat("attacker", raw.attacker, state.players)
+        if state.hand_size(a) == 0:
+            a = -1
+    for f in ("take", "turn", "shown"):
+        if getattr(raw, f):
+            raise PositionError(f, "the game is over; nothing is on the table")
+    return state.replace(attacker=a, defender=-1, cap=default_cap(state))
+
+
+def _roles(raw: Raw, state: GameState) -> GameState:
+    """Main attacker and defender (R4, R22, F7)."""
+    n = state.players
+    if raw.attacker is None:
+        raise PositionError("attacker", "required field missing (e.g. 'attacker 1')")
+    a = _seat("attacker", raw.attacker, n)
+    if not state.table and state.hand_size(a) == 0:
+        raise PositionError("attacker", f"seat {a + 1}{raw.attacker.at()} has no cards to lead "
+                            "(gone out, F7)")
+    d = state.defender_for(a)
+    if raw.defender is not None:
+        given = _seat("defender", raw.defender, n)
+        if given == a:
+            raise PositionError("defender", f"seat {given + 1}{raw.defender.at()} is also the "
+                                "attacker")
+        if not state.active(given):
+            raise PositionError("defender", f"seat {given + 1}{raw.defender.at()} has gone out "
+                                "(F7)")
+        if given != d:
+            why = "the next active seat of the other team" if state.rules.teams \
+                else "the next active seat"
+            raise PositionError("defender", f"seat {given + 1}{raw.defender.at()} cannot defend: "
+                                f"the defender is {why} after the attacker, seat {d + 1} "
+                                "(R4, R22)")
+    if d < 0:
+        raise PositionError("attacker", f"seat {a + 1}{raw.attacker.at()} has nobody to attack: "
+                            "every opponent has gone out")
+    return state.replace(attacker=a, defender=d)
+
+
+def _between_bouts(raw: Raw, state: GameState) -> GameState:
+    """P1: no table; ``limit`` may lower the coming bout's cap (F6)."""
+    if raw.take is not None:
+        raise PositionError("take", "nothing is open on the table (F1)")
+    if raw.turn is not None:
+        raise PositionError("turn", f"{raw.turn.text!r}{raw.turn.at()}: only when throwers are "
+                            "asked (P3, P4); the table is empty")
+    if raw.shown is not None and state.shown:
+        raise PositionError("shown", "only during a bout (R14); the table is empty")
+    cap = default_cap(state)
+    if raw.limit is not None:
+        lim = _int("limit", raw.limit)
+        if not 1 <= lim <= cap:
+            raise PositionError("limit", f"{raw.limit.text!r}{raw.limit.at()} must be 1..{cap}: "
+                                "a limit may lower the R10 cap, never raise it (F6)")
+        cap = lim
+    return state.replace(cap=cap, limit=0)
+
+
+def _bout(raw: Raw, state: GameState) -> GameState:
+    """A bout in progress: R9, R10, P2-P4, F1; then settle P3/P4 as the engine does."""
+    table = state.table
+    toks = raw.table or []
+    d = state.defender
+    # R9: each later attack card matches a rank already on the table.
+    ranks = set()
+    for i, (a, c) in enumerate(table):
+        if i and rank_of(a) not in ranks:
+            raise PositionError("table", f"attack card {toks[i][0].text!r}{toks[i][0].at()}: "
+                                f"no card of its rank is on the table before it (R9)")
+        ranks.add(rank_of(a))
+        if c != NO_COVER:
+            ranks.add(rank_of(c))
+    # P3: a throw-in comes only when every card is covered (or after take, P4).
+    lead = 1
+    while lead < len(table) and rank_of(table[lead][0]) == rank_of(table[0][0]):
+        lead += 1
+    if not state.take:
+        for j in range(lead, len(table)):
+            open_before = [i for i in range(j) if table[i][1] == NO_COVER]
+            if open_before:
+                i = open_before[0]
+                raise PositionError("table", f"{toks[j][0].text!r}{toks[j][0].at()} was thrown "
+                                    f"in while {toks[i][0].text!r} was uncovered (P3)")
+    n_open = len(state.open_attacks)
+    if n_open > state.hand_size(d):
+        raise PositionError("table", f"{n_open} open attack cards but the defender, seat "
+                            f"{d + 1}, holds only {state.hand_size(d)} (P2, R10)")
+    default = default_limit(state)
+    cap = default_cap(state)
+    limit = default
+    if raw.limit is not None:
+        lim = _int("limit", raw.limit)
+        where = f"{raw.limit.text!r}{raw.limit.at()}"
+        if lim > HAND_SIZE:
+            raise PositionError("limit", f"{where} is above 6 (R10)")
+        if lim > default:
+            raise PositionError("limit", f"{where} is above the default {default} (defender's "
+                                "hand + covers, capped): a limit may lower it, never raise it (F6)")
+        if lim < len(table):
+            raise PositionError("limit", f"{where} is below the {len(table)} attack cards on the "
+                                "table (R10)")
+        if lim < default:
+            cap = lim  # a lowered limit is a lowered cap: the engine's limit is min(cap, hand)
+        limit = lim
+    elif len(table) > default:
+        raise PositionError("table", f"{len(table)} attack cards, more than the R10 limit "
+                            f"{default} (min(cap {cap}, defender's hand + covers))")
+    if state.take and not n_open:
+        raise PositionError("take", "nothing is open on the table: the defender takes only "
+                            "while an attack card is uncovered (F1)")
+    _check_shown(raw, state)
+    state = state.replace(limit=limit, cap=cap)
+    throwers = state.phase in (Phase.THROW, Phase.TAKEN)
+    if raw.turn is not None and not throwers:
+        raise PositionError("turn", f"{raw.turn.text!r}{raw.turn.at()}: the defender is to move "
+                            "(P2); turn is given only when throwers are asked (P3, P4)")
+    if not throwers:
+        return state
+    order = state.throw_order()
+    start = state.attacker
+    if raw.turn is not None:
+        start = _seat("turn", raw.turn, state.players)
+        if start not in order:
+            raise PositionError("turn", f"seat {start + 1}{raw.turn.at()} is not a thrower in "
+                                f"this bout (R12: {', '.join(str(s + 1) for s in order)})")
+    return settle(state.replace(turn=-1), candidates=order[order.index(start):])
+
+
+def _check_shown(raw: Raw, state: GameState) -> None:
+    if not state.shown:
+        return
+    tok = raw.shown[0] if raw.shown else Tok("")
+    if not state.rules.transfer_by_trump_show:
+        raise PositionError("shown", f"{tok.text!r}{tok.at()}: shows need the rule "
+                            "transfer_by_trump_show (R14)")
+    rank = rank_of(state.table[0][0])
+    for t in raw.shown or []:
+        c = parse_card(t.text, state.rules.deck)
+        if suit_of(c) != state.trump or rank_of(c) != rank:
+            raise PositionError("shown", f"{t.text!r}{t.at()} is not a trump of the attack "
+                                f"rank {card_name(state.table[0][0])[0]} (R14)")
