@@ -10,12 +10,16 @@ import functools
 import json
 import os
 import sys
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 from rich.console import Console
 
 from ..errors import BudgetExceeded, ExitCode
+
+if TYPE_CHECKING:
+    from ..notation import Position
+    from ..state import GameState
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,11 +45,56 @@ def read_position_text(arg: str) -> str:
     return arg
 
 
-def load_position(arg: str):
+def load_position(arg: str) -> "Position":
     """Parse a POSITION argument into a :class:`solver.notation.Position`."""
     from ..notation import parse_position
 
     return parse_position(read_position_text(arg))
+
+
+# ------------------------------------------------------------ shared answers
+
+PHASE_NAMES = {1: "lead", 2: "defend", 3: "throw", 4: "taken", 5: "over"}
+
+
+def phase_name(state: "GameState") -> str:
+    """P1..P4 / over as a word for JSON output."""
+    return PHASE_NAMES[int(state.phase)]
+
+
+def outcome_info(state: "GameState") -> dict[str, Any] | None:
+    """The result of a finished game as JSON-ready data (R20, R21, R22), else None.
+
+    ``scores`` per seat (+1 win, 0 draw, -1 loss); ``durak`` the 1-based seat
+    that lost under R20 (None for a draw, a team loss or R21); ``text`` one line.
+    """
+    res = state.outcome() if not state.table else None
+    if res is None:
+        return None
+    seats = range(state.players)
+    winners = [s + 1 for s in seats if res[s] > 0]
+    losers = [s + 1 for s in seats if res[s] < 0]
+    drawn = [s + 1 for s in seats if res[s] == 0]
+    rules = state.rules
+    durak = None
+    if not losers:
+        result, text = "draw", "draw: " + ("nobody holds cards (R20)" if not rules.first_out_wins
+                                           else f"seats {_seats(drawn)} went out together")
+    elif rules.first_out_wins:
+        result = "first_out"
+        text = (f"seat {_seats(winners)} went out first and wins (R21)" if winners
+                else f"seats {_seats(drawn)} went out together and share the win (R21)")
+    elif rules.teams:
+        result, text = "team_lost", f"team of seats {_seats(losers)} loses (R22)"
+    else:
+        durak = losers[0]
+        result, text = "durak", f"seat {durak} is the durak (R20)"
+    return {"result": result, "durak": durak, "winners": winners, "losers": losers,
+            "draws": drawn, "scores": list(res), "text": text}
+
+
+def _seats(seats: list[int]) -> str:
+    return "+".join(str(s) for s in seats)
 
 
 def emit_json(obj: Any) -> None:
@@ -72,7 +121,11 @@ def handles_errors(func: F) -> F:
             click.echo(f"durak: budget: {e}", err=True)
             sys.exit(int(ExitCode.BUDGET))
         except ValueError as e:
-            fail(str(e))
+            fail(" ".join(str(e).split()) or type(e).__name__)
+        except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(int(ExitCode.INTERNAL))
         except KeyboardInterrupt:
             click.echo("durak: interrupted", err=True)
             sys.exit(int(ExitCode.BUDGET))

@@ -1,1 +1,36 @@
-"""`durak moves`: being written."""
+"""`durak moves`: the legal moves of a position in canonical move notation."""
+from __future__ import annotations
+
+import click
+
+from ..engine import legal_moves
+from ..notation import format_position
+from .app import main
+from .common import emit_json, handles_errors, load_position, outcome_info, phase_name
+
+
+@main.command("moves")
+@click.argument("position")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@handles_errors
+def moves_command(position: str, as_json: bool) -> None:
+    """List the legal moves of POSITION (canonical notation, NOTATION.md).
+
+    The moves of a seat whose hand holds hidden cards are not known: exit 2.
+    """
+    pos = load_position(position)
+    state = pos.state
+    outcome = outcome_info(state)
+    moves = [str(m) for m in legal_moves(state)]  # HiddenCardsError -> exit 2
+    to_move = state.to_move + 1 if outcome is None else None
+    if as_json:
+        obj = {"to_move": to_move, "moves": moves, "phase": phase_name(state),
+               "position": format_position(state, pos.me)}
+        if outcome is not None:
+            obj["outcome"] = outcome
+        emit_json(obj)
+        return
+    if outcome is not None:
+        click.echo(f"game over: {outcome['text']}")
+        return
+    click.echo(f"seat {to_move} to move ({phase_name(state)}): {' '.join(moves)}")
