@@ -1,0 +1,378 @@
+"""The hint engine: score every move of a hidden-information position (S3).
+
+Perfect-information Monte Carlo ("determinization"):
+
+1. The asking seat's knowledge (:mod:`solver.knowledge`) gives the pool of
+   unseen cards; the sampler (:mod:`solver.sampler`) deals it uniformly among
+   the hidden hand slots and the pile -- or enumerates every deal when there
+   are no more of them than the sample budget.
+2. Every candidate move is scored on *the same* deals (common random numbers:
+   differences between moves are not drowned by the luck of the deal).
+3. A deal is scored per move by :func:`evaluate_deal`:
+
+   * **exact**: with the pile empty (or, when the compiled solver is there, no
+     bigger than :attr:`HintConfig.exact_pile`), the exact solver
+     (:class:`solver.search.Solver`) gives the value of every move for the
+     asking seat (S1, S2; with 3+ players against the coalition of the others).
+   * **playout**: otherwise the move is played and the game finished by the
+     greedy player (:mod:`solver.bots`) in every seat; the result for the
+     asking seat is the move's score on that deal.  Greedy play is deterministic,
+     so a deal and a move give one number.  Why playouts: they are cheap in
+     pure Python (about 2 ms a game), cover the whole game (drawing, takes,
+     the endgame) and, being the same policy for everybody, measure the
+     relative merit of the moves rather than an absolute chance.
+
+4. Per move: win/draw/loss rates, mean score (+1/0/-1), a 95% interval, and
+   the share of deals on which the move was (one of) the best.  The
+   recommended move has the best mean score; ties go to the larger best-share,
+   then to the greedy player's own choice.
+
+The thresholds and budgets are measured and argued in ``docs/hint.md``.
+"""
+from __future__ import annotations
+
+import math
+import os
+import random
+import time as _time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .bots import greedy_move
+from .engine import legal_moves, play
+from .errors import BudgetExceeded, PositionError
+from .knowledge import Knowledge, knowledge_of
+from .moves import Move
+from .sampler import Sampler
+from .state import GameState
+
+DEFAULT_SAMPLES = 48
+#: A playout longer than this many moves counts as a draw (R23: endless play).
+PLAYOUT_LIMIT = 1500
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class HintConfig:
+    """How a deal is scored (see the module docstring and ``docs/hint.md``).
+
+    ``solver``: ``"auto"`` uses the exact solver where the pile is empty only when
+    the compiled backend is present (the pure-Python reference is far too slow
+    for a hint), ``"always"`` uses whatever backend there is, ``"never"`` plays
+    every deal out.  ``exact_pile``: with the compiled solver, deals whose pile
+    holds at most this many cards are solved exactly with the sampled pile
+    order.  ``exact_nodes``: node budget of one exact solve; beyond it the deal
+    falls back to playouts.
+    """
+
+    solver: str = "auto"
+    exact_pile: int = 0
+    exact_nodes: int = 2_000_000
+    tt_mb: int = 16
+    playout_limit: int = PLAYOUT_LIMIT
+
+
+@dataclass
+class HintMove:
+    """One candidate move and how it fared over the deals."""
+
+    move: str
+    win: float
+    draw: float
+    loss: float
+    score: float
+    ci95: tuple[float, float]        # 95% interval of the win chance (Wilson)
+    score_ci95: tuple[float, float]  # 95% interval of the mean score
+    best: float                      # share of deals on which this move was (one of) the best
+    n: int
+
+    def to_json(self) -> dict[str, Any]:
+        r = lambda x: round(x, 4)  # noqa: E731
+        return {
+            "move": self.move, "win": r(self.win), "draw": r(self.draw), "loss": r(self.loss),
+            "score": r(self.score), "ci95": [r(self.ci95[0]), r(self.ci95[1])],
+            "score_ci95": [r(self.score_ci95[0]), r(self.score_ci95[1])],
+            "best_share": r(self.best),
+        }
+
+
+@dataclass
+class HintResult:
+    """The answer of :func:`hint`; ``player`` is the asking seat, 1-based."""
+
+    player: int
+    to_move: int
+    best: str
+    samples: int
+    seed: int
+    moves: list[HintMove]
+    exhaustive: bool = False
+    deals_total: int = 0
+    exact_deals: int = 0
+    seconds: float = 0.0
+    workers: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player, "to_move": self.to_move, "best": self.best,
+            "samples": self.samples, "seed": self.seed,
+            "moves": [m.to_json() for m in self.moves],
+            "exhaustive": self.exhaustive, "deals_total": self.deals_total,
+            "exact_deals": self.exact_deals, "seconds": round(self.seconds, 4),
+        }
+
+
+# ----------------------------------------------------------- evaluation
+def playout(state: GameState, me: int, limit: int = PLAYOUT_LIMIT) -> int:
+    """Finish a fully known game with the greedy player in every seat; ``me``'s result."""
+    s = state
+    for _ in range(limit):
+        if s.is_over:
+            return s.outcome()[me]
+        s = play(s, greedy_move(s))
+    return s.outcome()[me] if s.is_over else 0
+
+
+class _Evaluator:
+    """Scores the candidate moves on one deal; keeps one exact solver per process."""
+
+    def __init__(self, cfg: HintConfig, solver: Any = None):
+        self.cfg = cfg
+        self._solver = solver
+        self._solver_ok: bool | None = None if solver is None else True
+
+    def solver(self):
+        if self._solver_ok is None:
+            self._solver_ok = False
+            if self.cfg.solver != "never":
+                try:
+                    from .search import Solver
+
+                    s = Solver(tt_mb=self.cfg.tt_mb)
+                    if self.cfg.solver == "always" or s.backend == "core":
+                        self._solver = s
+                        self._solver_ok = True
+                except Exception:  # no solver: playouts only
+                    self._solver_ok = False
+        return self._solver if self._solver_ok else None
+
+    def exact_wanted(self, deal: GameState) -> bool:
+        if deal.pile == 0:
+            return True
+        backend = getattr(self._solver, "backend", "core")
+        return backend == "core" and deal.pile <= self.cfg.exact_pile
+
+    def evaluate(self, deal: GameState, moves: Sequence[Move], me: int) -> tuple[list[int], bool]:
+        """Score of every move for ``me`` on ``deal`` (+1/0/-1) and whether it is exact."""
+        if self.exact_wanted(deal):
+            solver = self.solver()
+            if solver is not None:
+                try:
+                    res = solver.analyse(deal, me, distance=False, pv=False,
+                                         max_nodes=self.cfg.exact_nodes)
+                    vals = {mv.move: mv.value for mv in res.moves}
+                    conv = {"win": 1, "draw": 0, "loss": -1}
+                    if all(str(m) in vals and vals[str(m)] in conv for m in moves):
+                        return [conv[vals[str(m)]] for m in moves], True
+                except BudgetExceeded:
+                    pass
+        return [playout(play(deal, m), me, self.cfg.playout_limit) for m in moves], False
+
+
+def evaluate_deal(deal: GameState, moves: Sequence[Move], me: int,
+                  cfg: HintConfig | None = None, solver: Any = None) -> tuple[list[int], bool]:
+    """Score every move for ``me`` (0-based) on one fully known deal (+1/0/-1 each)."""
+    return _Evaluator(cfg or HintConfig(), solver).evaluate(deal, moves, me)
+
+
+# per-process state of the worker pool
+_worker: dict[str, Any] = {}
+
+
+def _pool_init(cfg: HintConfig, moves: list[Move], me: int) -> None:
+    _worker["ev"] = _Evaluator(cfg)
+    _worker["moves"] = moves
+    _worker["me"] = me
+
+
+def _pool_eval(deal: GameState) -> tuple[list[int], bool]:
+    return _worker["ev"].evaluate(deal, _worker["moves"], _worker["me"])
+
+
+# ------------------------------------------------------------ statistics
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``k/n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_ci(xs: Sequence[int], z: float = Z95) -> tuple[float, float, float]:
+    """Mean and normal 95% interval of scores in [-1, 1]."""
+    n = len(xs)
+    m = sum(xs) / n
+    if n < 2:
+        return m, -1.0, 1.0
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return m, max(-1.0, m - half), min(1.0, m + half)
+
+
+def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: bool,
+              greedy: Move | None = None) -> list[HintMove]:
+    """Per-move statistics over deals (``scores[d][i]``: move i on deal d), best first."""
+    n = len(scores)
+    out = []
+    best_share = [0.0] * len(moves)
+    for row in scores:
+        top = max(row)
+        winners = [i for i, x in enumerate(row) if x == top]
+        for i in winners:
+            best_share[i] += 1 / len(winners)
+    for i, m in enumerate(moves):
+        col = [row[i] for row in scores]
+        w = sum(1 for x in col if x > 0)
+        d = sum(1 for x in col if x == 0)
+        l_ = n - w - d
+        mean, lo, hi = mean_ci(col)
+        if exact:  # every deal, each exactly: the figures are the truth, not estimates
+            ci, sci = (w / n, w / n), (mean, mean)
+        else:
+            ci, sci = wilson(w, n), (lo, hi)
+        out.append(HintMove(str(m), w / n, d / n, l_ / n, mean, ci, sci, best_share[i] / n, n))
+    order = sorted(range(len(moves)), key=lambda i: (
+        -round(out[i].score, 9), -round(out[i].best, 9), moves[i] != greedy, i))
+    return [out[i] for i in order]
+
+
+# ------------------------------------------------------------------ API
+def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
+    """A state and the 0-based asking seat from any accepted form of a position."""
+    pos_me = None
+    if isinstance(position, GameState):
+        state = position
+    else:
+        st = getattr(position, "state", None)
+        if not isinstance(st, GameState):
+            from .notation import parse_position
+
+            position = parse_position(position)
+            st = position.state
+        state = st
+        pos_me = getattr(position, "me", None)
+    if me is not None:
+        if not 1 <= me <= state.players:
+            raise PositionError("me", f"seat {me} is not at this {state.players}-player table")
+        return state, me - 1
+    if pos_me is not None:
+        return state, _me0(pos_me, position)
+    return state, None
+
+
+def _me0(pos_me: int, position: Any) -> int:
+    """The position's ``me`` field as a 0-based seat (the notation keeps it 0-based
+    like every seat of :class:`GameState`; a ``me1`` attribute, if present, is 1-based)."""
+    me1 = getattr(position, "me1", None)
+    if me1 is not None:
+        return int(me1) - 1
+    return int(pos_me)
+
+
+def hint(position: Any, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
+         time: float | None = None, workers: int = 1, me: int | None = None,
+         config: HintConfig | None = None, solver: Any = None,
+         progress: Callable[[int, int], None] | None = None) -> HintResult:
+    """Score every move of the seat to move, as seen by the asking seat.
+
+    ``position``: a position string, JSON-like dict, parsed position or
+    :class:`GameState`; ``me`` (1-based) overrides its ``me`` field (default:
+    the seat to move).  ``samples``: the number of deals (all of them when there
+    are fewer); ``time``: stop scoring new deals after this many seconds (the
+    deals scored are then a prefix of the seeded list, at least one);
+    ``seed``: the deals' seed (default: a fresh one, reported in the result);
+    ``workers``: processes to spread deals over -- the result does not depend
+    on it.  ``solver``: an object with the :class:`solver.search.Solver` API to
+    use for exact deals (tests).
+    """
+    state, me0 = _parse(position, me)
+    k = knowledge_of(state, me0)
+    return hint_knowledge(k, samples=samples, seed=seed, time=time, workers=workers,
+                          config=config, solver=solver, progress=progress)
+
+
+def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
+                   time: float | None = None, workers: int = 1,
+                   config: HintConfig | None = None, solver: Any = None,
+                   progress: Callable[[int, int], None] | None = None) -> HintResult:
+    """:func:`hint` on a seat's knowledge (the bots' entry point)."""
+    t0 = _time.perf_counter()
+    cfg = config or HintConfig()
+    if samples < 1:
+        raise ValueError(f"samples: need at least 1, got {samples}")
+    if time is not None and time <= 0:
+        raise ValueError(f"time: must be positive, got {time:g}")
+    if workers < 1:
+        raise ValueError(f"workers: need at least 1, got {workers}")
+    view = k.view
+    if view.is_over:
+        raise PositionError("position", "the game is over: there is no move to hint")
+    to_move = view.to_move
+    if view.hidden[to_move]:
+        raise PositionError(
+            "me", f"seat {to_move + 1} is to move and its hand is hidden from seat {k.seat + 1}; "
+                  "ask the hint as the seat to move")
+    moves = legal_moves(view)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    rng = random.Random(seed)
+    dealset = Sampler(k).deals(samples, rng)
+    deals = dealset.states
+    total = len(deals)
+    greedy = greedy_move(view)
+    scores: list[list[int]] = []
+    exact_flags: list[bool] = []
+    deadline = None if time is None else t0 + time
+
+    def done(n: int) -> None:
+        if progress is not None:
+            progress(n, total)
+
+    if workers == 1 or total == 1:
+        ev = _Evaluator(cfg, solver)
+        for d in deals:
+            row, ex = ev.evaluate(d, moves, k.seat)
+            scores.append(row)
+            exact_flags.append(ex)
+            done(len(scores))
+            if deadline is not None and _time.perf_counter() > deadline:
+                break
+    else:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        with ctx.Pool(min(workers, total), initializer=_pool_init,
+                      initargs=(cfg, moves, k.seat)) as pool:
+            for row, ex in pool.imap(_pool_eval, deals, chunksize=1):
+                scores.append(row)
+                exact_flags.append(ex)
+                done(len(scores))
+                if deadline is not None and _time.perf_counter() > deadline:
+                    pool.terminate()
+                    break
+    complete = len(scores) == total
+    exact = dealset.exhaustive and complete and all(exact_flags)
+    ranked = aggregate(moves, scores, exact, greedy)
+    return HintResult(
+        player=k.seat + 1, to_move=to_move + 1, best=ranked[0].move, samples=len(scores),
+        seed=seed, moves=ranked, exhaustive=dealset.exhaustive and complete,
+        deals_total=dealset.total, exact_deals=sum(exact_flags),
+        seconds=_time.perf_counter() - t0, workers=workers,
+    )
+
+
+__all__ = ["HintConfig", "HintMove", "HintResult", "evaluate_deal", "hint", "hint_knowledge",
+           "playout"]
