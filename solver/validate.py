@@ -274,25 +274,25 @@ def _roles(raw: Raw, state: GameState) -> GameState:
         raise PositionError("attacker", "required field missing (e.g. 'attacker 1')")
     a = _seat("attacker", raw.attacker, n)
     if not state.table and state.hand_size(a) == 0:
-        raise PositionError("attacker", f"seat {a + 1}{raw.attacker.at()} has no cards to lead "
+        raise PositionError("attacker", f"seat {raw.attacker.text!r}{raw.attacker.at()} has no cards to lead "
                             "(gone out, F7)")
     d = state.defender_for(a)
     if raw.defender is not None:
         given = _seat("defender", raw.defender, n)
         if given == a:
-            raise PositionError("defender", f"seat {given + 1}{raw.defender.at()} is also the "
+            raise PositionError("defender", f"seat {raw.defender.text!r}{raw.defender.at()} is also the "
                                 "attacker")
         if not state.active(given):
-            raise PositionError("defender", f"seat {given + 1}{raw.defender.at()} has gone out "
+            raise PositionError("defender", f"seat {raw.defender.text!r}{raw.defender.at()} has gone out "
                                 "(F7)")
         if given != d:
             why = "the next active seat of the other team" if state.rules.teams \
                 else "the next active seat"
-            raise PositionError("defender", f"seat {given + 1}{raw.defender.at()} cannot defend: "
+            raise PositionError("defender", f"seat {raw.defender.text!r}{raw.defender.at()} cannot defend: "
                                 f"the defender is {why} after the attacker, seat {d + 1} "
                                 "(R4, R22)")
     if d < 0:
-        raise PositionError("attacker", f"seat {a + 1}{raw.attacker.at()} has nobody to attack: "
+        raise PositionError("attacker", f"seat {raw.attacker.text!r}{raw.attacker.at()} has nobody to attack: "
                             "every opponent has gone out")
     return state.replace(attacker=a, defender=d)
 
@@ -381,7 +381,7 @@ def _bout(raw: Raw, state: GameState) -> GameState:
     if raw.turn is not None:
         start = _seat("turn", raw.turn, state.players)
         if start not in order:
-            raise PositionError("turn", f"seat {start + 1}{raw.turn.at()} is not a thrower in "
+            raise PositionError("turn", f"seat {raw.turn.text!r}{raw.turn.at()} is not a thrower in "
                                 f"this bout (R12: {', '.join(str(s + 1) for s in order)})")
     return settle(state.replace(turn=-1), candidates=order[order.index(start):])
 
