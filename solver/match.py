@@ -1,0 +1,212 @@
+"""Matches between policies: whole games from seeded deals, seats rotated.
+
+Each deal is played once per seat with policy A in that seat and policy B in
+every other seat (two players: the same deal from both sides).  Every policy
+is shown only its seat's view (:class:`solver.knowledge.PublicTracker`): its
+own hand, the public cards, hand sizes, the face-up trump.  Results are from
+A's side: win / draw / loss (R20; with 3+ players a loss means A is the durak).
+
+Everything is seeded: the deal of game ``i`` comes from ``(seed, i)``, each
+policy's random generator from ``(seed, i, rotation, seat)``, so a match gives
+the same games with any number of worker processes.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .bots import GreedyPolicy, Policy, RandomPolicy
+from .deal import new_game
+from .engine import legal_moves
+from .knowledge import PublicTracker, knowledge_of
+from .moves import Move
+from .rules import Rules
+from .state import GameState
+
+#: A game longer than this many moves is stopped and counted a draw (R23).
+MAX_MOVES = 4000
+
+
+class HintPolicy:
+    """The hint engine as a player: the recommended move at a fixed budget."""
+
+    name = "hint"
+
+    def __init__(self, samples: int = 32, time: float | None = None, config: Any = None):
+        self.samples = samples
+        self.time = time
+        self.config = config
+
+    def choose(self, state: GameState, seat: int, rng: random.Random) -> Move:
+        from .hint import hint_knowledge
+
+        moves = legal_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        k = knowledge_of(state, seat)  # the view: opponents' unknown cards are hidden
+        res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), time=self.time,
+                             config=self.config)
+        return Move.parse(res.best, state.rules.deck)
+
+
+def make_policy(name: str, hint_samples: int = 32, hint_time: float | None = None) -> Policy:
+    """``random``, ``greedy`` or ``hint`` (at the given budget)."""
+    if name == "random":
+        return RandomPolicy()
+    if name == "greedy":
+        return GreedyPolicy()
+    if name == "hint":
+        return HintPolicy(hint_samples, hint_time)
+    raise ValueError(f"policy: unknown policy {name!r} (known: random, greedy, hint)")
+
+
+@dataclass
+class GameRecord:
+    """One game: its deal, where A sat, the result for A, the moves and timings."""
+
+    deal: int
+    seat_a: int
+    result: int            # +1 win, 0 draw, -1 loss for A
+    moves: list[str]
+    decisions: dict[str, int] = field(default_factory=dict)  # per policy name/side
+    seconds: dict[str, float] = field(default_factory=dict)
+    truncated: bool = False
+
+
+def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random],
+              max_moves: int = MAX_MOVES) -> tuple[tuple[int, ...], list[Move], list[int],
+                                                   list[float], bool]:
+    """Play one game; each seat's policy sees only its view.
+
+    Returns the outcome per seat, the moves, decisions and seconds per seat and
+    whether the game was cut at ``max_moves`` (a draw).
+    """
+    t = PublicTracker(start)
+    n = start.players
+    decisions = [0] * n
+    secs = [0.0] * n
+    for _ in range(max_moves):
+        s = t.state
+        if s.is_over:
+            return s.outcome(), t.history, decisions, secs, False
+        seat = s.to_move
+        view = t.knowledge(seat).view
+        t0 = time.perf_counter()
+        move = policies[seat].choose(view, seat, rngs[seat])
+        secs[seat] += time.perf_counter() - t0
+        decisions[seat] += 1
+        if move not in legal_moves(s):
+            raise AssertionError(f"policy {policies[seat].name} chose illegal move {move}")
+        t.play(move)
+    return (0,) * n, t.history, decisions, secs, True
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    a: str
+    b: str
+    players: int = 2
+    rules: Rules = Rules()
+    seed: int = 0
+    hint_samples: int = 32
+    hint_time: float | None = None
+    max_moves: int = MAX_MOVES
+
+
+def play_match_game(spec: MatchSpec, deal: int, seat_a: int) -> GameRecord:
+    """Game ``deal`` of the match with policy A in ``seat_a``."""
+    start = new_game(spec.players, spec.rules, rng=random.Random(f"deal:{spec.seed}:{deal}"))
+    pa = make_policy(spec.a, spec.hint_samples, spec.hint_time)
+    pb = make_policy(spec.b, spec.hint_samples, spec.hint_time)
+    pols = [pa if s == seat_a else pb for s in range(spec.players)]
+    rngs = [random.Random(f"policy:{spec.seed}:{deal}:{seat_a}:{s}") for s in range(spec.players)]
+    outcome, moves, dec, secs, cut = play_game(pols, start, rngs, spec.max_moves)
+    d = {"a": dec[seat_a], "b": sum(dec) - dec[seat_a]}
+    t = {"a": secs[seat_a], "b": sum(secs) - secs[seat_a]}
+    return GameRecord(deal, seat_a, outcome[seat_a], [str(m) for m in moves], d, t, cut)
+
+
+def _run_one(args: tuple[MatchSpec, int, int]) -> GameRecord:
+    return play_match_game(*args)
+
+
+@dataclass
+class MatchResult:
+    spec: MatchSpec
+    games: list[GameRecord]
+
+    @property
+    def wins(self) -> int:
+        return sum(1 for g in self.games if g.result > 0)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for g in self.games if g.result == 0)
+
+    @property
+    def losses(self) -> int:
+        return sum(1 for g in self.games if g.result < 0)
+
+    def time_per_decision(self, side: str) -> float:
+        n = sum(g.decisions[side] for g in self.games)
+        return sum(g.seconds[side] for g in self.games) / n if n else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        from .hint import wilson
+
+        n = len(self.games)
+        decided = self.wins + self.losses
+        r = lambda x: round(x, 4)  # noqa: E731
+        wl = wilson(self.wins, decided) if decided else (0.0, 1.0)
+        lo = wilson(self.losses, n) if n else (0.0, 1.0)
+        return {
+            "a": self.spec.a, "b": self.spec.b, "players": self.spec.players,
+            "rules": self.spec.rules.names(), "seed": self.spec.seed,
+            "games": n, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "win_rate": r(self.wins / n) if n else None,
+            "win_rate_decided": r(self.wins / decided) if decided else None,
+            "ci95_decided": [r(wl[0]), r(wl[1])],
+            "loss_rate": r(self.losses / n) if n else None,
+            "ci95_loss": [r(lo[0]), r(lo[1])],
+            "truncated": sum(1 for g in self.games if g.truncated),
+            "seconds_per_decision": {"a": r(self.time_per_decision("a")),
+                                     "b": r(self.time_per_decision("b"))},
+            "decisions": {"a": sum(g.decisions["a"] for g in self.games),
+                          "b": sum(g.decisions["b"] for g in self.games)},
+            "hint_samples": self.spec.hint_samples, "hint_time": self.spec.hint_time,
+        }
+
+
+def match(spec: MatchSpec, games: int, workers: int = 1,
+          progress: Callable[[int, int], None] | None = None) -> MatchResult:
+    """Play ``games`` games (rounded up to whole deals, each played from every seat)."""
+    if games < 1:
+        raise ValueError(f"games: need at least 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers: need at least 1, got {workers}")
+    if not 2 <= spec.players <= 6:
+        raise ValueError(f"players: {spec.players} is not between 2 and 6")
+    make_policy(spec.a)
+    make_policy(spec.b)
+    new_game(spec.players, spec.rules, seed=0)  # validates players against the rules
+    deals = math.ceil(games / spec.players)
+    jobs = [(spec, d, s) for d in range(deals) for s in range(spec.players)]
+    records: list[GameRecord] = []
+    if workers == 1:
+        for j in jobs:
+            records.append(_run_one(j))
+            if progress:
+                progress(len(records), len(jobs))
+    else:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        with ctx.Pool(workers) as pool:
+            for rec in pool.imap(_run_one, jobs, chunksize=1):
+                records.append(rec)
+                if progress:
+                    progress(len(records), len(jobs))
+    return MatchResult(spec, records)
