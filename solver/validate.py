@@ -273,27 +273,26 @@ def _roles(raw: Raw, state: GameState) -> GameState:
     if raw.attacker is None:
         raise PositionError("attacker", "required field missing (e.g. 'attacker 1')")
     a = _seat("attacker", raw.attacker, n)
+    a_tok = f"seat {raw.attacker.text!r}{raw.attacker.at()}"
     if not state.table and state.hand_size(a) == 0:
-        raise PositionError("attacker", f"seat {raw.attacker.text!r}{raw.attacker.at()} has no cards to lead "
-                            "(gone out, F7)")
+        raise PositionError("attacker", f"{a_tok} has no cards to lead (gone out, F7)")
     d = state.defender_for(a)
     if raw.defender is not None:
         given = _seat("defender", raw.defender, n)
+        d_tok = f"seat {raw.defender.text!r}{raw.defender.at()}"
         if given == a:
-            raise PositionError("defender", f"seat {raw.defender.text!r}{raw.defender.at()} is also the "
-                                "attacker")
+            raise PositionError("defender", f"{d_tok} is also the attacker")
         if not state.active(given):
-            raise PositionError("defender", f"seat {raw.defender.text!r}{raw.defender.at()} has gone out "
-                                "(F7)")
+            raise PositionError("defender", f"{d_tok} has gone out (F7)")
         if given != d:
             why = "the next active seat of the other team" if state.rules.teams \
                 else "the next active seat"
-            raise PositionError("defender", f"seat {raw.defender.text!r}{raw.defender.at()} cannot defend: "
+            raise PositionError("defender", f"{d_tok} cannot defend: "
                                 f"the defender is {why} after the attacker, seat {d + 1} "
                                 "(R4, R22)")
     if d < 0:
-        raise PositionError("attacker", f"seat {raw.attacker.text!r}{raw.attacker.at()} has nobody to attack: "
-                            "every opponent has gone out")
+        raise PositionError("attacker", f"{a_tok} has nobody to attack: every opponent "
+                            "has gone out")
     return state.replace(attacker=a, defender=d)
 
 
@@ -381,8 +380,9 @@ def _bout(raw: Raw, state: GameState) -> GameState:
     if raw.turn is not None:
         start = _seat("turn", raw.turn, state.players)
         if start not in order:
-            raise PositionError("turn", f"seat {raw.turn.text!r}{raw.turn.at()} is not a thrower in "
-                                f"this bout (R12: {', '.join(str(s + 1) for s in order)})")
+            seats = ", ".join(str(s + 1) for s in order)
+            raise PositionError("turn", f"seat {raw.turn.text!r}{raw.turn.at()} is not a "
+                                f"thrower in this bout (R12: {seats})")
     return settle(state.replace(turn=-1), candidates=order[order.index(start):])
 
 

@@ -195,7 +195,8 @@ def test_multiline_file_with_comments():
 
 
 def test_key_colon_form():
-    assert parse("trump: H; hands: 6S | 7S; attacker: 1") == parse("trump H; hands 6S | 7S; attacker 1")
+    assert parse("trump: H; hands: 6S | 7S; attacker: 1") == \
+        parse("trump H; hands 6S | 7S; attacker 1")
 
 
 # ------------------------------------------------------------------ JSON
