@@ -296,3 +296,24 @@ def test_deal_hidden_fills_every_slot_and_keeps_the_face_up_trump():
     assert len(dealt.pile_order) == 7 and unseen_cards(dealt) == 0
     assert dealt.hands[0] == p.state.hands[0] and dealt.out == p.state.out
     assert deal_hidden(p.state, random.Random(5)) == dealt
+
+
+def test_F7_main_attacker_may_hold_no_cards_mid_bout():
+    s = parse("trump H; hands - | 9C AH | 7D; table 6S/8S 8C; attacker 1")
+    assert s.attacker == 0 and s.defender == 1 and s.to_move == 1
+
+
+def test_F7_defender_skips_seat_gone_out_after_attacker():
+    s = parse("trump H; hands 8D | - | 9C AH; table 6S; attacker 1")
+    assert s.defender == 2
+
+
+def test_over_position_needs_no_attacker():
+    s = parse("trump H; hands - | 9C AH")
+    assert s.is_over and s.attacker == -1 and s.defender == -1
+    assert format_position(s) == "trump H; hands - | AH 9C"
+
+
+def test_hidden_pile_with_out_given_round_trips():
+    p = parse_position(EXAMPLES[2])
+    assert "out 7S 8S 9S TS JS" in format_position(p.state, p.me)
