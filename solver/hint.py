@@ -47,6 +47,8 @@ from .sampler import Sampler
 from .state import GameState
 
 DEFAULT_SAMPLES = 48
+#: The sample cap when only a time budget is given.
+TIME_ONLY_SAMPLES = 5000
 #: A playout longer than this many moves counts as a draw (R23: endless play).
 PLAYOUT_LIMIT = 1500
 Z95 = 1.959963984540054
@@ -61,13 +63,15 @@ class HintConfig:
     for a hint), ``"always"`` uses whatever backend there is, ``"never"`` plays
     every deal out.  ``exact_pile``: with the compiled solver, deals whose pile
     holds at most this many cards are solved exactly with the sampled pile
-    order.  ``exact_nodes``: node budget of one exact solve; beyond it the deal
-    falls back to playouts.
+    order.  ``exact_nodes`` (two players) / ``exact_nodes_multi`` (three or
+    more): node budget of one exact solve; beyond it the deal falls back to
+    playouts.
     """
 
     solver: str = "auto"
     exact_pile: int = 0
     exact_nodes: int = 2_000_000
+    exact_nodes_multi: int = 50_000
     tt_mb: int = 16
     playout_limit: int = PLAYOUT_LIMIT
 
@@ -118,7 +122,7 @@ class HintResult:
             "samples": self.samples, "seed": self.seed,
             "moves": [m.to_json() for m in self.moves],
             "exhaustive": self.exhaustive, "deals_total": self.deals_total,
-            "exact_deals": self.exact_deals, "seconds": round(self.seconds, 4),
+            "exact_deals": self.exact_deals,
         }
 
 
@@ -168,8 +172,9 @@ class _Evaluator:
             solver = self.solver()
             if solver is not None:
                 try:
-                    res = solver.analyse(deal, me, distance=False, pv=False,
-                                         max_nodes=self.cfg.exact_nodes)
+                    budget = (self.cfg.exact_nodes if deal.players == 2
+                              else self.cfg.exact_nodes_multi)
+                    res = solver.analyse(deal, me, distance=False, pv=False, max_nodes=budget)
                     vals = {mv.move: mv.value for mv in res.moves}
                     conv = {"win": 1, "draw": 0, "loss": -1}
                     if all(str(m) in vals and vals[str(m)] in conv for m in moves):
@@ -268,18 +273,9 @@ def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
         if not 1 <= me <= state.players:
             raise PositionError("me", f"seat {me} is not at this {state.players}-player table")
         return state, me - 1
-    if pos_me is not None:
-        return state, _me0(pos_me, position)
+    if pos_me is not None:  # Position.me is 0-based (solver.notation)
+        return state, int(pos_me)
     return state, None
-
-
-def _me0(pos_me: int, position: Any) -> int:
-    """The position's ``me`` field as a 0-based seat (the notation keeps it 0-based
-    like every seat of :class:`GameState`; a ``me1`` attribute, if present, is 1-based)."""
-    me1 = getattr(position, "me1", None)
-    if me1 is not None:
-        return int(me1) - 1
-    return int(pos_me)
 
 
 def hint(position: Any, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
@@ -329,9 +325,15 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
     rng = random.Random(seed)
-    dealset = Sampler(k).deals(samples, rng)
-    deals = dealset.states
-    total = len(deals)
+    sampler = Sampler(k)
+    deals_total = sampler.count()
+    exhaustive = deals_total <= samples
+    if exhaustive:  # every consistent deal once
+        deals: Any = list(sampler.enumerate())
+        total = len(deals)
+    else:  # drawn lazily, so a time budget does not pay for deals it never scores
+        deals = (sampler.sample(rng) for _ in range(samples))
+        total = samples
     greedy = greedy_move(view)
     scores: list[list[int]] = []
     exact_flags: list[bool] = []
@@ -364,12 +366,12 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
                     pool.terminate()
                     break
     complete = len(scores) == total
-    exact = dealset.exhaustive and complete and all(exact_flags)
+    exact = exhaustive and complete and all(exact_flags)
     ranked = aggregate(moves, scores, exact, greedy)
     return HintResult(
         player=k.seat + 1, to_move=to_move + 1, best=ranked[0].move, samples=len(scores),
-        seed=seed, moves=ranked, exhaustive=dealset.exhaustive and complete,
-        deals_total=dealset.total, exact_deals=sum(exact_flags),
+        seed=seed, moves=ranked, exhaustive=exhaustive and complete,
+        deals_total=deals_total, exact_deals=sum(exact_flags),
         seconds=_time.perf_counter() - t0, workers=workers,
     )
 

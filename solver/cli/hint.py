@@ -1,1 +1,97 @@
-"""`durak hint`: being written."""
+"""`durak hint`: score every move of a position with hidden cards (S3, docs/hint.md)."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .app import main
+from .common import emit_json, handles_errors, load_position, stderr_console, stdout_console
+
+
+def _progress_bar(enabled: bool):
+    """A rich progress bar on stderr, or None when stderr is not a terminal."""
+    if not enabled:
+        return None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn
+
+    return Progress(TextColumn("sampling deals"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=stderr_console(), transient=True)
+
+
+@main.command("hint")
+@click.argument("position")
+@click.option("--samples", "-n", type=click.IntRange(min=1), default=None,
+              help="Deals to score the moves on (default 48, or up to 5000 with --time; "
+                   "all deals when there are fewer).")
+@click.option("--time", "time_", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Stop scoring new deals after this many seconds.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the deals (default: a fresh one, printed).")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=1,
+              help="Processes to spread the deals over (same result for any number).")
+@click.option("--me", type=click.IntRange(min=1), default=None,
+              help="The asking seat (overrides the position's `me`; default the seat to move).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@handles_errors
+def hint_command(position: str, samples: int | None, time_: float | None, seed: int | None,
+                 workers: int, me: int | None, as_json: bool) -> None:
+    """Recommend a move in POSITION, where cards are hidden, by scoring every
+    legal move on the same sampled deals of the unseen cards.
+
+    Each deal is solved exactly when its pile is empty, else played out by the
+    greedy player (docs/hint.md).  With --time and no --samples, deals are
+    scored until the time is up.
+    """
+    from ..hint import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
+
+    pos = load_position(position)
+    if samples is None:
+        samples = TIME_ONLY_SAMPLES if time_ is not None else DEFAULT_SAMPLES
+    bar = _progress_bar(sys.stderr.isatty())
+    task = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal task
+        if bar is None:
+            return
+        if task is None:
+            task = bar.add_task("deals", total=total)
+        bar.update(task, completed=done, total=total)
+
+    if bar is not None:
+        with bar:
+            res = hint(pos, samples=samples, seed=seed, time=time_, workers=workers, me=me,
+                       progress=progress)
+    else:
+        res = hint(pos, samples=samples, seed=seed, time=time_, workers=workers, me=me)
+    if as_json:
+        emit_json(res.to_json())
+        return
+    _print_table(res)
+
+
+def _print_table(res) -> None:
+    from rich.table import Table
+
+    con = stdout_console()
+    how = ("every consistent deal" if res.exhaustive
+           else f"{res.samples} sampled deals of {res.deals_total:,}")
+    exact = f", {res.exact_deals} solved exactly" if res.exact_deals else ""
+    title = (f"seat {res.player} asks, seat {res.to_move} to move: {how}{exact} "
+             f"(seed {res.seed}, {res.seconds:.2f} s)")
+    t = Table(title=title, title_justify="left")
+    t.add_column("move")
+    t.add_column("win", justify="right")
+    t.add_column("95% interval", justify="right")
+    t.add_column("draw", justify="right")
+    t.add_column("loss", justify="right")
+    t.add_column("score", justify="right")
+    t.add_column("best in", justify="right")
+    for i, m in enumerate(res.moves):
+        name = f"[bold]{m.move}[/bold]" if i == 0 else m.move
+        t.add_row(name, f"{m.win:.1%}", f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}",
+                  f"{m.loss:.1%}", f"{m.score:+.3f}", f"{m.best:.0%}")
+    con.print(t)
+    con.print(f"recommended: [bold]{res.best}[/bold]")
