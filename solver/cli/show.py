@@ -69,7 +69,7 @@ def render(pos: Position, pretty: bool) -> list[Text]:
             line.append((" " if state.hands[s] else "") + f"?{state.hidden[s]}", style="dim")
         if not state.hand_size(s):
             line.append("-", style="dim")
-        tags = _roles(state, s)
+        tags = _roles(state, s) + (["me"] if s == pos.me else [])
         if tags:
             line.append("   [" + ", ".join(tags) + "]", style="cyan")
         lines.append(line)
