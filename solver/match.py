@@ -28,6 +28,8 @@ from .state import GameState
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
 MAX_MOVES = 4000
+#: The hint bot's default budget: deals per decision (docs/hint.md).
+BOT_HINT_SAMPLES = 32
 
 
 class HintPolicy:
@@ -35,7 +37,7 @@ class HintPolicy:
 
     name = "hint"
 
-    def __init__(self, samples: int = 32, time: float | None = None, config: Any = None):
+    def __init__(self, samples: int = BOT_HINT_SAMPLES, time: float | None = None, config: Any = None):
         self.samples = samples
         self.time = time
         self.config = config
@@ -52,7 +54,7 @@ class HintPolicy:
         return Move.parse(res.best, state.rules.deck)
 
 
-def make_policy(name: str, hint_samples: int = 32, hint_time: float | None = None) -> Policy:
+def make_policy(name: str, hint_samples: int = BOT_HINT_SAMPLES, hint_time: float | None = None) -> Policy:
     """``random``, ``greedy`` or ``hint`` (at the given budget)."""
     if name == "random":
         return RandomPolicy()
@@ -111,7 +113,7 @@ class MatchSpec:
     players: int = 2
     rules: Rules = Rules()
     seed: int = 0
-    hint_samples: int = 32
+    hint_samples: int = BOT_HINT_SAMPLES
     hint_time: float | None = None
     max_moves: int = MAX_MOVES
 
