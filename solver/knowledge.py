@@ -36,8 +36,8 @@ class Knowledge:
 
     ``view``: the seat's view of the game (opponents' unknown cards counted in
     ``hidden``, ``pile_order`` None).  ``unseen``: mask of the cards whose
-    place is unknown.  ``pile_slots``: how many of them lie in the pile (the
-    pile minus the face-up trump when that is known).  ``bottom_mask``: when
+    place is unknown.  ``pile_slots``: how many of them lie in the pile above
+    its face-up bottom card (the pile minus one).  ``bottom_mask``: when
     the pile has cards but its face-up bottom card is not known, the cards it
     may be (the unseen trumps); 0 otherwise.
     """
@@ -54,7 +54,7 @@ class Knowledge:
 
     @property
     def slots(self) -> int:
-        return sum(self.view.hidden) + self.pile_slots
+        return sum(self.view.hidden) + self.pile_slots + (1 if self.bottom_mask else 0)
 
     @property
     def fully_known(self) -> bool:
@@ -95,15 +95,13 @@ def _finish(view: GameState, seat: int) -> Knowledge:
     pile_slots = 0
     bottom = 0
     if view.pile > 0:
-        if view.trump_card >= 0:
-            pile_slots = view.pile - 1
-        else:
-            pile_slots = view.pile
+        pile_slots = view.pile - 1
+        if view.trump_card < 0:
             bottom = unseen & SUIT_MASK[view.trump]
             if not bottom:
                 raise PositionError(
                     "pile", "no unseen trump is left to lie face up at the bottom of the pile")
-    need = sum(view.hidden) + pile_slots
+    need = sum(view.hidden) + pile_slots + (1 if bottom else 0)
     if need != count(unseen):
         raise PositionError(
             "hands", f"{need} hidden card(s) (hands and pile) but {count(unseen)} card(s) "

@@ -1,0 +1,198 @@
+"""The sampler's invariant (OpenSpiel's ResampleInfostateTest) and its uniformity.
+
+Every sampled deal is a complete, consistent game state that looks to the
+asking seat exactly like the real position; the deals are uniform; small deal
+sets are enumerated; impossible knowledge is refused with a ValueError.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from solver.bots import greedy_move, RandomPolicy
+from solver.cards import bit, count, deck_mask, parse_card
+from solver.deal import new_game
+from solver.knowledge import PublicTracker, knowledge_of, replay, seat_view
+from solver.rules import parse_rules
+from solver.sampler import Sampler, consistent
+from solver.state import GameState
+
+from builders import cards, state
+
+
+def looks_the_same(deal: GameState, k) -> bool:
+    """The deal seen by ``k.seat`` (knowing the same opponents' cards) is ``k.view``."""
+    again = seat_view(deal, k.seat, k.view.hands).view
+    return again == k.view
+
+
+def chi2_critical(dof: int, z: float = 3.09) -> float:
+    """Wilson-Hilferty upper quantile of chi-square (z=3.09: p = 0.001)."""
+    a = 2 / (9 * dof)
+    return dof * (1 - a + z * math.sqrt(a)) ** 3
+
+
+@pytest.mark.parametrize("players,rules", [(2, ""), (2, "transfer"), (3, ""), (4, "transfer")])
+def test_every_sampled_deal_looks_like_the_real_game(players, rules):
+    rng = random.Random(11)
+    r = parse_rules(rules)
+    for seed in range(3):
+        t = PublicTracker(new_game(players, r, seed=seed))
+        policy = RandomPolicy()
+        step = 0
+        while not t.state.is_over and step < 300:
+            if step % 3 == 0:
+                for seat in range(players):
+                    k = t.knowledge(seat)
+                    sm = Sampler(k)
+                    # the real game is one of the consistent deals
+                    assert consistent(t.state, k)
+                    for _ in range(2):
+                        d = sm.sample(rng)
+                        assert consistent(d, k)
+                        assert looks_the_same(d, k)
+            mover = t.state.to_move
+            mv = greedy_move(t.state) if seed % 2 else policy.choose(t.state, mover, rng)
+            t.play(mv)
+            step += 1
+
+
+def test_cards_picked_up_stay_known_and_drawn_cards_are_hidden():
+    g = new_game(2, seed=4)
+    t = PublicTracker(g)
+    leader = g.to_move
+    lead = greedy_move(g)
+    t.play(lead)
+    t.play(parse_move("take"))
+    while t.state.table:  # P4: the attacker passes or throws in
+        t.play(greedy_move(t.state))
+    taker = 1 - leader
+    k = t.knowledge(leader)
+    assert k.view.hands[taker] & bit(lead.cards[0])
+    assert k.view.hidden[taker] == 6  # his own six stay unknown
+    # the attacker drew: the taker does not know what
+    k2 = t.knowledge(taker)
+    assert k2.view.hidden[leader] == count(t.state.hands[leader])
+
+
+def parse_move(text):
+    from solver.moves import Move
+
+    return Move.parse(text)
+
+
+def test_pool_of_a_notation_position():
+    from solver.notation import parse_position
+
+    pos = parse_position("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
+                         "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
+    k = knowledge_of(pos.state, pos.me)
+    assert count(k.unseen) == 12
+    assert k.pile_slots == 6 and k.hand_slots == (0, 6)
+    assert not k.unseen & bit(parse_card("9H"))
+    d = Sampler(k).sample(random.Random(1))
+    assert d.pile_order[-1] == parse_card("9H") and len(d.pile_order) == 7
+    assert consistent(d, k)
+
+
+def test_known_opponent_cards_stay_in_every_deal():
+    # seat 2 picked up AH earlier (everyone saw it); its two other cards are unknown
+    out = deck_mask(36) & ~cards("6S 7S KH 8C 9C AH")
+    view = GameState(rules=parse_rules(""), trump=1, hands=(cards("6S 7S KH"), cards("AH")),
+                     hidden=(0, 2), attacker=0, defender=1, out=out)
+    k = knowledge_of(view, 0)
+    assert k.unseen == cards("8C 9C")
+    sm = Sampler(k)
+    assert sm.count() == 1
+    (only,) = list(sm.enumerate())
+    assert only.hands[1] == cards("8C 9C AH")
+    assert consistent(only, k) and looks_the_same(only, k)
+
+
+def test_uniform_over_deals_chi_square():
+    """A small case with 60 distinct deals: each drawn equally often (p = 0.001)."""
+    # seat 1 knows 6S; seat 2 holds 2 hidden cards; pile: 3 unknown + face-up 9H.
+    hand = cards("6S")
+    out = deck_mask(36) & ~cards("6S 7S 8S 9S TS JS 9H")
+    s = GameState(rules=parse_rules(""), trump=1, hands=(hand, 0), hidden=(0, 2), attacker=0,
+                  defender=1, pile=4, trump_card=parse_card("9H"), out=out)
+    k = knowledge_of(s, 0)
+    sm = Sampler(k)
+    total = sm.count()
+    assert total == math.factorial(5) // math.factorial(2) == 60
+    deals = list(sm.enumerate())
+    keys = {(d.hands[1], d.pile_order) for d in deals}
+    assert len(keys) == total and all(consistent(d, k) for d in deals)
+    rng = random.Random(2024)
+    n = 12000
+    freq = Counter((d.hands[1], d.pile_order) for d in (sm.sample(rng) for _ in range(n)))
+    assert set(freq) == keys
+    exp = n / total
+    chi2 = sum((freq[key] - exp) ** 2 / exp for key in keys)
+    assert chi2 < chi2_critical(total - 1)
+    # marginal: each unseen card is in seat 2's hand 2/5 of the time
+    for c in (parse_card(x) for x in "7S 8S 9S TS JS".split()):
+        share = sum(v for (h, _), v in freq.items() if h & bit(c)) / n
+        assert abs(share - 0.4) < 4 * math.sqrt(0.4 * 0.6 / n)
+
+
+def test_unknown_face_up_card_is_an_unseen_trump():
+    # only the trump suit given while the pile has cards: the bottom is some unseen heart
+    hand = cards("6S")
+    out = deck_mask(36) & ~cards("6S 7S 8S 9H TH")
+    s = GameState(rules=parse_rules(""), trump=1, hands=(hand, 0), hidden=(0, 2), attacker=0,
+                  defender=1, pile=2, out=out)
+    k = knowledge_of(s, 0)
+    sm = Sampler(k)
+    assert sm.count() == 2 * 3 * 1  # bottom 9H or TH, then 3 ways to pick the pile card
+    deals = list(sm.enumerate())
+    assert len(deals) == 6
+    assert {d.pile_order[-1] for d in deals} == {parse_card("9H"), parse_card("TH")}
+    assert all(consistent(d, k) for d in deals)
+
+
+def test_enumerates_when_small_and_samples_when_large():
+    g = new_game(2, seed=9)
+    k = seat_view(g, 0)
+    sm = Sampler(k)
+    ds = sm.deals(16, random.Random(1))
+    assert not ds.exhaustive and len(ds.states) == 16
+    # pile empty, 3 players: only the split of the unseen cards is unknown
+    t = replay(new_game(3, seed=1), [])
+    s = t.state
+    while s.pile or s.table:
+        s = t.play(greedy_move(s))
+    k3 = t.knowledge(s.to_move)
+    sm3 = Sampler(k3)
+    n = sm3.count()
+    assert n == math.comb(sum(k3.hand_slots), max(k3.hand_slots))
+    ds3 = sm3.deals(max(n, 1), random.Random(0))
+    assert ds3.exhaustive and len(set(ds3.states)) == n
+
+
+def test_refuses_impossible_knowledge():
+    from solver.errors import PositionError
+
+    s = state(["6S 7S", "8C 9C"], out="")
+    bad = s.replace(hands=(s.hands[0], 0), hidden=(0, 5))  # 5 hidden, 30+ unseen
+    with pytest.raises(ValueError, match="unaccounted"):
+        knowledge_of(bad, 0)
+    with pytest.raises(PositionError, match="own hand"):
+        knowledge_of(s.replace(hidden=(1, 0)), 0)
+    # a pile whose face-up card must be an unseen trump, but every trump is seen
+    hand = cards("6H 7H 8H 9H TH JH QH KH AH")
+    out = deck_mask(36) & ~(hand | cards("6S"))
+    s2 = GameState(rules=parse_rules(""), trump=1, hands=(hand, 0), hidden=(0, 0), attacker=0,
+                   defender=1, pile=1, out=out)
+    with pytest.raises(ValueError):
+        Sampler(knowledge_of(s2, 0))
+
+
+def test_seeded_sampling_is_reproducible():
+    k = seat_view(new_game(3, seed=5), 1)
+    a = [Sampler(k).sample(random.Random(7)) for _ in range(3)]
+    b = [Sampler(k).sample(random.Random(7)) for _ in range(3)]
+    assert a == b
