@@ -86,14 +86,15 @@ class _Cards:
         try:
             return parse_card(tok.text, self.deck)
         except ValueError as e:
-            raise PositionError(field, f"{place}: {e}{tok.at()}") from None
+            where = "" if field == "table" else f"{place}: "
+            raise PositionError(field, f"{where}{e}{tok.at()}") from None
 
     def add(self, field: str, tok: Tok, place: str) -> int:
         card = self.parse(field, tok, place)
+        here = f"{place if place.startswith('on ') else 'in ' + place}{tok.at()}"
         if card in self.where:
-            raise PositionError(field, f"duplicate card {tok.text!r}: in {self.where[card]} "
-                                f"and in {place}{tok.at()}")
-        self.where[card] = f"{place}{tok.at()}"
+            raise PositionError(field, f"duplicate card {tok.text!r}: {self.where[card]} and {here}")
+        self.where[card] = here
         self.mask |= bit(card)
         return card
 
@@ -183,10 +184,10 @@ def _hands(raw: Raw, rules: Rules, reg: _Cards) -> tuple[list[int], list[int]]:
 def _table(raw: Raw, reg: _Cards, trump: int) -> list[tuple[int, int]]:
     table = []
     for a_tok, c_tok in raw.table or []:
-        a = reg.add("table", a_tok, "the table")
+        a = reg.add("table", a_tok, "on the table")
         c = NO_COVER
         if c_tok is not None:
-            c = reg.add("table", c_tok, "the table")
+            c = reg.add("table", c_tok, "on the table")
             if not beats(c, a, trump):
                 raise PositionError("table", f"{c_tok.text!r} does not beat {a_tok.text!r}"
                                     f"{c_tok.at()} with trump {SUITS[trump]} (R2)")
