@@ -52,6 +52,8 @@ TIME_ONLY_SAMPLES = 5000
 #: A playout longer than this many moves counts as a draw (R23: endless play).
 PLAYOUT_LIMIT = 1500
 Z95 = 1.959963984540054
+#: Weight of the mean card margin next to the mean score when moves are ranked.
+MARGIN_WEIGHT = 0.1 / 6
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class HintConfig:
 
     solver: str = "auto"
     exact_pile: int = 0
-    exact_nodes: int = 2_000_000
+    exact_nodes: int = 500_000
     exact_nodes_multi: int = 50_000
     tt_mb: int = 16
     playout_limit: int = PLAYOUT_LIMIT
@@ -89,6 +91,7 @@ class HintMove:
     score_ci95: tuple[float, float]  # 95% interval of the mean score
     best: float                      # share of deals on which this move was (one of) the best
     n: int
+    margin: float = 0.0              # mean card margin at the end of the playouts
 
     def to_json(self) -> dict[str, Any]:
         r = lambda x: round(x, 4)  # noqa: E731
@@ -96,7 +99,7 @@ class HintMove:
             "move": self.move, "win": r(self.win), "draw": r(self.draw), "loss": r(self.loss),
             "score": r(self.score), "ci95": [r(self.ci95[0]), r(self.ci95[1])],
             "score_ci95": [r(self.score_ci95[0]), r(self.score_ci95[1])],
-            "best_share": r(self.best),
+            "best_share": r(self.best), "margin": r(self.margin),
         }
 
 
@@ -127,14 +130,24 @@ class HintResult:
 
 
 # ----------------------------------------------------------- evaluation
-def playout(state: GameState, me: int, limit: int = PLAYOUT_LIMIT) -> int:
-    """Finish a fully known game with the greedy player in every seat; ``me``'s result."""
+def playout(state: GameState, me: int, limit: int = PLAYOUT_LIMIT) -> tuple[int, float]:
+    """Finish a fully known game with the greedy player in every seat.
+
+    Returns ``me``'s result (+1/0/-1) and the card margin at the end: the
+    mean hand of the others minus ``me``'s hand (how decisive the result was;
+    the durak's cards count for the winners).
+    """
     s = state
     for _ in range(limit):
         if s.is_over:
-            return s.outcome()[me]
+            break
         s = play(s, greedy_move(s))
-    return s.outcome()[me] if s.is_over else 0
+    if not s.is_over:
+        return 0, 0.0  # R23: endless play counts as a draw
+    n = s.players
+    mine = s.hand_size(me)
+    others = sum(s.hand_size(o) for o in range(n) if o != me) / (n - 1)
+    return s.outcome()[me], others - mine
 
 
 class _Evaluator:
@@ -166,8 +179,10 @@ class _Evaluator:
         backend = getattr(self._solver, "backend", "core")
         return backend == "core" and deal.pile <= self.cfg.exact_pile
 
-    def evaluate(self, deal: GameState, moves: Sequence[Move], me: int) -> tuple[list[int], bool]:
-        """Score of every move for ``me`` on ``deal`` (+1/0/-1) and whether it is exact."""
+    def evaluate(self, deal: GameState, moves: Sequence[Move],
+                 me: int) -> tuple[list[int], list[float], bool]:
+        """Score of every move for ``me`` on ``deal`` (+1/0/-1), the card margins
+        (0 for exact scores) and whether the scores are exact."""
         if self.exact_wanted(deal):
             solver = self.solver()
             if solver is not None:
@@ -178,15 +193,17 @@ class _Evaluator:
                     vals = {mv.move: mv.value for mv in res.moves}
                     conv = {"win": 1, "draw": 0, "loss": -1}
                     if all(str(m) in vals and vals[str(m)] in conv for m in moves):
-                        return [conv[vals[str(m)]] for m in moves], True
+                        return [conv[vals[str(m)]] for m in moves], [0.0] * len(moves), True
                 except BudgetExceeded:
                     pass
-        return [playout(play(deal, m), me, self.cfg.playout_limit) for m in moves], False
+        res = [playout(play(deal, m), me, self.cfg.playout_limit) for m in moves]
+        return [r for r, _ in res], [g for _, g in res], False
 
 
-def evaluate_deal(deal: GameState, moves: Sequence[Move], me: int,
-                  cfg: HintConfig | None = None, solver: Any = None) -> tuple[list[int], bool]:
-    """Score every move for ``me`` (0-based) on one fully known deal (+1/0/-1 each)."""
+def evaluate_deal(deal: GameState, moves: Sequence[Move], me: int, cfg: HintConfig | None = None,
+                  solver: Any = None) -> tuple[list[int], list[float], bool]:
+    """Score every move for ``me`` (0-based) on one fully known deal: results
+    (+1/0/-1 each), card margins, exact or not."""
     return _Evaluator(cfg or HintConfig(), solver).evaluate(deal, moves, me)
 
 
@@ -200,7 +217,7 @@ def _pool_init(cfg: HintConfig, moves: list[Move], me: int) -> None:
     _worker["me"] = me
 
 
-def _pool_eval(deal: GameState) -> tuple[list[int], bool]:
+def _pool_eval(deal: GameState) -> tuple[list[int], list[float], bool]:
     return _worker["ev"].evaluate(deal, _worker["moves"], _worker["me"])
 
 
@@ -228,14 +245,23 @@ def mean_ci(xs: Sequence[int], z: float = Z95) -> tuple[float, float, float]:
 
 
 def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: bool,
-              greedy: Move | None = None) -> list[HintMove]:
-    """Per-move statistics over deals (``scores[d][i]``: move i on deal d), best first."""
+              greedy: Move | None = None,
+              margins: Sequence[Sequence[float]] | None = None) -> list[HintMove]:
+    """Per-move statistics over deals (``scores[d][i]``: move i on deal d), best first.
+
+    Moves are ranked by their *utility*: mean score plus :data:`MARGIN_WEIGHT`
+    times the mean card margin (a tie-breaker between moves of equal score;
+    six cards of margin weigh as much as 0.1 of score).
+    """
     n = len(scores)
+    if margins is None:
+        margins = [[0.0] * len(moves) for _ in scores]
     out = []
     best_share = [0.0] * len(moves)
-    for row in scores:
-        top = max(row)
-        winners = [i for i, x in enumerate(row) if x == top]
+    for row, mrow in zip(scores, margins):
+        util = [x + MARGIN_WEIGHT * g for x, g in zip(row, mrow)]
+        top = max(util)
+        winners = [i for i, x in enumerate(util) if x >= top - 1e-12]
         for i in winners:
             best_share[i] += 1 / len(winners)
     for i, m in enumerate(moves):
@@ -248,9 +274,12 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: boo
             ci, sci = (w / n, w / n), (mean, mean)
         else:
             ci, sci = wilson(w, n), (lo, hi)
-        out.append(HintMove(str(m), w / n, d / n, l_ / n, mean, ci, sci, best_share[i] / n, n))
+        margin = sum(row[i] for row in margins) / n
+        out.append(HintMove(str(m), w / n, d / n, l_ / n, mean, ci, sci, best_share[i] / n, n,
+                            margin))
     order = sorted(range(len(moves)), key=lambda i: (
-        -round(out[i].score, 9), -round(out[i].best, 9), moves[i] != greedy, i))
+        -round(out[i].score + MARGIN_WEIGHT * out[i].margin, 9), -round(out[i].best, 9),
+        moves[i] != greedy, i))
     return [out[i] for i in order]
 
 
@@ -336,6 +365,7 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
         total = samples
     greedy = greedy_move(view)
     scores: list[list[int]] = []
+    margins: list[list[float]] = []
     exact_flags: list[bool] = []
     deadline = None if time is None else t0 + time
 
@@ -346,8 +376,9 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
     if workers == 1 or total == 1:
         ev = _Evaluator(cfg, solver)
         for d in deals:
-            row, ex = ev.evaluate(d, moves, k.seat)
+            row, mrow, ex = ev.evaluate(d, moves, k.seat)
             scores.append(row)
+            margins.append(mrow)
             exact_flags.append(ex)
             done(len(scores))
             if deadline is not None and _time.perf_counter() > deadline:
@@ -358,8 +389,9 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         with ctx.Pool(min(workers, total), initializer=_pool_init,
                       initargs=(cfg, moves, k.seat)) as pool:
-            for row, ex in pool.imap(_pool_eval, deals, chunksize=1):
+            for row, mrow, ex in pool.imap(_pool_eval, deals, chunksize=1):
                 scores.append(row)
+                margins.append(mrow)
                 exact_flags.append(ex)
                 done(len(scores))
                 if deadline is not None and _time.perf_counter() > deadline:
@@ -367,7 +399,7 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
                     break
     complete = len(scores) == total
     exact = exhaustive and complete and all(exact_flags)
-    ranked = aggregate(moves, scores, exact, greedy)
+    ranked = aggregate(moves, scores, exact, greedy, margins)
     return HintResult(
         player=k.seat + 1, to_move=to_move + 1, best=ranked[0].move, samples=len(scores),
         seed=seed, moves=ranked, exhaustive=exhaustive and complete,

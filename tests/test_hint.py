@@ -118,10 +118,13 @@ def test_every_move_scored_on_the_same_deals():
 def test_playout_scores_are_results_for_the_asking_seat():
     g = new_game(2, seed=2)
     moves = legal_moves(g)
-    rows, exact = evaluate_deal(g, moves, g.to_move, HintConfig(solver="never"))
+    rows, margins, exact = evaluate_deal(g, moves, g.to_move, HintConfig(solver="never"))
     assert not exact and len(rows) == len(moves) and set(rows) <= {-1, 0, 1}
-    other, _ = evaluate_deal(g, moves, 1 - g.to_move, HintConfig(solver="never"))
+    other, omargins, _ = evaluate_deal(g, moves, 1 - g.to_move, HintConfig(solver="never"))
     assert other == [-x for x in rows]  # two players: one's win is the other's loss
+    assert omargins == [-x for x in margins]
+    for r, m in zip(rows, margins):  # the winner holds no card at the end
+        assert (r > 0) == (m > 0) and (r < 0) == (m < 0)
 
 
 def test_hint_follows_a_real_game_record():
@@ -142,6 +145,9 @@ def test_statistics_helpers():
     out = aggregate(ms, rows, exact=False)
     assert out[0].move == "6S" and out[0].win == pytest.approx(2 / 3)
     assert out[0].best == pytest.approx((1 + 0.5 + 0.5) / 3)
+    # equal scores: the card margin decides
+    tied = aggregate(ms, [[1, 1]], exact=False, margins=[[2.0, 5.0]])
+    assert tied[0].move == "7S"
 
 
 # ---------------------------------------------------------------- CLI
