@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .bots import greedy_move
+from .cards import count
 from .engine import legal_moves, play
 from .errors import BudgetExceeded, PositionError
 from .knowledge import Knowledge, knowledge_of
@@ -67,13 +68,17 @@ class HintConfig:
     holds at most this many cards are solved exactly with the sampled pile
     order.  ``exact_nodes`` (two players) / ``exact_nodes_multi`` (three or
     more): node budget of one exact solve; beyond it the deal falls back to
-    playouts.
+    playouts.  ``exact_cards_multi``: with three or more players a deal is
+    solved only when at most this many cards are in the hands and on the table
+    (measured: up to 11 every solve took under 20 ms; from 12 most ran out of
+    50,000 nodes).
     """
 
     solver: str = "auto"
     exact_pile: int = 0
     exact_nodes: int = 500_000
     exact_nodes_multi: int = 50_000
+    exact_cards_multi: int = 11
     tt_mb: int = 16
     playout_limit: int = PLAYOUT_LIMIT
 
@@ -175,7 +180,10 @@ class _Evaluator:
 
     def exact_wanted(self, deal: GameState) -> bool:
         if deal.pile == 0:
-            return True
+            if deal.players == 2:
+                return True
+            in_play = sum(count(h) for h in deal.hands) + count(deal.table_mask)
+            return in_play <= self.cfg.exact_cards_multi
         backend = getattr(self._solver, "backend", "core")
         return backend == "core" and deal.pile <= self.cfg.exact_pile
 
