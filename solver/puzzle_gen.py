@@ -27,6 +27,7 @@ from .bots import greedy_move
 from .cards import bit, cards_of, count, deck_mask, make_card, rank_of, DECK_LOW_RANK
 from .deal import new_game
 from .engine import legal_moves, play
+from .errors import BudgetExceeded
 from .moves import Kind
 from .puzzles import Collection, Puzzle, TASK_VALUES, winning_set
 from .rules import Rules
@@ -45,7 +46,7 @@ class GenOptions:
     max_solutions: int = 1
     tries: int = 0               # candidate positions to solve; 0 = 60 per wanted puzzle
     prefix: str = "gen"
-    max_nodes: int = 0           # drop candidates whose solve took more nodes (0 = no cap)
+    max_nodes: int = 300_000     # skip candidates whose search needs more nodes (0 = no cap)
 
 
 def _table_cards(state: GameState) -> int:
@@ -159,7 +160,8 @@ def auto_tags(state: GameState, solution: tuple[str, ...], pv: list[str], task: 
         tags.append(f"{state.players} players")
     if task == "draw":
         tags.append("draw")
-    if any(m.startswith(">") for m in pv) or state.rules.any_transfer:
+    if any(m.startswith(">") for m in pv) or any(
+            m.kind in (Kind.TRANSFER, Kind.SHOW) for m in legal_moves(state)):
         tags.append("transfer")
     if any(m.startswith("+") for m in pv):
         tags.append("throw-in")
@@ -194,11 +196,16 @@ def try_position(state: GameState, opts: GenOptions, make_solver: Callable[[], A
     moves = legal_moves(state)
     if len(moves) < 2:
         return None
+    holding = sum(1 for s in range(state.players) if state.hand_size(s) > 0)
+    if state.players >= 3 and holding < 3:
+        return None  # a multi-player puzzle keeps at least three seats in play
     hero = state.to_move
     greedy = str(greedy_move(state))
+    budget = {"max_nodes": opts.max_nodes} if opts.max_nodes else {}
     solver = make_solver()
-    an = solver.analyse(state, hero=hero)
-    if opts.max_nodes and an.nodes > opts.max_nodes:
+    try:
+        an = solver.analyse(state, hero=hero, **budget)
+    except BudgetExceeded:
         return None
     if not getattr(an, "exact", True):
         return None
@@ -217,7 +224,10 @@ def try_position(state: GameState, opts: GenOptions, make_solver: Callable[[], A
     if not sol or len(sol) > opts.max_solutions or greedy in sol:
         return None
     solver = make_solver()
-    res = solver.solve(state, hero=hero, distance=True, pv=True)
+    try:
+        res = solver.solve(state, hero=hero, distance=True, pv=True, **budget)
+    except BudgetExceeded:
+        return None
     plies = res.distance if res.distance is not None else len(res.pv)
     if plies < opts.min_depth:
         return None
@@ -279,4 +289,4 @@ def as_collection(found: list[Found], cid: str, title: str, introduction: str) -
                       puzzles=[f.puzzle for f in found])
 
 
-__all__ = ["GenOptions", "Found", "generate", "as_collection", "score", "auto_tags", "Kind"]
+__all__ = ["GenOptions", "Found", "generate", "as_collection", "score", "auto_tags"]

@@ -288,7 +288,7 @@ class _Quit(Exception):
 
 def _read(prompt: str) -> str:
     click.echo(prompt, nl=False)
-    line = click.get_text_stream("stdin").readline()
+    line = sys.stdin.readline()
     if not line:
         click.echo("")
         raise _Quit()
@@ -376,10 +376,15 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
             click.echo(f"Wrong: after {name} {what} against best play"
                        + (f" ({mine.distance} plies)." if mine.distance is not None else "."))
             if ref.pv:
-                click.echo("Refutation: " + _seat_moves(after, ref.pv))
+                end = after
+                for m in ref.pv:
+                    end = play(end, Move.parse(m, end.rules.deck))
+                tail = f" -- {_result_text(end, hero)}" if end.is_over else ""
+                click.echo("Refutation: " + _seat_moves(after, ref.pv) + tail)
             click.echo("Try again (hint shows a move that works, quit stops).")
             continue
         click.echo(f"{name}: correct." if len(good) == 1 else f"{name}: good.")
+        hints = 0
         state = play(state, legal[name])
     click.echo(f"Game over: {_result_text(state, hero)}.")
     if clean:
@@ -436,8 +441,8 @@ def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None)
               help="Most first moves that may solve the task.")
 @click.option("--tries", type=click.IntRange(0), default=0,
               help="Candidate positions to solve at most (default 60 per puzzle).")
-@click.option("--max-nodes", type=click.IntRange(0), default=0,
-              help="Skip positions whose search takes more nodes (0: no cap).")
+@click.option("--max-nodes", type=click.IntRange(0), default=300_000, show_default=True,
+              help="Skip positions whose search needs more nodes (0: no cap).")
 @click.option("--prefix", default="gen", show_default=True, help="Puzzle id prefix.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Write the collection here (default: stdout).")
