@@ -71,7 +71,11 @@ class HintConfig:
     playouts.  ``exact_cards_multi``: with three or more players a deal is
     solved only when at most this many cards are in the hands and on the table
     (measured: up to 11 every solve took under 20 ms; from 12 most ran out of
-    50,000 nodes).
+    50,000 nodes).  ``switch_z``: when the deals were sampled, the best-scoring
+    move is recommended over the greedy player's move only if its paired mean
+    advantage on the same deals exceeds ``switch_z`` standard errors; else the
+    greedy move is recommended (noise must not talk the engine out of a sound
+    default).
     """
 
     solver: str = "auto"
@@ -79,6 +83,7 @@ class HintConfig:
     exact_nodes: int = 500_000
     exact_nodes_multi: int = 50_000
     exact_cards_multi: int = 11
+    switch_z: float = 1.0
     tt_mb: int = 16
     playout_limit: int = PLAYOUT_LIMIT
 
@@ -189,8 +194,10 @@ class _Evaluator:
 
     def evaluate(self, deal: GameState, moves: Sequence[Move],
                  me: int) -> tuple[list[int], list[float], bool]:
-        """Score of every move for ``me`` on ``deal`` (+1/0/-1), the card margins
-        (0 for exact scores) and whether the scores are exact."""
+        """Score of every move for ``me`` on ``deal`` (+1/0/-1), the tie-break
+        margins and whether the scores are exact.  For playouts the margin is the
+        card margin; for exact scores it is six times the greedy playout's result
+        plus its card margin (it only orders moves of equal exact value)."""
         if self.exact_wanted(deal):
             solver = self.solver()
             if solver is not None:
@@ -201,7 +208,11 @@ class _Evaluator:
                     vals = {mv.move: mv.value for mv in res.moves}
                     conv = {"win": 1, "draw": 0, "loss": -1}
                     if all(str(m) in vals and vals[str(m)] in conv for m in moves):
-                        return [conv[vals[str(m)]] for m in moves], [0.0] * len(moves), True
+                        # ties between equal exact values go to the practical chances:
+                        # the greedy playout's result and card margin
+                        tb = [playout(play(deal, m), me, self.cfg.playout_limit) for m in moves]
+                        return ([conv[vals[str(m)]] for m in moves],
+                                [6 * r + g for r, g in tb], True)
                 except BudgetExceeded:
                     pass
         res = [playout(play(deal, m), me, self.cfg.playout_limit) for m in moves]
@@ -289,6 +300,33 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: boo
         -round(out[i].score + MARGIN_WEIGHT * out[i].margin, 9), -round(out[i].best, 9),
         moves[i] != greedy, i))
     return [out[i] for i in order]
+
+
+def paired_advantage(a: int, b: int, scores: Sequence[Sequence[int]],
+                     margins: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """Mean and standard error of the utility of move ``a`` minus move ``b``,
+    deal by deal (the deals are shared, so the luck of the deal cancels)."""
+    ds = [(r[a] + MARGIN_WEIGHT * m[a]) - (r[b] + MARGIN_WEIGHT * m[b])
+          for r, m in zip(scores, margins)]
+    n = len(ds)
+    mean = sum(ds) / n
+    if n < 2:
+        return mean, float("inf")
+    var = sum((x - mean) ** 2 for x in ds) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores, margins,
+                  greedy: Move, z: float) -> list[HintMove]:
+    """Put the greedy move first unless the top move beats it clearly (``switch_z``)."""
+    names = [str(m) for m in moves]
+    g = names.index(str(greedy))
+    t = names.index(ranked[0].move)
+    mean, se = paired_advantage(t, g, scores, margins)
+    if mean > 0 and mean > z * se:
+        return ranked
+    gi = next(i for i, h in enumerate(ranked) if h.move == names[g])
+    return [ranked[gi]] + ranked[:gi] + ranked[gi + 1:]
 
 
 # ------------------------------------------------------------------ API
@@ -408,6 +446,8 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
     complete = len(scores) == total
     exact = exhaustive and complete and all(exact_flags)
     ranked = aggregate(moves, scores, exact, greedy, margins)
+    if not exact and ranked[0].move != str(greedy):
+        ranked = _keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z)
     return HintResult(
         player=k.seat + 1, to_move=to_move + 1, best=ranked[0].move, samples=len(scores),
         seed=seed, moves=ranked, exhaustive=exhaustive and complete,
