@@ -84,6 +84,8 @@ class HintConfig:
     exact_nodes_multi: int = 50_000
     exact_cards_multi: int = 11
     switch_z: float = 1.0
+    endgame_pile: int = 0
+    endgame_nodes: int = 30_000
     tt_mb: int = 16
     playout_limit: int = PLAYOUT_LIMIT
 
@@ -140,23 +142,35 @@ class HintResult:
 
 
 # ----------------------------------------------------------- evaluation
-def playout(state: GameState, me: int, limit: int = PLAYOUT_LIMIT) -> tuple[int, float]:
+def playout(state: GameState, me: int, limit: int = PLAYOUT_LIMIT,
+            endgame: Callable[[GameState, int], int | None] | None = None) -> tuple[int, float]:
     """Finish a fully known game with the greedy player in every seat.
 
     Returns ``me``'s result (+1/0/-1) and the card margin at the end: the
     mean hand of the others minus ``me``'s hand (how decisive the result was;
-    the durak's cards count for the winners).
+    the durak's cards count for the winners).  With ``endgame``, the first
+    position between bouts with the pile empty is handed to it; if it returns a
+    value (+1/0/-1, an exact solve) that is the result, with the card margin of
+    that moment.
     """
     s = state
+    solved = None
     for _ in range(limit):
         if s.is_over:
             break
+        if endgame is not None and s.pile == 0 and not s.table:
+            solved = endgame(s, me)
+            if solved is not None:
+                break
+            endgame = None
         s = play(s, greedy_move(s))
-    if not s.is_over:
-        return 0, 0.0  # R23: endless play counts as a draw
     n = s.players
     mine = s.hand_size(me)
     others = sum(s.hand_size(o) for o in range(n) if o != me) / (n - 1)
+    if solved is not None:
+        return solved, others - mine
+    if not s.is_over:
+        return 0, 0.0  # R23: endless play counts as a draw
     return s.outcome()[me], others - mine
 
 
@@ -182,6 +196,30 @@ class _Evaluator:
                 except Exception:  # no solver: playouts only
                     self._solver_ok = False
         return self._solver if self._solver_ok else None
+
+    def endgame_value(self, state: GameState, me: int) -> int | None:
+        """The exact value of an empty-pile position for ``me`` within
+        ``endgame_nodes`` per question, or None (two boolean questions of the
+        core search: can ``me`` win? can the others win?)."""
+        solver = self.solver()
+        search = getattr(getattr(solver, "_core", None), "search", None)
+        if search is None:
+            return None
+        from ._solver_core import UNLIM, load
+
+        st = load(search, state)
+        search.new_generation()
+        search.reset_nodes()
+        r, _ = search.prove(st, me, 1, UNLIM, 0.0, self.cfg.endgame_nodes)
+        if r < 0:
+            return None
+        if r:
+            return 1
+        search.reset_nodes()
+        r, _ = search.prove(st, me, 0, UNLIM, 0.0, self.cfg.endgame_nodes)
+        if r < 0:
+            return None
+        return -1 if r else 0
 
     def exact_wanted(self, deal: GameState) -> bool:
         if deal.pile == 0:
@@ -215,7 +253,11 @@ class _Evaluator:
                                 [6 * r + g for r, g in tb], True)
                 except BudgetExceeded:
                     pass
-        res = [playout(play(deal, m), me, self.cfg.playout_limit) for m in moves]
+        eg = None
+        if (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
+                and self.solver() is not None and getattr(self._solver, "backend", "") == "core"):
+            eg = self.endgame_value
+        res = [playout(play(deal, m), me, self.cfg.playout_limit, eg) for m in moves]
         return [r for r, _ in res], [g for _, g in res], False
 
 
