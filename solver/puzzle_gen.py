@@ -47,6 +47,8 @@ class GenOptions:
     tries: int = 0               # candidate positions to solve; 0 = 60 per wanted puzzle
     prefix: str = "gen"
     max_nodes: int = 300_000     # skip candidates whose search needs more nodes (0 = no cap)
+    max_depth: int = 0           # longest forced line in plies (0 = no cap)
+    tags: tuple[str, ...] = ()   # keep only puzzles with all these tags (see auto_tags)
 
 
 def _table_cards(state: GameState) -> int:
@@ -231,14 +233,24 @@ def try_position(state: GameState, opts: GenOptions, make_solver: Callable[[], A
     plies = res.distance if res.distance is not None else len(res.pv)
     if plies < opts.min_depth:
         return None
+    if opts.max_depth and plies > opts.max_depth:
+        return None
     pv = [str(m) for m in res.pv]
     if pv and pv[0] not in sol:
+        return None
+    end = state
+    for m in res.pv:
+        end = play(end, next(x for x in legal_moves(end) if str(x) == str(m)))
+    if not end.is_over:
+        return None  # a line that ends in a repetition (R23) makes a poor puzzle
+    tags = auto_tags(state, sol, pv, task)
+    if any(t not in tags for t in opts.tags):
         return None
     text = format_position(state)
     cards = _cards_in_play(state)
     p = Puzzle(id="", title="", position=text, task=task, hero=hero + 1, solution=sol,
                pv=tuple(pv), nodes=int(res.nodes), plies=int(plies),
-               tags=tuple(auto_tags(state, sol, pv, task)))
+               tags=tuple(tags))
     return Found(p, score(plies, int(res.nodes), len(moves), cards))
 
 

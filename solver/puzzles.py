@@ -447,5 +447,7 @@ def check_puzzle(p: Puzzle, solver: Any) -> CheckResult:
                 res.problems.append("pv ends with the hero as the durak")
     if p.plies is not None and res.distance is not None and p.plies != res.distance:
         res.problems.append(f"difficulty.plies is {p.plies} but the forced line is {res.distance} plies")
+    if p.plies is not None and res.distance is None and p.pv and p.plies != len(p.pv):
+        res.problems.append(f"difficulty.plies is {p.plies} but the drawing line is {len(p.pv)} plies")
     res.seconds = time.perf_counter() - t0
     return res

@@ -114,7 +114,7 @@ def test_train_accepts_the_right_line(pdir):
     r = run(pdir, "train", "--id", "mini-001", input="take\nJC/AC\nJH\nJD\n+QS\n")
     assert r.exit_code == 0, r.output
     assert "take: correct." in r.output
-    assert "Seat 1 plays JC." in r.output
+    assert "Seat 1 leads JC." in r.output
     assert "seat 1 is the durak" in r.output and "Solved!" in r.output
     assert "Solved 1 of 1" in r.output
 

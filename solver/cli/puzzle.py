@@ -83,6 +83,26 @@ def _seat_moves(state: GameState, line: list[str]) -> str:
     return " ".join(out)
 
 
+def describe(state: GameState, move: Move) -> str:
+    """A move in words: ``Seat 2 covers 6S with 8S``."""
+    who = f"Seat {state.to_move + 1}"
+    k = int(move.kind)
+    cards = ",".join(card_name(c) for c in move.cards)
+    if k == 0:
+        return f"{who} leads {cards}"
+    if k == 1:
+        return f"{who} covers {card_name(move.target)} with {cards}"
+    if k == 2:
+        return f"{who} takes"
+    if k in (3, 4):
+        return f"{who} transfers with {cards}" + (" (shown)" if k == 4 else "")
+    if k == 5:
+        return f"{who} throws in {cards}"
+    if k == 6:
+        return f"{who} passes"
+    return f"{who} plays {move}"
+
+
 def _result_text(state: GameState, hero: int) -> str:
     out = state.outcome()
     if out is None:
@@ -179,10 +199,9 @@ def show_cmd(ctx: click.Context, puzzle_id: str, solution: bool, as_json: bool) 
 def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
     """Solve puzzle ID and print the solver's answer next to the stored one."""
     p = find_puzzle(_collections(ctx), puzzle_id)
-    solver = _solver()
-    res = check_puzzle(p, solver)
     state = p.state()
-    an = solver.analyse(state, hero=p.hero - 1)
+    an = _solver().analyse(state, hero=p.hero - 1)  # a fresh table: honest node counts
+    res = check_puzzle(p, _solver())
     if as_json:
         emit_json({"id": p.id, "task": p.task, "hero": p.hero, "agrees": res.ok,
                    "problems": res.problems,
@@ -319,17 +338,20 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
     click.echo("")
     click.echo(f"== {p.id}: {p.title}   [{p.collection}]")
     click.echo(f"{p.task_text}.")
-    for line in board_lines(state):
-        click.echo(line)
     clean = True
     hints = 0
+    shown = None
     while not state.is_over:
         if not _mine(state, hero, state.to_move):
             res = solver.solve(state, hero=hero)
-            reply = res.pv[0] if res.pv else res.best[0]
-            click.echo(f"Seat {state.to_move + 1} plays {reply}.")
-            state = play(state, Move.parse(reply, state.rules.deck))
+            reply = Move.parse(res.pv[0] if res.pv else res.best[0], state.rules.deck)
+            click.echo(f"{describe(state, reply)}.")
+            state = play(state, reply)
             continue
+        if state is not shown:
+            for line in board_lines(state):
+                click.echo(line)
+            shown = state
         an = solver.analyse(state, hero=hero)
         target = an.value
         good = list(winning_set(an.moves, p.task, target)) if p.task == "avoid-durak" \
@@ -349,8 +371,7 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
             click.echo("Legal moves: " + " ".join(legal))
             continue
         if low in ("show", "board", "s"):
-            for line in board_lines(state):
-                click.echo(line)
+            shown = None
             continue
         if not text:
             continue
@@ -443,6 +464,10 @@ def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None)
               help="Candidate positions to solve at most (default 60 per puzzle).")
 @click.option("--max-nodes", type=click.IntRange(0), default=300_000, show_default=True,
               help="Skip positions whose search needs more nodes (0: no cap).")
+@click.option("--max-depth", type=click.IntRange(0), default=0,
+              help="Longest forced line, in plies (0: no cap).")
+@click.option("--tag", "tags", multiple=True,
+              help="Keep only puzzles with this tag (repeatable): transfer, take, throw-in, draw, ...")
 @click.option("--prefix", default="gen", show_default=True, help="Puzzle id prefix.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Write the collection here (default: stdout).")
@@ -450,7 +475,7 @@ def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None)
 @handles_errors
 def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth: int,
                  max_cards: int, method: str, max_solutions: int, tries: int, max_nodes: int,
-                 prefix: str, out_path: str | None, as_json: bool) -> None:
+                 max_depth: int, tags: tuple[str, ...], prefix: str, out_path: str | None, as_json: bool) -> None:
     """Mine random endgames for puzzles: a unique solving move that greedy play misses.
 
     Writes a collection in the puzzle format, best-scored first.
@@ -464,7 +489,8 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
         raise ValueError("--players: teams=2v2 needs 4 players")
     opts = GenOptions(count=count, seed=seed, players=players, rules=rules, min_depth=min_depth,
                       max_cards=max_cards, method=method, max_solutions=max_solutions,
-                      tries=tries, prefix=prefix, max_nodes=max_nodes)
+                      tries=tries, prefix=prefix, max_nodes=max_nodes, max_depth=max_depth,
+                      tags=tags)
     err = stderr_console()
     t0 = time.perf_counter()
     if sys.stderr.isatty() and not as_json:
