@@ -307,20 +307,24 @@ def mean_ci(xs: Sequence[int], z: float = Z95) -> tuple[float, float, float]:
 
 def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: bool,
               greedy: Move | None = None,
-              margins: Sequence[Sequence[float]] | None = None) -> list[HintMove]:
+              margins: Sequence[Sequence[float]] | None = None,
+              mine: bool = True) -> list[HintMove]:
     """Per-move statistics over deals (``scores[d][i]``: move i on deal d), best first.
 
     Moves are ranked by their *utility*: mean score plus :data:`MARGIN_WEIGHT`
     times the mean card margin (a tie-breaker between moves of equal score;
-    six cards of margin weigh as much as 0.1 of score).
+    six cards of margin weigh as much as 0.1 of score).  Scores are always the
+    asking seat's; when the seat to move is an opponent (``mine`` false) the
+    best move for the mover is the worst for the asking seat (S2a).
     """
+    sign = 1 if mine else -1
     n = len(scores)
     if margins is None:
         margins = [[0.0] * len(moves) for _ in scores]
     out = []
     best_share = [0.0] * len(moves)
     for row, mrow in zip(scores, margins):
-        util = [x + MARGIN_WEIGHT * g for x, g in zip(row, mrow)]
+        util = [sign * (x + MARGIN_WEIGHT * g) for x, g in zip(row, mrow)]
         top = max(util)
         winners = [i for i, x in enumerate(util) if x >= top - 1e-12]
         for i in winners:
@@ -339,7 +343,7 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: boo
         out.append(HintMove(str(m), w / n, d / n, l_ / n, mean, ci, sci, best_share[i] / n, n,
                             margin))
     order = sorted(range(len(moves)), key=lambda i: (
-        -round(out[i].score + MARGIN_WEIGHT * out[i].margin, 9), -round(out[i].best, 9),
+        -round(sign * (out[i].score + MARGIN_WEIGHT * out[i].margin), 9), -round(out[i].best, 9),
         moves[i] != greedy, i))
     return [out[i] for i in order]
 
@@ -359,12 +363,14 @@ def paired_advantage(a: int, b: int, scores: Sequence[Sequence[int]],
 
 
 def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores, margins,
-                  greedy: Move, z: float) -> list[HintMove]:
+                  greedy: Move, z: float, mine: bool = True) -> list[HintMove]:
     """Put the greedy move first unless the top move beats it clearly (``switch_z``)."""
     names = [str(m) for m in moves]
     g = names.index(str(greedy))
     t = names.index(ranked[0].move)
     mean, se = paired_advantage(t, g, scores, margins)
+    if not mine:
+        mean = -mean
     if mean > 0 and mean > z * se:
         return ranked
     gi = next(i for i, h in enumerate(ranked) if h.move == names[g])
@@ -487,9 +493,10 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
                     break
     complete = len(scores) == total
     exact = exhaustive and complete and all(exact_flags)
-    ranked = aggregate(moves, scores, exact, greedy, margins)
+    mine = view.team(to_move) == view.team(k.seat)
+    ranked = aggregate(moves, scores, exact, greedy, margins, mine)
     if not exact and ranked[0].move != str(greedy):
-        ranked = _keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z)
+        ranked = _keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z, mine)
     return HintResult(
         player=k.seat + 1, to_move=to_move + 1, best=ranked[0].move, samples=len(scores),
         seed=seed, moves=ranked, exhaustive=exhaustive and complete,

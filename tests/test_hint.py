@@ -181,3 +181,13 @@ def test_cli_table():
 def test_cli_bad_input_exits_2(args):
     r = run(*args)
     assert r.exit_code == 2, r.output
+
+
+def test_asking_seat_not_to_move_sees_the_movers_best_first():
+    pos = ("trump H; hands 7S KH | 8S 9H; attacker 1; me 2; out 6S 9S TS JS QS KS AS 6H 7H 8H "
+           "TH JH QH AH 6D 7D 8D 9D TD JD QD KD AD 6C 7C 8C 9C TC JC QC KC AC")
+    res = hint(pos, samples=4, seed=0)
+    assert res.player == 2 and res.to_move == 1
+    by = {m.move: m.score for m in res.moves}
+    assert by == {"KH": -1, "7S": 0}   # scores are seat 2's
+    assert res.best == "KH"            # the mover's best: seat 2 loses
