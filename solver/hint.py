@@ -18,14 +18,17 @@ Perfect-information Monte Carlo ("determinization"):
      greedy player (:mod:`solver.bots`) in every seat; the result for the
      asking seat is the move's score on that deal.  Greedy play is deterministic,
      so a deal and a move give one number.  Why playouts: they are cheap in
-     pure Python (about 2 ms a game), cover the whole game (drawing, takes,
+     pure Python (about 3 ms a game), cover the whole game (drawing, takes,
      the endgame) and, being the same policy for everybody, measure the
-     relative merit of the moves rather than an absolute chance.
+     relative merit of the moves rather than an absolute chance.  The card
+     margin at the end breaks ties.
 
 4. Per move: win/draw/loss rates, mean score (+1/0/-1), a 95% interval, and
    the share of deals on which the move was (one of) the best.  The
-   recommended move has the best mean score; ties go to the larger best-share,
-   then to the greedy player's own choice.
+   recommended move has the best utility (mean score + a small weight times
+   the card margin); ties go to the larger best-share, then to the greedy
+   player's own choice.  On sampled deals the greedy move stays recommended
+   unless the top move's paired advantage over it is clear (``switch_z``).
 
 The thresholds and budgets are measured and argued in ``docs/hint.md``.
 """
