@@ -102,7 +102,11 @@ class Puzzle:
             return f"{seat} and win"
         if self.task == "draw":
             return f"{seat} and draw"
-        return f"{seat} and avoid being the durak"
+        try:
+            teams = self.state().rules.teams
+        except ValueError:
+            teams = False
+        return f"{seat} and keep his team from losing" if teams else f"{seat} and avoid being the durak"
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {

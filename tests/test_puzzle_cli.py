@@ -131,7 +131,7 @@ def test_train_refutes_a_wrong_move_and_allows_a_retry(pdir):
 def test_train_hint_moves_and_bad_input(pdir):
     r = run(pdir, "train", "--id", "mini-001", input="hint\nhint\nmoves\nzz\nAC/JH\n")
     assert r.exit_code == 0, r.output
-    assert "Hint: look at taking" in r.output
+    assert "Hint: ask yourself whether you must cover at all." in r.output
     assert "Hint: take works here." in r.output
     assert "Legal moves: AC/QS take" in r.output
     assert "Not a move" in r.output and "not legal here" in r.output

@@ -306,27 +306,50 @@ class _Quit(Exception):
 
 
 def _read(prompt: str) -> str:
+    """One line from the user; a terminal gets line editing, a pipe is echoed."""
+    if sys.stdin.isatty():
+        try:
+            return input(prompt).strip()
+        except EOFError:
+            click.echo("")
+            raise _Quit() from None
     click.echo(prompt, nl=False)
     line = sys.stdin.readline()
     if not line:
         click.echo("")
         raise _Quit()
-    if not sys.stdin.isatty():
-        click.echo(line.rstrip("\n"))  # echo piped input so a transcript reads well
+    click.echo(line.rstrip("\n"))  # echo piped input so a transcript reads well
     return line.strip()
 
 
+SUIT_NAMES = ("spade", "heart", "diamond", "club")
+
+
 def _hint_text(p: Puzzle, state: GameState, good: list[str], level: int) -> str:
-    if level == 0:
-        kinds = set()
-        for m in good:
-            mv = Move.parse(m, state.rules.deck)
-            kinds.add({0: "a lead", 1: "a cover", 2: "taking", 3: "a transfer", 4: "a transfer",
-                       5: "a throw-in", 6: "passing"}.get(int(mv.kind), "a move"))
-        tags = [t for t in p.tags if t != "generated"]
-        return ("Hint: look at " + " or ".join(sorted(kinds))
-                + (f" (motifs: {', '.join(tags)})" if tags else "") + ". Type hint again for the move.")
-    return "Hint: " + " or ".join(good) + " works here."
+    """First a nudge (what kind of move, which suit), then the move itself."""
+    if level > 0:
+        return "Hint: " + " or ".join(good) + " works here."
+    nudges = []
+    for m in good:
+        mv = Move.parse(m, state.rules.deck)
+        k = int(mv.kind)
+        c = mv.cards[0] if mv.cards else -1
+        kind_of = ("a trump" if c >= 0 and c // 13 == state.trump
+                   else f"a {SUIT_NAMES[c // 13]}" if c >= 0 else "")
+        if k == 0:
+            nudges.append("lead several cards at once" if len(mv.cards) > 1 else f"lead {kind_of}")
+        elif k == 1:
+            nudges.append(f"cover {card_name(mv.target)} with {kind_of}")
+        elif k == 2:
+            nudges.append("ask yourself whether you must cover at all")
+        elif k in (3, 4):
+            nudges.append("think about a transfer")
+        elif k == 5:
+            nudges.append(f"throw in {kind_of}")
+        else:
+            nudges.append("think about passing")
+    text = "Hint: " + " or ".join(dict.fromkeys(nudges)) + "."
+    return text + " Type hint again for the move."
 
 
 def _train_one(p: Puzzle, solver: Any) -> bool:
