@@ -160,3 +160,9 @@ def test_generate_json_and_stdout():
     assert d["count"] <= 1
     for p in d["puzzles"]:
         assert p["task"] == "avoid-durak" and p["hero"] >= 1
+
+
+def test_check_with_the_reference_backend(pdir):
+    r = CliRunner().invoke(main, ["puzzle", "--dir", str(pdir), "--backend", "reference", "check"])
+    assert r.exit_code == 0, r.output
+    assert "1 ok, 0 failed" in r.output
