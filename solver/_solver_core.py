@@ -190,8 +190,9 @@ class CoreBackend:
             if want_pv:
                 result.pv = self._pv(st, hero, ordered, state, want_distance)
             result.exact = True
-        except Aborted:
+        except Aborted as e:
             result.exact = False
+            result.interrupted = e.interrupted
         result.nodes = self.search.nodes
         return result
 

@@ -1,8 +1,10 @@
 """The slow oracle: a plain minimax over the pure-Python rules engine.
 
 This module exists for tests and benchmarks only.  It walks
-:func:`solver.engine.legal_moves` / :func:`solver.engine.play` with no
-pruning at all, so that it shares no search code with the Cython core
+:func:`solver.engine.legal_moves` / :func:`solver.engine.play` with a plain
+fail-soft alpha-beta over three-valued scores and a memo of bounds -- no move
+ordering, no canonical forms, no boolean searches -- so that it shares no
+search code and no search idea with the Cython core
 (:mod:`solver._core`) it checks.  Use it on small positions; it is several
 hundred times slower than the real solver.
 
@@ -32,6 +34,7 @@ from .state import GameState
 
 BIG = 1_000_000
 INF_PLY = 1 << 30
+INF_SCORE = 1 << 40
 
 
 def _score_value(score: int) -> tuple[int, int | None]:
@@ -63,31 +66,61 @@ class ReferenceSolver:
         v = state.outcome()[self.hero]
         return 0 if v == 0 else (BIG if v > 0 else -BIG)
 
-    def score(self, state: GameState, ply: int) -> tuple[int, int]:
-        """(score, lowest path ply of a repetition met below, INF_PLY if none)."""
+    def score(self, state: GameState, ply: int, alpha: int = -INF_SCORE,
+              beta: int = INF_SCORE) -> tuple[int, int]:
+        """(fail-soft score, lowest path ply of a repetition met below, INF_PLY if none).
+
+        Alpha-beta over the scores; the memo keeps (lower, upper) bounds.
+        """
         self.nodes += 1
         if state.is_over:
             return self.leaf(state), INF_PLY
+        # the discard pile has no say in the rest of the game (pile empty or
+        # known): states that differ only there are one state
+        if state.out:
+            state = state.replace(out=0)
         hit = self.path.get(state)
         if hit is not None:
             return 0, hit  # R23: a repetition is a draw, valid only on this path
-        m = self.memo.get(state)
-        if m is not None:
-            return m, INF_PLY
+        lo, hi = self.memo.get(state, (-INF_SCORE, INF_SCORE))
+        if lo >= beta or lo == hi:
+            return lo, INF_PLY
+        if hi <= alpha:
+            return hi, INF_PLY
+        alpha, beta = max(alpha, lo), min(beta, hi)
+        a0, b0 = alpha, beta
         self.path[state] = ply
         maximise = self.on_hero_side(state.to_move)
         best = None
         low = INF_PLY
         for mv in engine.legal_moves(state):
-            s, r = self.score(engine.play(state, mv), ply + 1)
+            # the child's score s counts one ply less: f(s) = s -+ 1 towards 0;
+            # the child's window is the preimage of (alpha, beta) under f
+            ca = alpha if alpha in (-INF_SCORE, INF_SCORE) else (alpha + 1 if alpha >= 0 else alpha - 1)
+            cb = beta if beta in (-INF_SCORE, INF_SCORE) else (beta + 1 if beta > 0 else beta - 1)
+            s, r = self.score(engine.play(state, mv), ply + 1, ca, cb)
             s = s - 1 if s > 0 else (s + 1 if s < 0 else 0)
             low = min(low, r)
-            if best is None or (s > best if maximise else s < best):
-                best = s
+            if maximise:
+                if best is None or s > best:
+                    best = s
+                alpha = max(alpha, s)
+            else:
+                if best is None or s < best:
+                    best = s
+                beta = min(beta, s)
+            if alpha >= beta:
+                break
         del self.path[state]
         assert best is not None
         if low >= ply:
-            self.memo[state] = best
+            if best <= a0:
+                hi = min(hi, best)
+            elif best >= b0:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            self.memo[state] = (lo, hi)
         return best, low
 
     def root(self, state: GameState) -> tuple[int, int | None]:
@@ -128,3 +161,103 @@ def reference_moves(state: GameState, hero: int | None = None):
     if hero is None:
         hero = state.to_move
     return ReferenceSolver(state, hero).moves(state)
+
+
+# ------------------------------------------------------------------ retrograde
+class GraphTooLarge(Exception):
+    """The reachable state graph has more states than allowed."""
+
+
+def retrograde(state: GameState, hero: int, max_states: int = 200_000):
+    """Values by retrograde analysis of the whole reachable state graph.
+
+    A second, independent oracle that handles R23 by its definition rather
+    than by repetition checks: the states from which the hero's side can force
+    a win are the hero's attractor of the won terminal states, those from which
+    the others can force his loss the others' attractor of the lost ones, and
+    everything else -- including every state from which play can go on forever
+    -- is a draw.  Attractor levels are the distances (fastest win, longest
+    resistance).  Returns ``(ids, value, dist, succ)`` with ``ids[state]`` the
+    index of a state (discard pile stripped), or raises :class:`GraphTooLarge`.
+    """
+    if any(state.hidden) or (state.pile > 0 and state.pile_order is None):
+        raise HiddenCardsError("the retrograde oracle needs every card known")
+    teams = state.rules.teams
+
+    def hero_side(seat: int) -> bool:
+        return seat % 2 == hero % 2 if teams else seat == hero
+
+    def norm(s: GameState) -> GameState:
+        return s.replace(out=0) if s.out else s
+
+    root = norm(state)
+    ids = {root: 0}
+    states = [root]
+    succ: list[list[int]] = []
+    i = 0
+    while i < len(states):
+        s = states[i]
+        out = []
+        if not s.is_over:
+            for mv in engine.legal_moves(s):
+                t = norm(engine.play(s, mv))
+                j = ids.get(t)
+                if j is None:
+                    if len(states) >= max_states:
+                        raise GraphTooLarge(f"more than {max_states} states")
+                    j = ids[t] = len(states)
+                    states.append(t)
+                out.append(j)
+        succ.append(out)
+        i += 1
+    n = len(states)
+    pred: list[list[int]] = [[] for _ in range(n)]
+    for a, outs in enumerate(succ):
+        for b in outs:
+            pred[b].append(a)
+    value = [0] * n
+    dist: list[int | None] = [None] * n
+
+    for target, prover_is_hero in ((1, True), (-1, False)):
+        left = [len(set(succ[a])) for a in range(n)]
+        frontier = []
+        for a, s in enumerate(states):
+            if s.is_over and s.outcome()[hero] == target:
+                value[a] = target
+                dist[a] = 0
+                frontier.append(a)
+        done = set(frontier)
+        d = 0
+        while frontier:
+            nxt = []
+            for b in frontier:
+                for a in set(pred[b]):
+                    if a in done:
+                        continue
+                    mover_is_prover = hero_side(states[a].to_move) == prover_is_hero
+                    if mover_is_prover:
+                        done.add(a)
+                        value[a], dist[a] = target, d + 1
+                        nxt.append(a)
+                    else:
+                        left[a] -= 1
+                        if left[a] == 0:
+                            done.add(a)
+                            value[a], dist[a] = target, d + 1
+                            nxt.append(a)
+            frontier = nxt
+            d += 1
+    return ids, value, dist, succ
+
+
+def retrograde_moves(state: GameState, hero: int | None = None, max_states: int = 200_000):
+    """[(move, value, distance)] for every legal move, by retrograde analysis."""
+    if hero is None:
+        hero = state.to_move
+    ids, value, dist, _ = retrograde(state, hero, max_states)
+    out = []
+    for mv in engine.legal_moves(state):
+        t = engine.play(state, mv)
+        j = ids[t.replace(out=0) if t.out else t]
+        out.append((str(mv), value[j], None if dist[j] is None else dist[j] + 1))
+    return out

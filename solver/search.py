@@ -61,6 +61,7 @@ class SolveResult:
     moves: list[MoveValue] = field(default_factory=list)
     lower: str = "loss"
     upper: str = "win"
+    interrupted: bool = False
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -175,7 +176,9 @@ class Solver:
             res = _reference_run(state, hero, all_moves, pv)
         res.seconds = time.perf_counter() - t0
         if not res.exact:
-            raise BudgetExceeded(_budget_message(max_time, max_nodes), partial=res)
+            msg = ("interrupted before the answer was exact" if res.interrupted
+                   else _budget_message(max_time, max_nodes))
+            raise BudgetExceeded(msg, partial=res)
         return res
 
 

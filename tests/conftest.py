@@ -18,3 +18,10 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+import os as _os
+import sys as _sys
+
+# tests/solver_positions.py is a helper module shared by the solver tests and benchmarks
+_sys.path.insert(0, _os.path.dirname(__file__))

@@ -1,1 +1,123 @@
-"""`durak solve`: being written."""
+"""`durak solve` and `durak analyse`: the exact endgame solver (S1, S2, issue 3).
+
+Both print the value for the hero (the side to move with two players, ``--hero``
+with more), the best moves, a principal variation, the distance in plies, the
+nodes searched and the time.  ``analyse`` adds every legal move with its value
+and distance, best first.  A budget that runs out (``--max-time``,
+``--max-nodes``) or Ctrl-C exits 3 and prints what was proven.
+"""
+from __future__ import annotations
+
+import sys
+from contextlib import nullcontext
+
+import click
+
+from ..errors import BudgetExceeded, ExitCode
+from .app import main
+from .common import emit_json, handles_errors, load_position, stdout_console
+
+_STYLE = {"win": "bold green", "draw": "yellow", "loss": "bold red", "unknown": "dim"}
+
+
+def _options(f):
+    f = click.option("--tt-mb", type=click.IntRange(1, 1 << 16), default=64, show_default=True,
+                     help="Transposition table size in MiB.")(f)
+    f = click.option("--max-nodes", type=click.IntRange(1), default=None,
+                     help="Stop after this many nodes (exit 3).")(f)
+    f = click.option("--max-time", type=click.FloatRange(0, min_open=True), default=None,
+                     help="Stop after this many seconds (exit 3).")(f)
+    f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
+    f = click.option("--hero", type=click.IntRange(1), default=None,
+                     help="Seat (1-based) the value is for; default the seat to move.")(f)
+    f = click.argument("position")(f)
+    return f
+
+
+def _spinner():
+    """A rich spinner on stderr while searching, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return nullcontext()
+    from rich.console import Console
+
+    return Console(stderr=True).status("solving...", spinner="dots")
+
+
+def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt_mb,
+         all_moves: bool) -> None:
+    from ..search import Solver
+
+    pos = load_position(position)
+    state = pos.state
+    if hero is not None and hero > state.players:
+        raise click.BadParameter(f"seat {hero} is not in a {state.players}-player game",
+                                 param_hint="--hero")
+    solver = Solver(tt_mb)
+    h0 = None if hero is None else hero - 1
+    exact = True
+    try:
+        with _spinner():
+            fn = solver.analyse if all_moves else solver.solve
+            res = fn(state, h0, max_time=max_time, max_nodes=max_nodes)
+    except BudgetExceeded as e:
+        res = e.partial
+        exact = False
+        click.echo(f"durak: budget: {e}", err=True)
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        click.echo("durak: interrupted", err=True)
+        sys.exit(int(ExitCode.BUDGET))
+    if as_json:
+        emit_json(res.to_json())
+    else:
+        _print(res, all_moves)
+    if not exact:
+        sys.exit(int(ExitCode.BUDGET))
+
+
+def _print(res, all_moves: bool) -> None:
+    con = stdout_console()
+    v = res.value
+    if res.exact:
+        head = f"seat {res.player}: [{_STYLE[v]}]{v}[/]"
+    else:
+        head = (f"seat {res.player}: [dim]not proven[/] (between {res.lower} and {res.upper})")
+    if res.distance is not None:
+        head += f" in {res.distance} plies"
+    con.print(head)
+    if res.best:
+        con.print("best: " + " ".join(res.best))
+    if res.pv:
+        con.print("pv:   " + " ".join(res.pv))
+    if all_moves and res.moves:
+        from rich.table import Table
+
+        t = Table(show_header=True, header_style="bold")
+        t.add_column("move")
+        t.add_column("value")
+        t.add_column("distance", justify="right")
+        for m in res.moves:
+            t.add_row(m.move, f"[{_STYLE.get(m.value, '')}]{m.value}[/]",
+                      "" if m.distance is None else str(m.distance))
+        con.print(t)
+    rate = res.nodes / res.seconds if res.seconds > 0 else 0.0
+    con.print(f"[dim]{res.nodes} nodes, {res.seconds:.3f} s, {rate / 1e6:.2f} M nodes/s[/]")
+
+
+@main.command("solve")
+@_options
+@handles_errors
+def solve_command(position, hero, as_json, max_time, max_nodes, tt_mb) -> None:
+    """Solve POSITION exactly: value, best moves, principal variation, distance.
+
+    Every card must be known (pile empty, or its order given); for hidden
+    cards use `durak hint`.  Exit 3 when a budget runs out, with what was proven.
+    """
+    _run(position, hero, as_json, max_time, max_nodes, tt_mb, all_moves=False)
+
+
+@main.command("analyse")
+@_options
+@handles_errors
+def analyse_command(position, hero, as_json, max_time, max_nodes, tt_mb) -> None:
+    """Every legal move of POSITION with its exact value and distance, best first."""
+    _run(position, hero, as_json, max_time, max_nodes, tt_mb, all_moves=True)

@@ -1,0 +1,144 @@
+"""The Cython solver agrees with the pure-Python oracles (solver.reference).
+
+Two players: the alpha-beta minimax over solver.engine.  Three or more: the
+retrograde analysis of the whole state graph (it handles endless play, R23, by
+definition and not by repetition checks).
+
+Thousands of random small positions: every root move's value and distance,
+the root value and distance, and ``Solver.value``.  One solver (one
+transposition table) serves every position, so keys of different games and
+heroes must never collide.  The ``slow`` sweep (``--runslow``) goes larger.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.reference import ReferenceSolver, retrograde_moves
+from solver.rules import Rules
+from solver.search import Solver
+
+from solver_positions import deal_endgame, random_prefix
+
+NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
+@pytest.fixture(scope="module")
+def solver():
+    return Solver(tt_mb=16)
+
+
+def check(solver: Solver, s, hero: int) -> None:
+    if s.players > 2:
+        # cycles are common (takes go round the table, R23): retrograde analysis
+        ref_moves = retrograde_moves(s, hero)
+    else:
+        ref_moves = ReferenceSolver(s, hero).moves(s)
+    want = {m: (NAMES[v], d) for m, v, d in ref_moves}
+    rv, rd = root_of(ref_moves, hero_moves(s, hero))
+    got = solver.analyse(s, hero)
+    assert (got.value, got.distance) == (NAMES[rv], rd), s
+    assert {m.move: (m.value, m.distance) for m in got.moves} == want, s
+    assert solver.value(s, hero) == rv, s
+    best_v = max if hero_moves(s, hero) else min
+    vals = [{"win": 1, "draw": 0, "loss": -1}[v] for v, _ in want.values()]
+    assert set(got.best) == {m for m, (v, _) in want.items()
+                             if {"win": 1, "draw": 0, "loss": -1}[v] == best_v(vals)}
+
+
+def root_of(ref_moves, mine: bool):
+    """The root's (value, distance): the mover's best move (win fast, lose slowly)."""
+    def key(t):
+        _, v, d = t
+        d = d or 0
+        return (v, -d if v > 0 else d) if mine else (-v, d if v > 0 else -d)
+    _, v, d = max(ref_moves, key=key)
+    return v, d
+
+
+def hero_moves(s, hero: int) -> bool:
+    if s.rules.teams:
+        return s.to_move % 2 == hero % 2
+    return s.to_move == hero
+
+
+def two_player(rng: random.Random, max_total: int, prefix: int):
+    while True:
+        a = rng.randint(1, 7)
+        b = rng.randint(1, 7)
+        if a + b > max_total:
+            continue
+        rules = Rules(transfer=rng.random() < 0.5,
+                      transfer_by_trump_show=rng.random() < 0.15,
+                      first_out_wins=rng.random() < 0.1,
+                      deck=rng.choice([36, 36, 36, 24, 52]))
+        s = deal_endgame(rng, [a, b], rules)
+        if prefix:
+            s = random_prefix(rng, s, rng.randint(1, prefix))
+        if not s.is_over:
+            return s
+
+
+def many_player(rng: random.Random, players: int, max_cards: int, prefix: int,
+                max_total: int = 99):
+    while True:
+        opts = dict(transfer=rng.random() < 0.4, throw_in_neighbours=rng.random() < 0.3,
+                    first_out_wins=rng.random() < 0.15)
+        if players == 4 and rng.random() < 0.4:
+            opts["teams"] = True
+        rules = Rules(**opts)
+        sizes = [rng.randint(1, max_cards) for _ in range(players)]
+        if sum(sizes) > max_total:
+            continue
+        s = deal_endgame(rng, sizes, rules)
+        if prefix:
+            s = random_prefix(rng, s, rng.randint(0, prefix))
+        if not s.is_over:
+            return s
+
+
+def test_two_players_lead(solver):
+    rng = random.Random(11)
+    for _ in range(1200):
+        s = two_player(rng, 7, 0)
+        check(solver, s, s.to_move)
+
+
+def test_two_players_bout_in_progress(solver):
+    rng = random.Random(12)
+    for _ in range(900):
+        s = two_player(rng, 8, 6)
+        check(solver, s, s.to_move)
+
+
+def test_three_players(solver):
+    rng = random.Random(13)
+    for _ in range(600):
+        s = many_player(rng, 3, 2, 4)
+        check(solver, s, rng.randrange(3))
+
+
+def test_four_players(solver):
+    rng = random.Random(14)
+    for _ in range(350):
+        s = many_player(rng, 4, 2, 3, max_total=4)
+        check(solver, s, rng.randrange(4))
+
+
+@pytest.mark.slow
+def test_large_sweep():
+    solver = Solver(tt_mb=64)
+    rng = random.Random(15)
+    for i in range(600):
+        s = two_player(rng, 11, 4 if i % 2 else 0)
+        check(solver, s, s.to_move)
+    for i in range(300):
+        s = many_player(rng, 3, 4, 4)
+        check(solver, s, rng.randrange(3))
+    for i in range(200):
+        s = many_player(rng, 4, 3, 3)
+        check(solver, s, rng.randrange(4))
+    for i in range(60):
+        s = many_player(rng, rng.choice([5, 6]), 2, 3)
+        check(solver, s, rng.randrange(s.players))
