@@ -28,8 +28,10 @@ def _solver():
     from ..search import Solver
 
     ctx = click.get_current_context(silent=True)
-    backend = (ctx.obj or {}).get("backend", "auto") if ctx else "auto"
-    return Solver(tt_mb=TT_MB, backend=backend)
+    backend = (ctx.obj or {}).get("backend") if ctx else None
+    if backend:
+        return Solver(tt_mb=TT_MB, backend=backend)
+    return Solver(tt_mb=TT_MB)
 
 
 def _collections(ctx: click.Context) -> list[Collection]:
@@ -122,8 +124,8 @@ def _result_text(state: GameState, hero: int) -> str:
 @main.group("puzzle")
 @click.option("--dir", "directory", type=click.Path(file_okay=False), default=None,
               help="Directory of collections (default: the shipped puzzles/, or $DURAK_PUZZLES).")
-@click.option("--backend", type=click.Choice(["auto", "core", "reference"]), default="auto",
-              help="Solver backend: the compiled core, or the slow pure-Python reference.")
+@click.option("--backend", type=click.Choice(["core", "reference"]), default=None,
+              help="Solver backend: the compiled core (default), or the slow pure-Python reference.")
 @click.pass_context
 def puzzle(ctx: click.Context, directory: str | None, backend: str) -> None:
     """Endgame puzzles: list, show, solve, check, train, generate."""
