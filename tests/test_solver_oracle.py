@@ -114,7 +114,7 @@ def test_two_players_bout_in_progress(solver):
 
 def test_three_players(solver):
     rng = random.Random(13)
-    for _ in range(600):
+    for _ in range(500):
         s = many_player(rng, 3, 2, 4)
         check(solver, s, rng.randrange(3))
 

@@ -1,0 +1,139 @@
+"""Benchmarks of the exact solver (issue 3).  Not part of CI.
+
+Families (fixed seeds): random 2-player endgames k v k (k = 6, 8, 9, 10),
+attacker to lead, with and without ``transfer``; lopsided ones after a pickup
+(6 v 10, 6 v 12, 4 v 14; the small hand leads again, R18); 3-player endgames
+with 4 and 5 cards each (hero = the seat to move).  Each position is solved
+for its exact value from a cleared table (``Solver.value``'s path: the two
+boolean searches, no distance, no variation).
+
+    python benchmarks/bench_solver.py                    # every family
+    python benchmarks/bench_solver.py --family 8v8 --count 50
+    python benchmarks/bench_solver.py --family 6v6 --python   # ratio vs minimax
+
+Per family: median and max time, median nodes, nodes per second (total nodes /
+total time), TT entries used (median), positions solved within the time limit,
+and with ``--python`` the ratio of the pure-Python minimax's time to the
+core's on the same positions (where the minimax finishes in its time limit).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+
+from solver._solver_core import CoreBackend, load  # noqa: E402
+from solver.reference import ReferenceSolver  # noqa: E402
+from solver.rules import Rules  # noqa: E402
+from solver_positions import deal_endgame  # noqa: E402
+
+FAMILIES = {
+    "6v6": ([6, 6], False), "6v6t": ([6, 6], True),
+    "8v8": ([8, 8], False), "8v8t": ([8, 8], True),
+    "9v9": ([9, 9], False), "9v9t": ([9, 9], True),
+    "10v10": ([10, 10], False), "10v10t": ([10, 10], True),
+    "6v10": ([6, 10], False), "6v12": ([6, 12], False), "4v14": ([4, 14], False),
+    "3p4": ([4, 4, 4], False), "3p5": ([5, 5, 5], False),
+}
+DEFAULT_COUNT = {"9v9": 10, "9v9t": 10, "10v10": 10, "10v10t": 10}
+
+
+def positions(name: str, count: int):
+    sizes, transfer = FAMILIES[name]
+    rng = random.Random(f"durak-bench-{name}")
+    return [deal_endgame(rng, sizes, Rules(transfer=transfer), attacker=0)
+            for _ in range(count)]
+
+
+def solve_one(backend: CoreBackend, state, max_time: float):
+    backend.search.clear()
+    backend.search.reset_nodes()
+    backend.search.new_generation()
+    backend.deadline = time.monotonic() + max_time
+    backend.max_nodes = 0
+    st = load(backend.search, state)
+    t0 = time.perf_counter()
+    try:
+        v = backend._value(st, state.to_move)
+    except Exception:
+        v = None
+    dt = time.perf_counter() - t0
+    return v, dt, backend.search.nodes, backend.search.tt_used()
+
+
+def python_time(state, limit: float):
+    ref = ReferenceSolver(state, state.to_move)
+    t0 = time.perf_counter()
+    import signal
+
+    def stop(*_):
+        raise TimeoutError
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        v = ref.root(state)[0]
+    except TimeoutError:
+        return None, None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    return v, time.perf_counter() - t0
+
+
+def run_family(name, count, tt_mb, max_time, with_python, py_limit):
+    backend = CoreBackend(tt_mb)
+    times, nodes, used, ratios = [], [], [], []
+    solved = 0
+    for s in positions(name, count):
+        v, dt, n, u = solve_one(backend, s, max_time)
+        if v is not None:
+            solved += 1
+        times.append(dt)
+        nodes.append(n)
+        used.append(u)
+        if with_python and v is not None:
+            pv, pt = python_time(s, py_limit)
+            if pt is not None:
+                assert pv == v, f"value differs from the minimax on {s}"
+                ratios.append(pt / dt)
+    total_t = sum(times)
+    return {
+        "family": name, "n": count, "solved": solved,
+        "median_s": statistics.median(times), "max_s": max(times),
+        "median_nodes": int(statistics.median(nodes)),
+        "Mnps": (sum(nodes) / total_t / 1e6) if total_t else 0.0,
+        "tt_used": int(statistics.median(used)),
+        "ratio": (statistics.median(ratios) if ratios else None), "ratio_n": len(ratios),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
+    ap.add_argument("--count", type=int, default=None)
+    ap.add_argument("--tt-mb", type=int, default=64)
+    ap.add_argument("--max-time", type=float, default=60.0, help="per position, seconds")
+    ap.add_argument("--python", action="store_true", help="also time the pure-Python minimax")
+    ap.add_argument("--python-limit", type=float, default=120.0)
+    a = ap.parse_args()
+    fams = a.family or list(FAMILIES)
+    print("| family | n | solved | median s | max s | median nodes | M nodes/s | TT entries "
+          "(median) | vs Python (median, n) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for f in fams:
+        count = a.count or DEFAULT_COUNT.get(f, 30)
+        r = run_family(f, count, a.tt_mb, a.max_time, a.python or f == "6v6" and a.python,
+                       a.python_limit)
+        ratio = f"{r['ratio']:.0f}x ({r['ratio_n']})" if r["ratio"] else "-"
+        print(f"| {f} | {r['n']} | {r['solved']} | {r['median_s']:.4f} | {r['max_s']:.3f} | "
+              f"{r['median_nodes']} | {r['Mnps']:.2f} | {r['tt_used']} | {ratio} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
