@@ -87,7 +87,7 @@ class HintConfig:
     exact_nodes_multi: int = 50_000
     exact_cards_multi: int = 11
     switch_z: float = 1.0
-    endgame_pile: int = 0
+    endgame_pile: int = 2
     endgame_nodes: int = 30_000
     tt_mb: int = 16
     playout_limit: int = PLAYOUT_LIMIT
