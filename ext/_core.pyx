@@ -211,6 +211,7 @@ ctypedef struct Ctx:
     double deadline
     int abort           # 1 budget, 2 interrupted
     int64_t tt_stores
+    uint32_t hist[2][8][64]   # history heuristic: cut-off counts per (mover is prover, kind, card)
 
 
 cdef inline uint64_t c_beaters(int attack, uint64_t hand, int trump) noexcept nogil:
@@ -786,9 +787,11 @@ cdef inline int card_cost(Ctx* c, int card) noexcept nogil:
     return (card % 13) + (16 if card // 13 == c.trump else 0)
 
 
-cdef void order_moves(Ctx* c, St* s, Mv* ms, int n) noexcept nogil:
-    """Static ordering: cheap cards first, keep trumps; insertion sort by score."""
-    cdef int i, j, k, sc
+cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
+    """Static ordering (cheap cards first, keep trumps) corrected by the history
+    of cut-offs; insertion sort by score."""
+    cdef int i, j, k, sc, hb
+    cdef uint32_t hv
     cdef Mv tmp
     for i in range(n):
         k = ms[i].kind
@@ -808,6 +811,12 @@ cdef void order_moves(Ctx* c, St* s, Mv* ms, int n) noexcept nogil:
             sc = 30
         else:
             sc = 0
+        hv = c.hist[mine][k][ms[i].card & 63]
+        hb = 0
+        while hv > 1 and hb < 80:
+            hv >>= 1
+            hb += 8
+        sc -= hb
         if sc > 120:
             sc = 120
         if sc < -120:
@@ -897,9 +906,9 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
     nodes0 = c.nodes
     ms = &c.mstack[c.msp]
     nm = gen_moves(c, s, ms)
-    order_moves(c, s, ms, nm)
-    c.msp += nm
     mine = side_of(c, to_move(s)) == c.prover
+    order_moves(c, s, ms, nm, mine)
+    c.msp += nm
     result = 0 if mine else 1
     best = INF if mine else 0
     minrep = BIGPLY
@@ -917,6 +926,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
             if r == 1:
                 result = 1
                 best = d + 1
+                if i > 0:
+                    c.hist[1][ms[i].kind][ms[i].card & 63] += 1
                 break
             if rp < minrep:
                 minrep = rp
@@ -924,6 +935,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
             if r == 0:
                 result = 0
                 minrep = rp
+                if i > 0:
+                    c.hist[0][ms[i].kind][ms[i].card & 63] += 1
                 break
             if d + 1 > best:
                 best = d + 1
