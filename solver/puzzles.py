@@ -138,11 +138,18 @@ class Collection:
 # ------------------------------------------------------------------ parsing
 
 def default_dir() -> Path:
-    """Where the shipped collections live: ``$DURAK_PUZZLES`` or ``puzzles/`` of the checkout."""
+    """Where the shipped collections live.
+
+    ``$DURAK_PUZZLES`` if set, else ``puzzles/`` of the checkout the package runs
+    from (an editable install), else ``puzzles/`` of the current directory.
+    """
     env = os.environ.get("DURAK_PUZZLES")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "puzzles"
+    beside = Path(__file__).resolve().parent.parent / "puzzles"
+    if beside.is_dir():
+        return beside
+    return Path.cwd() / "puzzles"
 
 
 def _want(path: str, pid: str | None, key: str, value: Any, kind: type | tuple, what: str) -> Any:
