@@ -757,7 +757,7 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, uint64_t h, int lb, int ub, int
         w += 1
     for i in range(TT_WAYS):
         if b[i].ub == 0 and b[i].lb == 0:
-            if e == NULL:
+            if best > -(1 << 29):  # the first empty way beats every occupied one
                 e = &b[i]
                 best = -(1 << 29)
             continue
