@@ -29,7 +29,7 @@ from .state import GameState
 #: A game longer than this many moves is stopped and counted a draw (R23).
 MAX_MOVES = 4000
 #: The hint bot's default budget: deals per decision (docs/hint.md).
-BOT_HINT_SAMPLES = 16
+BOT_HINT_SAMPLES = 32
 
 
 class HintPolicy:
