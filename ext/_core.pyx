@@ -863,6 +863,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
     the lowest path ply that a repetition met below referred to (BIGPLY: none).
     """
     cdef uint64_t key[5]
+    cdef uint64_t ckey[5]
     cdef uint64_t h
     cdef Entry* e
     cdef int ph, i, nm, r, d, rp, mine, result, best, minrep, cdepth, pushed = 0
@@ -909,6 +910,42 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
     mine = side_of(c, to_move(s)) == c.prover
     order_moves(c, s, ms, nm, mine)
     c.msp += nm
+    cdepth = depth if depth == UNLIM else depth - 1
+    # enhanced transposition cut-off: a child already decided in the table
+    # (path-independent facts only) decides this node without a search
+    if nm > 1:
+        for i in range(nm):
+            child = s[0]
+            play(c, &child, &ms[i])
+            if child.over:
+                r = decisive(c, &child)
+                d = 0
+            else:
+                make_key(c, &child, ckey)
+                e = tt_probe(c, ckey, key_hash(ckey))
+                if e == NULL:
+                    continue
+                if e.ub <= cdepth:
+                    r = 1
+                    d = e.ub
+                elif e.lb > cdepth:
+                    r = 0
+                    d = 0
+                else:
+                    continue
+            if mine and r == 1:
+                c.msp -= nm
+                if pushed:
+                    c.pathlen -= 1
+                tt_store(c, key, h, 0, d + 1, 1)
+                dist[0] = d + 1
+                return 1
+            if not mine and r == 0 and not child.over:
+                c.msp -= nm
+                if pushed:
+                    c.pathlen -= 1
+                tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, 1)
+                return 0
     result = 0 if mine else 1
     best = INF if mine else 0
     minrep = BIGPLY
