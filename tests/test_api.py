@@ -1,0 +1,37 @@
+"""The top-level Python API mirrors the commands (NOTATION.md, "The Python API")."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+import solver
+from solver.cli import main
+
+POS = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
+
+
+def test_solve_matches_cli_json():
+    api = solver.solve(POS)
+    out = CliRunner().invoke(main, ["solve", POS, "--json"])
+    assert out.exit_code == 0
+    cli = json.loads(out.output)
+    assert (api.value, api.best, api.pv) == (cli["value"], cli["best"], cli["pv"])
+    # seat 1 wins by leading a spade: the king of trumps would be the losing lead
+    assert api.value == "win" and "KH" not in api.best
+
+
+def test_analyse_gives_every_legal_move():
+    res = solver.analyse(POS)
+    state = solver.parse_position(POS).state
+    from solver.engine import legal_moves
+    assert sorted(m.move for m in res.moves) == sorted(str(m) for m in legal_moves(state))
+    assert {m.move: m.value for m in res.moves}["KH"] == "loss"
+
+
+def test_hint_api_is_seeded():
+    pos = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
+           "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
+    a = solver.hint(pos, samples=8, seed=3)
+    b = solver.hint(pos, samples=8, seed=3)
+    assert a.best == b.best and a.samples == b.samples == 8
