@@ -8,8 +8,7 @@ The Python API mirrors the ``durak`` commands (NOTATION.md)::
     solver.hint(position, samples=64, seed=1).best
 
 ``position`` is a position string, a JSON-like dict, a parsed ``Position`` or a
-``GameState``.  The solver and hint engine load lazily, so importing the
-package for its rules and notation stays cheap.
+``GameState``.
 """
 from typing import Any
 
@@ -17,6 +16,9 @@ from .cards import card_name, parse_card
 from .moves import Move
 from .rules import Rules, parse_rules
 from .state import GameState, Phase
+# Loaded before the function ``hint`` below is defined: importing a submodule
+# binds its name on the package, and ``solver.hint`` must stay the function.
+from . import hint as _hint_module
 
 __all__ = ["GameState", "Move", "Phase", "Rules", "analyse", "card_name", "hint",
            "parse_card", "parse_position", "parse_rules", "solve"]
@@ -37,8 +39,7 @@ def analyse(position: Any, hero: int | None = None, **kw: Any):
 
 def hint(position: Any, **kw: Any):
     """Sampled move hint for a position with hidden cards (S3); see :func:`solver.hint.hint`."""
-    from .hint import hint as _hint
-    return _hint(position, **kw)
+    return _hint_module.hint(position, **kw)
 
 
 def parse_position(source: Any):
