@@ -60,7 +60,7 @@ Buckets of ``TT_WAYS`` entries in one malloc'ed block of at most ``tt_mb`` MiB
     uint16 lb, ub   bounds on the plies the prover needs (INF = never/unknown)
     uint8  gen      the search generation that last wrote it (aging)
     uint8  work     log2 of the nodes its last search took
-    uint16 pad
+    uint16 move     1 + gen_moves index of the last cut-off move (ordering)
 
 The key is exact -- the probe compares all five words -- so a hash collision
 can never give a wrong proof.  Replacement: a hit on the same key merges the
@@ -171,6 +171,7 @@ ctypedef struct Mv:
     int8_t card         # the single card of cover/transfer/show/throw
     int8_t target       # the attack card a cover covers
     int8_t score        # move ordering
+    uint8_t idx         # position in gen_moves order (the TT's best move)
 
 ctypedef struct Entry:
     uint64_t key[5]
@@ -178,7 +179,7 @@ ctypedef struct Entry:
     uint16_t ub
     uint8_t gen
     uint8_t work
-    uint16_t pad
+    uint16_t move       # 1 + gen_moves index of the last cut-off move, 0 none
 
 ctypedef struct PathItem:
     uint64_t key[5]
@@ -380,6 +381,7 @@ cdef inline void add_move(Mv* out, int* cnt, int kind, uint64_t cards, int card,
     m.card = card
     m.target = target
     m.score = 0
+    m.idx = cnt[0]
     cnt[0] += 1
 
 
@@ -748,7 +750,7 @@ cdef inline Entry* tt_probe(Ctx* c, uint64_t* key, uint64_t h) noexcept nogil:
     return NULL
 
 
-cdef inline void tt_store(Ctx* c, uint64_t* key, uint64_t h, int lb, int ub, int64_t work) noexcept nogil:
+cdef inline void tt_store(Ctx* c, uint64_t* key, uint64_t h, int lb, int ub, int64_t work, int move) noexcept nogil:
     cdef Entry* b = &c.tt[(h & c.tt_mask) * TT_WAYS]
     cdef Entry* e = NULL
     cdef int i, best = 1 << 30, sc, w = 0
@@ -769,6 +771,8 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, uint64_t h, int lb, int ub, int
             b[i].gen = c.gen
             if w > b[i].work:
                 b[i].work = w
+            if move:
+                b[i].move = move
             return
         sc = b[i].work - 4 * (<uint8_t>(c.gen - b[i].gen))
         if sc < best:
@@ -780,6 +784,7 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, uint64_t h, int lb, int ub, int
     e.ub = ub
     e.gen = c.gen
     e.work = w
+    e.move = move
 
 
 # ------------------------------------------------------------------ ordering
@@ -866,7 +871,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
     cdef uint64_t ckey[5]
     cdef uint64_t h
     cdef Entry* e
-    cdef int ph, i, nm, r, d, rp, mine, result, best, minrep, cdepth, pushed = 0
+    cdef int ph, i, nm, r, d, rp, mine, result, best, minrep, cdepth, pushed = 0, bm = 0, cut = 0, j
+    cdef Mv tmv
     cdef int64_t nodes0
     cdef Mv* ms
     cdef St child
@@ -899,6 +905,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
             return 1
         if e.lb > depth:
             return 0
+        bm = e.move
     if ph == PH_LEAD and c.rep_on:
         memcpy(c.path[c.pathlen].key, key, 5 * sizeof(uint64_t))
         c.path[c.pathlen].ply = ply
@@ -909,6 +916,18 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
     nm = gen_moves(c, s, ms)
     mine = side_of(c, to_move(s)) == c.prover
     order_moves(c, s, ms, nm, mine)
+    if bm:
+        # the table's cut-off move first (ordering only: any order is sound;
+        # under canonical relabelling the index may name another move)
+        for i in range(nm):
+            if ms[i].idx == bm - 1:
+                tmv = ms[i]
+                j = i
+                while j > 0:
+                    ms[j] = ms[j - 1]
+                    j -= 1
+                ms[0] = tmv
+                break
     c.msp += nm
     cdepth = depth if depth == UNLIM else depth - 1
     # enhanced transposition cut-off: a child already decided in the table
@@ -937,14 +956,14 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
                 c.msp -= nm
                 if pushed:
                     c.pathlen -= 1
-                tt_store(c, key, h, 0, d + 1, 1)
+                tt_store(c, key, h, 0, d + 1, 1, ms[i].idx + 1)
                 dist[0] = d + 1
                 return 1
             if not mine and r == 0 and not child.over:
                 c.msp -= nm
                 if pushed:
                     c.pathlen -= 1
-                tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, 1)
+                tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, 1, ms[i].idx + 1)
                 return 0
     result = 0 if mine else 1
     best = INF if mine else 0
@@ -963,6 +982,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
             if r == 1:
                 result = 1
                 best = d + 1
+                cut = ms[i].idx + 1
                 if i > 0:
                     c.hist[1][ms[i].kind][ms[i].card & 63] += 1
                 break
@@ -972,6 +992,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
             if r == 0:
                 result = 0
                 minrep = rp
+                cut = ms[i].idx + 1
                 if i > 0:
                     c.hist[0][ms[i].kind][ms[i].card & 63] += 1
                 break
@@ -983,12 +1004,12 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
     if result:
         if best > UNLIM - 1:
             best = UNLIM - 1
-        tt_store(c, key, h, 0, best, c.nodes - nodes0)
+        tt_store(c, key, h, 0, best, c.nodes - nodes0, cut)
         dist[0] = best
         rep[0] = BIGPLY
         return 1
     if minrep >= ply:
-        tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, c.nodes - nodes0)
+        tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, c.nodes - nodes0, cut)
         minrep = BIGPLY
     rep[0] = minrep
     return 0
