@@ -82,6 +82,7 @@ from libc.string cimport memset, memcpy
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    void __builtin_prefetch(const void*) nogil
 
 cdef extern from *:
     """
@@ -205,6 +206,7 @@ ctypedef struct Ctx:
     int pathlen
     # move stack
     Mv* mstack
+    uint64_t* kstack    # per mstack slot: the child's key (5 words) and hash
     int msp
     # budget
     int64_t nodes
@@ -861,11 +863,21 @@ cdef int check_budget(Ctx* c) noexcept nogil:
     return 0
 
 
-cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept nogil:
+cdef inline void tt_prefetch(Ctx* c, uint64_t h) noexcept nogil:
+    cdef const char* b = <const char*>&c.tt[(h & c.tt_mask) * TT_WAYS]
+    __builtin_prefetch(b)
+    __builtin_prefetch(b + 64)
+    __builtin_prefetch(b + 128)
+    __builtin_prefetch(b + TT_WAYS * sizeof(Entry) - 1)
+
+
+cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* pkey) noexcept nogil:
     """Can the prover force a decisive result within ``depth`` plies?
 
     1 yes (``dist`` an upper bound on the plies), 0 no, -1 budget.  ``rep`` is
     the lowest path ply that a repetition met below referred to (BIGPLY: none).
+    ``pkey``: NULL, or the state's key (5 words) and hash already computed by
+    the parent (the enhanced transposition cut-off computes every child's).
     """
     cdef uint64_t key[5]
     cdef uint64_t ckey[5]
@@ -873,6 +885,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
     cdef Entry* e
     cdef int ph, i, nm, r, d, rp, mine, result, best, minrep, cdepth, pushed = 0, bm = 0, cut = 0, j
     cdef Mv tmv
+    cdef uint64_t* ks
     cdef int64_t nodes0
     cdef Mv* ms
     cdef St child
@@ -891,13 +904,17 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
         rep[0] = -1  # too deep: a failure that must not be stored
         return 0
     ph = phase(s)
-    make_key(c, s, key)
+    if pkey != NULL:
+        memcpy(key, pkey, 5 * sizeof(uint64_t))
+        h = pkey[5]
+    else:
+        make_key(c, s, key)
+        h = key_hash(key)
     if ph == PH_LEAD and c.rep_on:
         for i in range(c.pathlen):
             if c.path[i].key[4] == key[4] and key_eq(c.path[i].key, key):
                 rep[0] = c.path[i].ply
                 return 0
-    h = key_hash(key)
     e = tt_probe(c, key, h)
     if e != NULL:
         if e.ub <= depth:
@@ -913,6 +930,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
         pushed = 1
     nodes0 = c.nodes
     ms = &c.mstack[c.msp]
+    ks = &c.kstack[6 * c.msp]
     nm = gen_moves(c, s, ms)
     mine = side_of(c, to_move(s)) == c.prover
     order_moves(c, s, ms, nm, mine)
@@ -933,15 +951,25 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
     # enhanced transposition cut-off: a child already decided in the table
     # (path-independent facts only) decides this node without a search
     if nm > 1:
+        # first every child's key and a prefetch of its bucket (the probes'
+        # cache misses overlap), then the probes in the same order
         for i in range(nm):
             child = s[0]
             play(c, &child, &ms[i])
             if child.over:
+                ks[6 * i + 4] = 0  # no key (no real key has word 4 zero: n >= 2)
+            else:
+                make_key(c, &child, &ks[6 * i])
+                ks[6 * i + 5] = key_hash(&ks[6 * i])
+                tt_prefetch(c, ks[6 * i + 5])
+        for i in range(nm):
+            if ks[6 * i + 4] == 0:
+                child = s[0]
+                play(c, &child, &ms[i])
                 r = decisive(c, &child)
                 d = 0
             else:
-                make_key(c, &child, ckey)
-                e = tt_probe(c, ckey, key_hash(ckey))
+                e = tt_probe(c, &ks[6 * i], ks[6 * i + 5])
                 if e == NULL:
                     continue
                 if e.ub <= cdepth:
@@ -959,7 +987,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
                 tt_store(c, key, h, 0, d + 1, 1, ms[i].idx + 1)
                 dist[0] = d + 1
                 return 1
-            if not mine and r == 0 and not child.over:
+            if not mine and r == 0 and ks[6 * i + 4] != 0:
                 c.msp -= nm
                 if pushed:
                     c.pathlen -= 1
@@ -972,7 +1000,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep) noexcept no
     for i in range(nm):
         child = s[0]
         play(c, &child, &ms[i])
-        r = dfs(c, &child, cdepth, ply + 1, &d, &rp)
+        r = dfs(c, &child, cdepth, ply + 1, &d, &rp,
+                &ks[6 * i] if nm > 1 and ks[6 * i + 4] != 0 else NULL)
         if r < 0:
             c.msp -= nm
             if pushed:
@@ -1098,7 +1127,8 @@ cdef class Search:
             raise MemoryError()
         self.c.tt = <Entry*>calloc(nb * TT_WAYS, sizeof(Entry))
         self.c.mstack = <Mv*>malloc(MSTACK * sizeof(Mv))
-        if self.c.tt == NULL or self.c.mstack == NULL:
+        self.c.kstack = <uint64_t*>malloc(MSTACK * 6 * sizeof(uint64_t))
+        if self.c.tt == NULL or self.c.mstack == NULL or self.c.kstack == NULL:
             raise MemoryError("transposition table")
         self.c.tt_mask = nb - 1
         self.buckets = nb
@@ -1108,6 +1138,7 @@ cdef class Search:
         if self.c != NULL:
             free(self.c.tt)
             free(self.c.mstack)
+            free(self.c.kstack)
             free(self.c)
             self.c = NULL
 
@@ -1198,7 +1229,7 @@ cdef class Search:
         c.max_nodes = max_nodes
         c.deadline = max_time
         with nogil:
-            r = dfs(c, &root, depth, 0, &dist, &rep)
+            r = dfs(c, &root, depth, 0, &dist, &rep, NULL)
         if r < 0:
             return (-2 if c.abort == 2 else -1), 0
         return r, dist
