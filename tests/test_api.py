@@ -35,3 +35,23 @@ def test_hint_api_is_seeded():
     a = solver.hint(pos, samples=8, seed=3)
     b = solver.hint(pos, samples=8, seed=3)
     assert a.best == b.best and a.samples == b.samples == 8
+
+
+HIDDEN = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
+          "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
+
+
+def test_S3_analyse_on_hidden_cards_shows_the_hint_table():
+    out = CliRunner().invoke(main, ["analyse", HIDDEN, "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["player"] == 1 and data["samples"] > 0
+    assert {m["move"] for m in data["moves"]} == {"6S", "6D", "6S,6D", "QC", "KS", "TD", "AH"}
+    for m in data["moves"]:
+        assert abs(m["win"] + m["draw"] + m["loss"] - 1) < 1e-9
+
+
+def test_S3_solve_refuses_hidden_cards_and_points_to_hint():
+    out = CliRunner().invoke(main, ["solve", HIDDEN])
+    assert out.exit_code == 2
+    assert "durak hint" in out.output

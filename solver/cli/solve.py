@@ -49,6 +49,9 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
 
     pos = load_position(position)
     state = pos.state
+    if all_moves and _hidden(state):
+        _hint_instead(pos, hero, as_json, max_time)
+        return
     if hero is not None and hero > state.players:
         raise click.BadParameter(f"seat {hero} is not in a {state.players}-player game",
                                  param_hint="--hero")
@@ -72,6 +75,27 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
         _print(res, all_moves)
     if not exact:
         sys.exit(int(ExitCode.BUDGET))
+
+
+def _hidden(state) -> bool:
+    """S3: hidden hand cards or a pile of unknown order make an exact answer impossible."""
+    return any(state.hidden) or (state.pile > 0 and state.pile_order is None)
+
+
+def _hint_instead(pos, me: int | None, as_json: bool, max_time) -> None:
+    """`durak analyse` on hidden cards shows the hint engine's table (issue 4).
+
+    ``--hero`` names the asking seat here; ``--max-time`` bounds the sampling.
+    """
+    from ..hint import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
+    from .hint import _print_table
+
+    samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
+    res = hint(pos, samples=samples, time=max_time, me=me)
+    if as_json:
+        emit_json(res.to_json())
+    else:
+        _print_table(res)
 
 
 def _print(res, all_moves: bool) -> None:
@@ -119,5 +143,9 @@ def solve_command(position, hero, as_json, max_time, max_nodes, tt_mb) -> None:
 @_options
 @handles_errors
 def analyse_command(position, hero, as_json, max_time, max_nodes, tt_mb) -> None:
-    """Every legal move of POSITION with its exact value and distance, best first."""
+    """Every legal move of POSITION with its exact value and distance, best first.
+
+    On a position with hidden cards (S3) it shows the table of `durak hint`
+    instead: every move's win chance over sampled deals.
+    """
     _run(position, hero, as_json, max_time, max_nodes, tt_mb, all_moves=True)
