@@ -82,6 +82,7 @@ from libc.string cimport memset, memcpy
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clz(unsigned int) nogil
     void __builtin_prefetch(const void*) nogil
 
 cdef extern from *:
@@ -841,10 +842,12 @@ cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
         else:
             sc = 0
         hv = c.hist[mine][k][ms[i].card & 63]
+        # 8 * floor(log2(hv)), at most 80
         hb = 0
-        while hv > 1 and hb < 80:
-            hv >>= 1
-            hb += 8
+        if hv > 1:
+            hb = 8 * (31 - __builtin_clz(hv))
+            if hb > 80:
+                hb = 80
         sc -= hb
         if sc > 120:
             sc = 120
