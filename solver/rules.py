@@ -22,6 +22,18 @@ OPTION_NAMES = (
 )
 
 
+#: Boolean options: the attribute of :class:`Rules` and the option's name.
+_FLAGS = (
+    ("transfer", "transfer"),
+    ("transfer_by_trump_show", "transfer_by_trump_show"),
+    ("throw_in_neighbours", "throw_in=neighbours"),
+    ("first_bout_limit", "first_bout_limit=5"),
+    ("trump_swap", "trump_swap"),
+    ("first_out_wins", "first_out_wins"),
+    ("teams", "teams=2v2"),
+)
+
+
 @dataclass(frozen=True)
 class Rules:
     """The options a game is played with; the default is plain podkidnoy, 36 cards."""
@@ -36,21 +48,8 @@ class Rules:
     deck: int = 36                         # R1
 
     def names(self) -> list[str]:
-        out = []
-        if self.transfer:
-            out.append("transfer")
-        if self.transfer_by_trump_show:
-            out.append("transfer_by_trump_show")
-        if self.throw_in_neighbours:
-            out.append("throw_in=neighbours")
-        if self.first_bout_limit:
-            out.append("first_bout_limit=5")
-        if self.trump_swap:
-            out.append("trump_swap")
-        if self.first_out_wins:
-            out.append("first_out_wins")
-        if self.teams:
-            out.append("teams=2v2")
+        """The options that are on, in the canonical order of :data:`OPTION_NAMES`."""
+        out = [name for attr, name in _FLAGS if getattr(self, attr)]
         if self.deck != 36:
             out.append(f"deck={self.deck}")
         return out
@@ -62,6 +61,9 @@ class Rules:
     def any_transfer(self) -> bool:
         """Either transfer option is on (a show is also a transfer, R14)."""
         return self.transfer or self.transfer_by_trump_show
+
+
+_BY_NAME = {name: attr for attr, name in _FLAGS}
 
 
 def parse_rules(text: str | list[str] | tuple[str, ...] | None) -> Rules:
@@ -80,20 +82,9 @@ def parse_rules(text: str | list[str] | tuple[str, ...] | None) -> Rules:
         if not item:
             continue
         key = item.lower()
-        if key == "transfer":
-            kw["transfer"] = True
-        elif key == "transfer_by_trump_show":
-            kw["transfer_by_trump_show"] = True
-        elif key == "throw_in=neighbours":
-            kw["throw_in_neighbours"] = True
-        elif key == "first_bout_limit=5":
-            kw["first_bout_limit"] = True
-        elif key == "trump_swap":
-            kw["trump_swap"] = True
-        elif key == "first_out_wins":
-            kw["first_out_wins"] = True
-        elif key == "teams=2v2":
-            kw["teams"] = True
+        flag = _BY_NAME.get(key)
+        if flag is not None:
+            kw[flag] = True
         elif key in ("deck=24", "deck=36", "deck=52"):
             deck = int(key[5:])
             if "deck" in kw and kw["deck"] != deck:
