@@ -911,6 +911,9 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
     cdef int ph, i, nm, r, d, rp, mine, result, best, minrep, cdepth, pushed = 0, bm = 0, cut = 0, j
     cdef Mv tmv
     cdef uint64_t* ks
+    cdef uint64_t okey[5]
+    cdef uint64_t ow4 = 0, oh
+    cdef int oc
     cdef int64_t nodes0
     cdef Mv* ms
     cdef St child
@@ -987,6 +990,13 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
                 make_key(c, &child, &ks[6 * i])
                 ks[6 * i + 5] = key_hash(&ks[6 * i])
                 tt_prefetch(c, ks[6 * i + 5])
+        if not mine:
+            # the same states with the other side proving: word 4's prover
+            # code (bits 17-20) is the only difference in the key
+            c.prover ^= 1
+            oc = prover_code(c)
+            c.prover ^= 1
+            ow4 = (<uint64_t>oc) << 17
         for i in range(nm):
             if ks[6 * i + 4] == 0:
                 child = s[0]
@@ -995,15 +1005,31 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
                 d = 0
             else:
                 e = tt_probe(c, &ks[6 * i], ks[6 * i + 5])
-                if e == NULL:
-                    continue
-                if e.ub <= cdepth:
-                    r = 1
-                    d = e.ub
-                elif e.lb > cdepth:
-                    r = 0
-                    d = 0
-                else:
+                r = -1
+                if e != NULL:
+                    if e.ub <= cdepth:
+                        r = 1
+                        d = e.ub
+                    elif e.lb > cdepth:
+                        r = 0
+                        d = 0
+                if r < 0 and not mine:
+                    # Cross-prover cut-off.  A stored success of the *other*
+                    # side (ub < UNLIM) is a finite proof tree without
+                    # repetitions: from this state that side forces its
+                    # decisive result whatever the history, so our prover
+                    # cannot force the opposite decisive result there (at any
+                    # depth, path-independently, R23 draws included).  Hence
+                    # the child fails for our prover, and at a node where the
+                    # other side moves that failure refutes the node.
+                    memcpy(okey, &ks[6 * i], 4 * sizeof(uint64_t))
+                    okey[4] = (ks[6 * i + 4] & ~((<uint64_t>15) << 17)) | ow4
+                    oh = key_hash(okey)
+                    e = tt_probe(c, okey, oh)
+                    if e != NULL and e.ub < UNLIM:
+                        r = 0
+                        d = 0
+                if r < 0:
                     continue
             if mine and r == 1:
                 c.msp -= nm
