@@ -141,7 +141,8 @@ def default_dir() -> Path:
     """Where the shipped collections live.
 
     ``$DURAK_PUZZLES`` if set, else ``puzzles/`` of the checkout the package runs
-    from (an editable install), else ``puzzles/`` of the current directory.
+    from (an editable install), else the copy installed with the package
+    (``solver.puzzle_data``), else ``puzzles/`` of the current directory.
     """
     env = os.environ.get("DURAK_PUZZLES")
     if env:
@@ -149,6 +150,9 @@ def default_dir() -> Path:
     beside = Path(__file__).resolve().parent.parent / "puzzles"
     if beside.is_dir():
         return beside
+    installed = Path(__file__).resolve().parent / "puzzle_data"
+    if installed.is_dir():
+        return installed
     return Path.cwd() / "puzzles"
 
 
