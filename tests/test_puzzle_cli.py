@@ -166,3 +166,11 @@ def test_check_with_the_reference_backend(pdir):
     r = CliRunner().invoke(main, ["puzzle", "--dir", str(pdir), "--backend", "reference", "check"])
     assert r.exit_code == 0, r.output
     assert "1 ok, 0 failed" in r.output
+
+
+def test_solve_exits_1_when_the_solver_disagrees(pdir):
+    (pdir / "wrong.toml").write_text(WRONG, encoding="utf-8")
+    r = run(pdir, "solve", "wrong-001")
+    assert r.exit_code == 1 and "MISMATCH" in r.output
+    r = run(pdir, "solve", "wrong-001", "--json")
+    assert r.exit_code == 1 and json.loads(r.output)["agrees"] is False

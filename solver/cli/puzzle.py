@@ -204,7 +204,10 @@ def show_cmd(ctx: click.Context, puzzle_id: str, solution: bool, as_json: bool) 
 @click.pass_context
 @handles_errors
 def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
-    """Solve puzzle ID and print the solver's answer next to the stored one."""
+    """Solve puzzle ID and print the solver's answer next to the stored one.
+
+    Exits 1 when the solver disagrees with the stored solution, like `check`.
+    """
     p = find_puzzle(_collections(ctx), puzzle_id)
     state = p.state()
     an = _solver().analyse(state, hero=p.hero - 1)  # a fresh table: honest node counts
@@ -219,6 +222,8 @@ def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
                               "seconds": round(an.seconds, 6),
                               "moves": [m.to_json() for m in an.moves]},
                    "greedy": res.greedy})
+        if not res.ok:
+            ctx.exit(1)
         return
     t = Table(title=f"{p.id}: {p.title} -- {p.task_text}", title_justify="left")
     t.add_column("")
@@ -246,6 +251,7 @@ def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
     else:
         for prob in res.problems:
             con.print(f"MISMATCH: {prob}")
+        ctx.exit(1)
 
 
 @puzzle.command("check")
