@@ -11,8 +11,8 @@ import time
 
 from .cards import DECK_LOW_RANK, cards_of
 from .core import core as _core
-from .moves import PASS, SWAP, TAKE, Kind, Move
-from .state import NO_COVER, GameState
+from .moves import PASS, SWAP, TAKE, Move
+from .state import GameState
 
 UNLIM = _core.UNLIMITED
 INF = _core.INFINITE
@@ -27,35 +27,30 @@ class Aborted(Exception):
         self.interrupted = interrupted
 
 
+#: Rule options and the core's flag bit for each.
+_RULE_FLAGS = (
+    ("transfer", "FLAG_TRANSFER"),
+    ("transfer_by_trump_show", "FLAG_SHOW"),
+    ("throw_in_neighbours", "FLAG_NEIGHBOURS"),
+    ("trump_swap", "FLAG_SWAP"),
+    ("first_out_wins", "FLAG_FIRST_OUT_WINS"),
+    ("teams", "FLAG_TEAMS"),
+    ("first_bout_limit", "FLAG_FIRST_BOUT_LIMIT"),
+)
+
+
 def rule_flags(state: GameState) -> int:
-    r = state.rules
+    """The core's bit set of the options ``state`` is played with."""
     f = 0
-    if r.transfer:
-        f |= _core.FLAG_TRANSFER
-    if r.transfer_by_trump_show:
-        f |= _core.FLAG_SHOW
-    if r.throw_in_neighbours:
-        f |= _core.FLAG_NEIGHBOURS
-    if r.trump_swap:
-        f |= _core.FLAG_SWAP
-    if r.first_out_wins:
-        f |= _core.FLAG_FIRST_OUT_WINS
-    if r.teams:
-        f |= _core.FLAG_TEAMS
-    if r.first_bout_limit:
-        f |= _core.FLAG_FIRST_BOUT_LIMIT
+    for attr, flag in _RULE_FLAGS:
+        if getattr(state.rules, attr):
+            f |= getattr(_core, flag)
     return f
 
 
 def load(search, state: GameState):
     """The core state of ``state`` (every card must be known)."""
-    att = opn = cov = 0
-    for a, c in state.table:
-        att |= 1 << a
-        if c == NO_COVER:
-            opn |= 1 << a
-        else:
-            cov |= 1 << c
+    att, opn, cov = state.table_masks()
     order = tuple(state.pile_order) if state.pile > 0 and state.pile_order else ()
     return search.setup(
         state.players, state.trump, rule_flags(state), DECK_LOW_RANK[state.rules.deck],

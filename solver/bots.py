@@ -13,10 +13,9 @@ Every policy takes an injected ``random.Random``; nothing keeps module state.
 from __future__ import annotations
 
 import random
-from itertools import permutations
 from typing import Protocol, runtime_checkable
 
-from .cards import beaters, bit, cards_of, count, rank_of, suit_of
+from .cards import beaters, bit, cards_of, rank_of, suit_of
 from .engine import legal_moves
 from .moves import Kind, Move, PASS, SWAP, TAKE
 from .state import GameState, Phase

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .bots import greedy_move
-from .cards import bit, cards_of, count, deck_mask, make_card, rank_of, DECK_LOW_RANK
+from .cards import bit, cards_of, count, deck_mask, make_card, DECK_LOW_RANK
 from .deal import new_game
 from .engine import legal_moves, play
 from .errors import BudgetExceeded

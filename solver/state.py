@@ -8,7 +8,7 @@ text a user sees (NOTATION.md).  Hands are card-set masks (:mod:`solver.cards`);
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .cards import count, rank_of, cards_of
 from .rules import Rules
@@ -118,6 +118,17 @@ class GameState:
             if c != NO_COVER:
                 m |= 1 << c
         return m
+
+    def table_masks(self) -> tuple[int, int, int]:
+        """The table as three card sets: attack cards, the open ones, cover cards."""
+        att = opn = cov = 0
+        for a, c in self.table:
+            att |= 1 << a
+            if c == NO_COVER:
+                opn |= 1 << a
+            else:
+                cov |= 1 << c
+        return att, opn, cov
 
     def table_ranks(self) -> set[int]:
         """R9: ranks of every table card, attack and cover alike."""

@@ -17,7 +17,7 @@ from solver._solver_core import load, move_text
 from solver.core import core
 from solver.deal import new_game
 from solver.rules import Rules
-from solver.state import NO_COVER, GameState
+from solver.state import GameState
 
 OPTION_SETS = [
     Rules(),
@@ -34,13 +34,7 @@ OPTION_SETS = [
 
 
 def py_fields(s: GameState) -> dict:
-    att = opn = cov = 0
-    for a, c in s.table:
-        att |= 1 << a
-        if c == NO_COVER:
-            opn |= 1 << a
-        else:
-            cov |= 1 << c
+    att, opn, cov = s.table_masks()
     return dict(hands=tuple(s.hands), att=att, opn=opn, cov=cov, shown=s.shown,
                 attacker=s.attacker, defender=s.defender, turn=s.turn, take=int(s.take),
                 limit=s.limit, cap=s.cap, over=int(s.is_over), pile=s.pile,

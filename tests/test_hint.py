@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 from click.testing import CliRunner
 
 from solver.bots import greedy_move
-from solver.cards import cards_of, deck_mask, format_cards
+from solver.cards import deck_mask
 from solver.cli import main
 from solver.deal import new_game
 from solver.engine import legal_moves, play

@@ -17,7 +17,7 @@ from ..errors import MoveError
 from ..moves import Move
 from ..puzzles import (Collection, Puzzle, TASK_VALUES, check_puzzle, find_puzzle, load_all,
                        select, winning_set)
-from ..state import NO_COVER, GameState, Phase
+from ..state import NO_COVER, GameState
 from .app import main
 from .common import emit_json, handles_errors, stderr_console, stdout_console
 
