@@ -83,6 +83,7 @@ cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clz(unsigned int) nogil
+    int __builtin_clzll(unsigned long long) nogil
     void __builtin_prefetch(const void*) nogil
 
 cdef extern from *:
@@ -145,6 +146,7 @@ DEF UNLIM = 0xFFFE
 DEF INF = 0xFFFF
 DEF TT_WAYS = 4
 DEF BIGPLY = 1 << 30
+DEF REFBITS = 64     # path indices a reference mask can name
 
 DEF K_LEAD = 0
 DEF K_COVER = 1
@@ -196,18 +198,27 @@ ctypedef struct Mv:
     int8_t target       # the attack card a cover covers
     int8_t score        # move ordering
     uint8_t idx         # position in gen_moves order (the TT's best move)
+    int8_t fails        # 1: the child is known (from the table) to fail for the prover
 
 ctypedef struct Entry:
-    uint64_t key[5]
-    uint16_t lb
-    uint16_t ub
-    uint8_t gen
-    uint8_t work
-    uint16_t move       # 1 + gen_moves index of the last cut-off move, 0 none
+    uint64_t key[5]     # the canonical state, without the prover (make_key)
+    uint64_t data       # both provers' bounds, age, work, move (see ent_*)
 
 ctypedef struct PathItem:
     uint64_t key[5]
     int ply
+    uint64_t visit      # unique number of this visit of the lead state
+
+ctypedef struct CondEntry:
+    # A failure that rests on repetitions of lead states on the path (R23):
+    # valid while the path still holds the states it referred to, i.e. while
+    # the visit of path[maxref] is still on the stack (the path below it is
+    # then unchanged), maxref being the highest index in ``refs``.  More
+    # states on the path only add failures for the prover (a repetition is
+    # one), so the failure stands however the path continued above.
+    uint64_t key[5]
+    uint64_t tag        # path[maxref].visit << 17 | prover slot << 16 | depth (0: empty)
+    uint64_t refs       # the path indices referred to (bit i: path[i])
 
 ctypedef struct Ctx:
     int n
@@ -216,10 +227,12 @@ ctypedef struct Ctx:
     int low_rank        # lowest rank of the deck (2, 6 or 9) for R7
     int hero
     int prover          # 1: the hero's side proves, 0: the others prove
+    int slot            # prover_slot(): the prover's bounds in a table entry
     int pile_len        # length of the root's pile order
     int8_t pile_cards[64]
     int epoch
-    int rep_on
+    int rep_on          # repetitions checked in this search (R23)
+    int rep_game        # repetitions possible in this game: 3+ players or transfers
     # table
     Entry* tt
     uint64_t tt_mask    # number of buckets - 1
@@ -227,6 +240,9 @@ ctypedef struct Ctx:
     # path of lead states (R23)
     PathItem path[MAXPLY]
     int pathlen
+    uint64_t visits     # lead-state visits so far (never reset: ids stay unique)
+    CondEntry* cond     # the table of path-dependent failures
+    uint64_t cond_mask  # number of its entries - 1
     # move stack
     Mv* mstack
     uint64_t* kstack    # per mstack slot: the child's key (5 words) and hash
@@ -238,6 +254,10 @@ ctypedef struct Ctx:
     int abort           # 1 budget, 2 interrupted
     int64_t tt_stores
     uint32_t hist[2][8][64]   # history heuristic: cut-off counts per (mover is prover, kind, card)
+    int equiv           # drop moves of interchangeable cards (drop_equivalent)
+    int iso             # canonical ranks by iso_ranks (else dead ranks dropped)
+    int etc_min         # enhanced transposition cut-offs only with this many live cards
+    int64_t phase_nodes[8]    # nodes searched per phase (benchmark statistics)
 
 
 cdef inline uint64_t c_beaters(int attack, uint64_t hand, int trump) noexcept nogil:
@@ -407,6 +427,7 @@ cdef inline void add_move(Mv* out, int* cnt, int kind, uint64_t cards, int card,
     m.target = target
     m.score = 0
     m.idx = cnt[0]
+    m.fails = 0
     cnt[0] += 1
 
 
@@ -651,35 +672,115 @@ cdef inline int side_of(Ctx* c, int seat) noexcept nogil:
     return seat == c.hero
 
 
-cdef inline int prover_code(Ctx* c) noexcept nogil:
-    """Who tries to force a decisive result, as seats see it (shared across heroes)."""
+cdef inline int prover_slot(Ctx* c) noexcept nogil:
+    """Which of an entry's two bound pairs the prover uses, as seats see it.
+
+    Two players: the prover's seat; teams: the prover's team (so the answers
+    are shared by both heroes); three or more: the hero's side (1) or the
+    coalition (0), the hero being part of the key.  The other side's pair is
+    always ``1 - slot``.
+    """
     if c.n == 2:
         return c.hero if c.prover else 1 - c.hero
     if c.flags & F_TEAMS:
         return (c.hero & 1) if c.prover else 1 - (c.hero & 1)
-    return c.hero * 2 + c.prover
+    return c.prover
+
+
+cdef inline int key_hero(Ctx* c) noexcept nogil:
+    """The part of the question that is in the key: the hero with 3+ players
+    (paranoid values differ per hero), nothing otherwise."""
+    if c.n == 2 or (c.flags & F_TEAMS):
+        return 0
+    return c.hero
+
+
+cdef inline void iso_ranks(Ctx* c, uint64_t* raw, uint64_t live, int* crank) noexcept nogil:
+    """Canonical ranks of the live cards, the pile being empty.
+
+    The rules never compare ranks of different suits: a card beats a higher
+    one of its suit or any non-trump with a trump (R2), and ranks elsewhere
+    only need to be *equal* (throw-ins R9, transfers R14, multi-card leads).
+    So any renumbering of the live ranks that keeps the order inside every
+    suit and keeps equal ranks equal maps a state onto an equivalent one
+    (same value, same plies).  This picks one canonically: the live ranks
+    form a partial order (inside each suit lower before higher; a rank held
+    in several suits is one element) and are numbered 0, 1, ... along a
+    topological order whose ties are broken by suit (trump last, singles
+    before ranks held in several suits), never by the original rank values.
+    States that differ only in how the suits' cards interleave in rank then
+    share a key (dead ranks vanish as before; the suits are sorted after).
+    ``raw``: the four suits' location nibbles at the original ranks.
+    """
+    cdef uint64_t sm[4]
+    cdef int pr[13]
+    cdef int su, r, k, t, best, bestp, nlive
+    cdef uint64_t x, front, nonfront, avail, multi, a, b, cc, dd
+    cdef int order[4]
+    for su in range(4):
+        sm[su] = (live >> (13 * su)) & SUIT13
+    a = sm[0]
+    b = sm[1]
+    cc = sm[2]
+    dd = sm[3]
+    multi = (a & b) | (a & cc) | (a & dd) | (b & cc) | (b & dd) | (cc & dd)
+    t = 0
+    for su in range(4):
+        if su != c.trump:
+            order[t] = su
+            t += 1
+    order[3] = c.trump
+    for r in range(13):
+        pr[r] = 256 if (multi >> r) & 1 else 0
+    for k in range(4):
+        x = sm[order[k]]
+        while x:
+            r = __builtin_ctzll(x)
+            x &= x - 1
+            pr[r] |= 1 << k
+    nlive = popcount64(a | b | cc | dd)
+    for k in range(nlive):
+        front = 0
+        nonfront = 0
+        for su in range(4):
+            if sm[su]:
+                x = sm[su] & (~sm[su] + 1)
+                front |= x
+                nonfront |= sm[su] & ~x
+        avail = front & ~nonfront
+        best = __builtin_ctzll(avail)
+        bestp = pr[best]
+        x = avail & (avail - 1)
+        while x:
+            r = __builtin_ctzll(x)
+            x &= x - 1
+            if pr[r] < bestp:
+                bestp = pr[r]
+                best = r
+        crank[best] = k
+        x = ~((<uint64_t>1) << best)
+        sm[0] &= x
+        sm[1] &= x
+        sm[2] &= x
+        sm[3] &= x
 
 
 cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
     cdef uint64_t sig[4]
+    cdef uint64_t raw[4]
     cdef uint64_t live, x, lr, tmp
     cdef int crank[13]
     cdef int i, card, r, su, code, canon, slot, j
     cdef int order[3]
-    sig[0] = 0
-    sig[1] = 0
-    sig[2] = 0
-    sig[3] = 0
+    raw[0] = 0
+    raw[1] = 0
+    raw[2] = 0
+    raw[3] = 0
     live = s.att | s.cov
     for i in range(c.n):
         live |= s.hand[i]
     canon = s.pile == 0
-    lr = rank_set(live)
-    j = 0
-    for r in range(13):
-        crank[r] = j if canon else r
-        if (lr >> r) & 1:
-            j += 1
+    # location nibbles at the original ranks
     for i in range(c.n):
         x = s.hand[i]
         while x:
@@ -688,19 +789,37 @@ cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
             code = 1 + i
             if (s.shown >> card) & 1:
                 code = 10 + i
-            sig[card // 13] |= (<uint64_t>code) << (4 * crank[card % 13])
+            raw[card // 13] |= (<uint64_t>code) << (4 * (card % 13))
     x = s.att
     while x:
         card = __builtin_ctzll(x)
         x &= x - 1
         code = 7 if (s.opn >> card) & 1 else 8
-        sig[card // 13] |= (<uint64_t>code) << (4 * crank[card % 13])
+        raw[card // 13] |= (<uint64_t>code) << (4 * (card % 13))
     x = s.cov
     while x:
         card = __builtin_ctzll(x)
         x &= x - 1
-        sig[card // 13] |= (<uint64_t>9) << (4 * crank[card % 13])
+        raw[card // 13] |= (<uint64_t>9) << (4 * (card % 13))
     if canon:
+        if c.iso and s.att == 0:
+            # between bouts only: the positions that recur along different
+            # histories; inside a bout the cheaper key does (measured)
+            iso_ranks(c, raw, live, crank)
+        else:
+            lr = rank_set(live)
+            j = 0
+            for r in range(13):
+                crank[r] = j
+                if (lr >> r) & 1:
+                    j += 1
+        for su in range(4):
+            sig[su] = 0
+            x = (live >> (13 * su)) & SUIT13
+            while x:
+                r = __builtin_ctzll(x)
+                x &= x - 1
+                sig[su] |= ((raw[su] >> (4 * r)) & 15) << (4 * crank[r])
         # trump to slot 3, the other suits sorted by content
         j = 0
         for su in range(4):
@@ -720,16 +839,16 @@ cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
         key[1] = sig[order[1]]
         key[2] = sig[order[2]]
     else:
-        key[0] = sig[0]
-        key[1] = sig[1]
-        key[2] = sig[2]
-        key[3] = sig[3]
+        key[0] = raw[0]
+        key[1] = raw[1]
+        key[2] = raw[2]
+        key[3] = raw[3]
     x = (<uint64_t>(s.attacker & 7)) | ((<uint64_t>(s.defender & 7)) << 3)
     x |= (<uint64_t>((s.turn + 1) & 15)) << 6
     x |= (<uint64_t>s.take) << 10
     x |= (<uint64_t>(s.limit & 7)) << 11
     x |= (<uint64_t>(s.cap & 7)) << 14
-    x |= (<uint64_t>prover_code(c)) << 17
+    x |= (<uint64_t>key_hero(c)) << 17
     x |= (<uint64_t>c.n) << 21
     x |= (<uint64_t>(c.flags & 63)) << 24
     x |= (<uint64_t>((c.flags >> 6) & 1)) << 63
@@ -741,6 +860,8 @@ cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
         x |= (<uint64_t>(c.epoch & 0xFFFF)) << 44
         x |= (<uint64_t>(0 if c.low_rank == 2 else (1 if c.low_rank == 6 else 2))) << 60
     key[4] = x
+
+
 
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
@@ -765,13 +886,58 @@ cdef inline int key_eq(uint64_t* a, uint64_t* b) noexcept nogil:
     return a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and a[3] == b[3] and a[4] == b[4]
 
 
+# Entry.data: bits 0-9 lb and 10-19 ub of slot 0, 20-39 the same for slot 1,
+# 40-47 generation, 48-53 log2 of the work, 54-62 the cut-off move (1 +
+# gen_moves index, 0 none).  A bound in 10 bits: 1023 INF; lb at most 1020
+# (a larger one is stored as 1020: weaker, still true); ub 1021 stands for
+# UNLIM - 1 ("a finite number of plies, not known": every larger bound is
+# stored so), 1022 never stored.  Real distances stay below MAXPLY.  An empty
+# way has data 0 (a stored entry always has an ub of at least 1 or INF).
+DEF B10 = 1023
+DEF SLOT_EMPTY = 1023 << 10   # lb 0, ub INF: nothing known
+
+cdef inline int enc_lb(int v) noexcept nogil:
+    if v >= INF:
+        return B10
+    return v if v <= 1020 else 1020
+
+
+cdef inline int enc_ub(int v) noexcept nogil:
+    if v >= INF:
+        return B10
+    return v if v <= 1020 else 1021
+
+
+cdef inline int ent_lb(Entry* e, int slot) noexcept nogil:
+    cdef int x = (e.data >> (20 * slot)) & B10
+    return INF if x == B10 else x
+
+
+cdef inline int ent_ub(Entry* e, int slot) noexcept nogil:
+    cdef int x = (e.data >> (20 * slot + 10)) & B10
+    if x == B10:
+        return INF
+    return UNLIM - 1 if x >= 1021 else x
+
+
+cdef inline int ent_move(Entry* e) noexcept nogil:
+    return (e.data >> 54) & 511
+
+
+cdef inline int ent_gen(Entry* e) noexcept nogil:
+    return (e.data >> 40) & 255
+
+
+cdef inline int ent_work(Entry* e) noexcept nogil:
+    return (e.data >> 48) & 63
+
+
 cdef inline Entry* tt_probe(Ctx* c, uint64_t* key, uint64_t h) noexcept nogil:
     cdef Entry* b = &c.tt[(h & c.tt_mask) * TT_WAYS]
     cdef int i
     for i in range(TT_WAYS):
-        if b[i].ub != 0 or b[i].lb != 0:
-            if key_eq(b[i].key, key):
-                return &b[i]
+        if b[i].data != 0 and key_eq(b[i].key, key):
+            return &b[i]
     return NULL
 
 
@@ -782,34 +948,42 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, uint64_t h, int lb, int ub, int
     while work > 1 and w < 63:
         work >>= 1
         w += 1
+    cdef int slot = c.slot, sh = 20 * c.slot, olb, oub
+    cdef uint64_t d
     for i in range(TT_WAYS):
-        if b[i].ub == 0 and b[i].lb == 0:
+        if b[i].data == 0:
             if best > -(1 << 29):  # the first empty way beats every occupied one
                 e = &b[i]
                 best = -(1 << 29)
             continue
         if key_eq(b[i].key, key):
-            if lb > b[i].lb:
-                b[i].lb = lb
-            if ub < b[i].ub:
-                b[i].ub = ub
-            b[i].gen = c.gen
-            if w > b[i].work:
-                b[i].work = w
+            olb = ent_lb(&b[i], slot)
+            oub = ent_ub(&b[i], slot)
+            if olb > lb:
+                lb = olb
+            if oub < ub:
+                ub = oub
+            d = b[i].data & ~((<uint64_t>0xFFFFF) << sh) & ~((<uint64_t>0xFF) << 40)
+            d |= ((<uint64_t>enc_lb(lb)) | ((<uint64_t>enc_ub(ub)) << 10)) << sh
+            d |= (<uint64_t>c.gen) << 40
+            if w > ent_work(&b[i]):
+                d = (d & ~((<uint64_t>63) << 48)) | ((<uint64_t>w) << 48)
             if move:
-                b[i].move = move
+                d = (d & ~((<uint64_t>511) << 54)) | ((<uint64_t>(move & 511)) << 54)
+            b[i].data = d
             return
-        sc = b[i].work - 4 * (<uint8_t>(c.gen - b[i].gen))
+        sc = ent_work(&b[i]) - 4 * (<uint8_t>(c.gen - ent_gen(&b[i])))
         if sc < best:
             best = sc
             e = &b[i]
     c.tt_stores += 1
     memcpy(e.key, key, 5 * sizeof(uint64_t))
-    e.lb = lb
-    e.ub = ub
-    e.gen = c.gen
-    e.work = w
-    e.move = move
+    d = ((<uint64_t>enc_lb(lb)) | ((<uint64_t>enc_ub(ub)) << 10)) << sh
+    d |= (<uint64_t>SLOT_EMPTY) << (20 * (1 - slot))
+    d |= (<uint64_t>c.gen) << 40
+    d |= (<uint64_t>w) << 48
+    d |= (<uint64_t>(move & 511)) << 54
+    e.data = d
 
 
 # ------------------------------------------------------------------ ordering
@@ -896,28 +1070,142 @@ cdef inline void tt_prefetch(Ctx* c, uint64_t h) noexcept nogil:
     __builtin_prefetch(b + TT_WAYS * sizeof(Entry) - 1)
 
 
-cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* pkey) noexcept nogil:
+cdef inline int live_cards(Ctx* c, St* s) noexcept nogil:
+    cdef uint64_t m = s.att | s.cov
+    cdef int i
+    for i in range(c.n):
+        m |= s.hand[i]
+    return popcount64(m)
+
+
+cdef inline int equivalent_lower(Ctx* c, St* s, uint64_t live, uint64_t hand, int x) noexcept nogil:
+    """Whether card ``x`` of ``hand`` has an interchangeable lower neighbour.
+
+    With the pile empty, let ``y`` be the next lower live card of ``x``'s suit
+    (live: in a hand or on the table).  If ``y`` is in the same hand and no
+    other live card shares the rank of ``x`` or of ``y``, the two cards differ
+    towards every *other* live card in nothing the rules can see: nothing
+    lies between them, so a card beats one exactly when it beats the other
+    (R2), and their ranks appear nowhere else (R9, R14).  They differ only
+    towards each other -- which matters once they sit in different hands (a
+    take can do that to an attack card), so this is used for covers only
+    (``drop_equivalent``).
+    """
+    cdef int su = x // 13, r = x % 13
+    cdef uint64_t below = live & (SUIT13 << (13 * su)) & (((<uint64_t>1) << x) - 1)
+    cdef int y
+    if below == 0:
+        return 0
+    y = 63 - __builtin_clzll(below)
+    if not (hand >> y) & 1:
+        return 0
+    return (popcount64(live & (SPREAD << r)) == 1
+            and popcount64(live & (SPREAD << (y % 13))) == 1)
+
+
+cdef int drop_equivalent(Ctx* c, St* s, Mv* ms, int nm) noexcept nogil:
+    """Remove the covers made with a card that has an interchangeable lower
+    neighbour in the defender's hand (``equivalent_lower``); returns the new
+    count.
+
+    A cover card never reaches another hand: the bout ends with it discarded
+    (R15) or picked up again by the same defender (R16); a transfer is over
+    once a card is covered (R14).  On the table it is compared with nothing
+    but the attack it covers.  So covering with ``x`` or with its neighbour
+    ``y`` gives states that map onto each other by exchanging the two ranks
+    (after a discard the survivor of the two has the same relations to every
+    live card either way): the same value and plies, and only the lower card
+    needs searching (the double-dummy solvers' "equivalent cards").  Leads,
+    throw-ins and transfers are not pruned: the defender may take those
+    cards, and then ``x`` and ``y`` face each other from different hands.
+    """
+    cdef uint64_t live = s.att | s.cov, hand
+    cdef int i, j = 0, k
+    for i in range(c.n):
+        live |= s.hand[i]
+    hand = s.hand[to_move(s)]
+    for i in range(nm):
+        k = ms[i].kind
+        if k == K_COVER and equivalent_lower(c, s, live, hand, ms[i].card):
+            continue
+        ms[j] = ms[i]
+        j += 1
+    return j
+
+
+cdef inline int single_leads_suffice(Ctx* c, St* s) noexcept nogil:
+    """Whether a lead of several cards is dominated by leading one of them.
+
+    Lead one card ``a`` of the pair/triple and throw the next one after each
+    answer of the defender (P3: the attacker is asked first, R9 allows the
+    rank, R10's limit is the same): whatever the defender does -- cover, or
+    take, at any point -- the play reaches a state the defender could have
+    chosen against the whole lead, and the attacker keeps the option of doing
+    something else.  So a multi-card lead never does better for the attacker
+    than the single card, and the value search may skip it.  Not with
+    transfers (a single card can be transferred where several cannot, R14),
+    not with ``trump_swap`` while the pile has cards, and with 3+ players only
+    when the defender plays against the attacker's side (otherwise the
+    multi-card lead gives *their* side more choices).  Only the value
+    (``depth == UNLIM``) may use it: the single card takes one more ply.
+    """
+    if c.flags & (F_TRANSFER | F_SHOW):
+        return 0
+    if (c.flags & F_SWAP) and s.pile > 0:
+        return 0
+    if c.n == 2:
+        return 1
+    return side_of(c, s.attacker) != side_of(c, s.defender)
+
+
+cdef inline void merge_refs(uint64_t* acc, uint64_t* got, int bound) noexcept nogil:
+    """Add a failed child's repetition references to the node's (GHI, R23).
+
+    ``acc``/``got``: [mask, bad]: bit i of the mask names path[i], a lead
+    state on the path that a repetition below referred to; ``bad`` is the
+    lowest index referred to that the mask cannot name (BIGPLY: none; -1 for
+    a search cut by the ply limit).  ``bound`` is the node's own path length
+    at entry: references at or beyond it are inside the node's subtree and do
+    not make the node's failure path-dependent.
+    """
+    if bound < REFBITS:
+        acc[0] |= got[0] & ((<uint64_t>1 << bound) - 1)
+    else:
+        acc[0] |= got[0]
+    if <int64_t>got[1] < bound and <int64_t>got[1] < <int64_t>acc[1]:
+        acc[1] = got[1]
+
+
+cdef inline CondEntry* cond_slot(Ctx* c, uint64_t h) noexcept nogil:
+    return &c.cond[(h >> 20) & c.cond_mask]
+
+
+cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64_t* pkey) noexcept nogil:
     """Can the prover force a decisive result within ``depth`` plies?
 
-    1 yes (``dist`` an upper bound on the plies), 0 no, -1 budget.  ``rep`` is
-    the lowest path ply that a repetition met below referred to (BIGPLY: none).
-    ``pkey``: NULL, or the state's key (5 words) and hash already computed by
-    the parent (the enhanced transposition cut-off computes every child's).
+    1 yes (``dist`` an upper bound on the plies), 0 no, -1 budget.  ``rep``
+    (two words) names the lead states on the path that a repetition met below
+    referred to (see ``merge_refs``; [0, BIGPLY]: none).  ``pkey``: NULL, or the state's key (5 words) and hash
+    already computed by the parent (the enhanced transposition cut-off
+    computes every child's).
     """
     cdef uint64_t key[5]
     cdef uint64_t ckey[5]
     cdef uint64_t h
     cdef Entry* e
-    cdef int ph, i, nm, r, d, rp, mine, result, best, minrep, cdepth, pushed = 0, bm = 0, cut = 0, j
+    cdef int ph, i, nm, r, d, mine, result, best, cdepth, pushed = 0, bm = 0, cut = 0, j
+    cdef uint64_t rp[2]
+    cdef uint64_t refs[2]
+    cdef int top, pruned = 0, etc
+    cdef int bound = c.pathlen
+    cdef CondEntry* ce
     cdef Mv tmv
     cdef uint64_t* ks
-    cdef uint64_t okey[5]
-    cdef uint64_t ow4 = 0, oh
-    cdef int oc
     cdef int64_t nodes0
     cdef Mv* ms
     cdef St child
-    rep[0] = BIGPLY
+    rep[0] = 0
+    rep[1] = BIGPLY
     dist[0] = 0
     c.nodes += 1
     if (c.nodes & 0x3FF) == 0 and check_budget(c):
@@ -929,9 +1217,11 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
     if depth == 0:
         return 0
     if ply >= MAXPLY - 1 or c.msp + MAXMOVES > MSTACK:
-        rep[0] = -1  # too deep: a failure that must not be stored
+        rep[0] = 0
+        rep[1] = <uint64_t>(-1)  # too deep: a failure that must not be stored
         return 0
     ph = phase(s)
+    c.phase_nodes[ph] += 1
     if pkey != NULL:
         memcpy(key, pkey, 5 * sizeof(uint64_t))
         h = pkey[5]
@@ -941,19 +1231,34 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
     if ph == PH_LEAD and c.rep_on:
         for i in range(c.pathlen):
             if c.path[i].key[4] == key[4] and key_eq(c.path[i].key, key):
-                rep[0] = c.path[i].ply
+                if i < REFBITS:
+                    rep[0] = (<uint64_t>1) << i
+                else:
+                    rep[1] = i
                 return 0
     e = tt_probe(c, key, h)
     if e != NULL:
-        if e.ub <= depth:
-            dist[0] = e.ub
+        d = ent_ub(e, c.slot)
+        if d <= depth:
+            dist[0] = d
             return 1
-        if e.lb > depth:
-            return 0
-        bm = e.move
+        if ent_lb(e, c.slot) > depth or ent_ub(e, 1 - c.slot) < UNLIM:
+            return 0  # (the second test: the cross-prover argument below)
+        bm = ent_move(e)
+    if c.rep_on:
+        ce = cond_slot(c, h)
+        if ce.tag != 0 and ((ce.tag >> 16) & 1) == <uint64_t>c.slot and <int>(ce.tag & 0xFFFF) >= depth:
+            top = 63 - __builtin_clzll(ce.refs)  # a stored mask is never 0
+            if (top < c.pathlen and c.path[top].visit == (ce.tag >> 17)
+                    and key_eq(ce.key, key)):
+                # the same repetitions are still on the path: the failure stands
+                rep[0] = ce.refs
+                return 0
     if ph == PH_LEAD and c.rep_on:
         memcpy(c.path[c.pathlen].key, key, 5 * sizeof(uint64_t))
         c.path[c.pathlen].ply = ply
+        c.visits += 1
+        c.path[c.pathlen].visit = c.visits
         c.pathlen += 1
         pushed = 1
     nodes0 = c.nodes
@@ -961,6 +1266,19 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
     ks = &c.kstack[6 * c.msp]
     nm = gen_moves(c, s, ms)
     mine = side_of(c, to_move(s)) == c.prover
+    if ph == PH_LEAD and depth == UNLIM and single_leads_suffice(c, s):
+        j = 0
+        for i in range(nm):
+            if ms[i].kind != K_LEAD or (ms[i].cards & (ms[i].cards - 1)) == 0:
+                ms[j] = ms[i]
+                j += 1
+        if j < nm and not mine:
+            # the other side's best may have been among the skipped moves:
+            # the plies of a success here are no longer exact
+            pruned = 1
+        nm = j
+    if s.pile == 0 and not (c.flags & F_SHOW) and c.equiv:
+        nm = drop_equivalent(c, s, ms, nm)
     order_moves(c, s, ms, nm, mine)
     if bm:
         # the table's cut-off move first (ordering only: any order is sound;
@@ -978,7 +1296,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
     cdepth = depth if depth == UNLIM else depth - 1
     # enhanced transposition cut-off: a child already decided in the table
     # (path-independent facts only) decides this node without a search
-    if nm > 1:
+    etc = nm > 1 and live_cards(c, s) >= c.etc_min
+    if etc:
         # first every child's key and a prefetch of its bucket (the probes'
         # cache misses overlap), then the probes in the same order
         for i in range(nm):
@@ -990,13 +1309,6 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
                 make_key(c, &child, &ks[6 * i])
                 ks[6 * i + 5] = key_hash(&ks[6 * i])
                 tt_prefetch(c, ks[6 * i + 5])
-        if not mine:
-            # the same states with the other side proving: word 4's prover
-            # code (bits 17-20) is the only difference in the key
-            c.prover ^= 1
-            oc = prover_code(c)
-            c.prover ^= 1
-            ow4 = (<uint64_t>oc) << 17
         for i in range(nm):
             if ks[6 * i + 4] == 0:
                 child = s[0]
@@ -1007,34 +1319,37 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
                 e = tt_probe(c, &ks[6 * i], ks[6 * i + 5])
                 r = -1
                 if e != NULL:
-                    if e.ub <= cdepth:
+                    d = ent_ub(e, c.slot)
+                    if d <= cdepth:
                         r = 1
-                        d = e.ub
-                    elif e.lb > cdepth:
+                    elif ent_lb(e, c.slot) > cdepth:
                         r = 0
                         d = 0
-                if r < 0 and not mine:
-                    # Cross-prover cut-off.  A stored success of the *other*
-                    # side (ub < UNLIM) is a finite proof tree without
-                    # repetitions: from this state that side forces its
-                    # decisive result whatever the history, so our prover
-                    # cannot force the opposite decisive result there (at any
-                    # depth, path-independently, R23 draws included).  Hence
-                    # the child fails for our prover, and at a node where the
-                    # other side moves that failure refutes the node.
-                    memcpy(okey, &ks[6 * i], 4 * sizeof(uint64_t))
-                    okey[4] = (ks[6 * i + 4] & ~((<uint64_t>15) << 17)) | ow4
-                    oh = key_hash(okey)
-                    e = tt_probe(c, okey, oh)
-                    if e != NULL and e.ub < UNLIM:
+                    elif ent_ub(e, 1 - c.slot) < UNLIM:
+                        # Cross-prover cut-off.  A stored success of the
+                        # *other* side (ub < UNLIM) is a finite proof tree
+                        # without repetitions: from this state that side
+                        # forces its decisive result whatever the history, so
+                        # our prover cannot force the opposite decisive result
+                        # there (at any depth, path-independently, R23 draws
+                        # included).  Hence the child fails for our prover: at
+                        # a node where the other side moves that failure
+                        # refutes the node, at the prover's own node the child
+                        # is not searched.  Both sides' bounds share an entry,
+                        # so this costs no second probe.
                         r = 0
                         d = 0
                 if r < 0:
                     continue
+            if mine and r == 0:
+                # a path-independent failure: never worth searching here
+                ms[i].fails = 1
             if mine and r == 1:
                 c.msp -= nm
                 if pushed:
                     c.pathlen -= 1
+                if d >= UNLIM - 1:
+                    d = UNLIM - 2  # plies unknown stays unknown
                 tt_store(c, key, h, 0, d + 1, 1, ms[i].idx + 1)
                 dist[0] = d + 1
                 return 1
@@ -1046,13 +1361,16 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
                 return 0
     result = 0 if mine else 1
     best = INF if mine else 0
-    minrep = BIGPLY
+    refs[0] = 0
+    refs[1] = BIGPLY
     cdepth = depth if depth == UNLIM else depth - 1
     for i in range(nm):
+        if ms[i].fails:
+            continue
         child = s[0]
         play(c, &child, &ms[i])
-        r = dfs(c, &child, cdepth, ply + 1, &d, &rp,
-                &ks[6 * i] if nm > 1 and ks[6 * i + 4] != 0 else NULL)
+        r = dfs(c, &child, cdepth, ply + 1, &d, rp,
+                &ks[6 * i] if etc and ks[6 * i + 4] != 0 else NULL)
         if r < 0:
             c.msp -= nm
             if pushed:
@@ -1066,18 +1384,19 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
                 if i > 0:
                     c.hist[1][ms[i].kind][ms[i].card & 63] += 1
                 break
-            if rp < minrep:
-                minrep = rp
+            merge_refs(refs, rp, bound)
         else:
             if r == 0:
                 result = 0
-                minrep = rp
+                merge_refs(refs, rp, bound)
                 cut = ms[i].idx + 1
                 if i > 0:
                     c.hist[0][ms[i].kind][ms[i].card & 63] += 1
                 break
             if d + 1 > best:
                 best = d + 1
+    if pruned and result:
+        best = UNLIM - 1  # a success, its plies unknown (see single_leads_suffice)
     c.msp -= nm
     if pushed:
         c.pathlen -= 1
@@ -1086,12 +1405,19 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, int* rep, uint64_t* p
             best = UNLIM - 1
         tt_store(c, key, h, 0, best, c.nodes - nodes0, cut)
         dist[0] = best
-        rep[0] = BIGPLY
         return 1
-    if minrep >= ply:
+    if refs[0] == 0 and <int64_t>refs[1] >= bound:
+        # no repetition below refers above this node: path-independent
         tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, c.nodes - nodes0, cut)
-        minrep = BIGPLY
-    rep[0] = minrep
+    else:
+        if <int64_t>refs[1] >= bound:
+            top = 63 - __builtin_clzll(refs[0])
+            ce = cond_slot(c, h)
+            memcpy(ce.key, key, 5 * sizeof(uint64_t))
+            ce.tag = (c.path[top].visit << 17) | ((<uint64_t>c.slot) << 16) | <uint64_t>depth
+            ce.refs = refs[0]
+        rep[0] = refs[0]
+        rep[1] = refs[1]
     return 0
 
 
@@ -1154,6 +1480,7 @@ cdef class CState:
 
 
 assert sizeof(Entry) == 48, "TT entry layout changed"
+assert sizeof(CondEntry) == 56, "conditional entry layout changed"
 
 
 cdef class Search:
@@ -1166,6 +1493,7 @@ cdef class Search:
 
     cdef Ctx* c
     cdef readonly uint64_t buckets
+    cdef readonly uint64_t cond_entries
     cdef dict epochs
 
     def __cinit__(self, int tt_mb=64):
@@ -1177,17 +1505,29 @@ cdef class Search:
         if self.c == NULL:
             raise MemoryError()
         self.c.tt = <Entry*>dk_table_alloc(nb * TT_WAYS * sizeof(Entry))
+        # the path-dependent failures get what the power-of-two main table
+        # leaves of tt_mb (at least a quarter of it)
+        cdef uint64_t nc = 1
+        while (nc * 2 * sizeof(CondEntry)) <= bytes_ - nb * TT_WAYS * sizeof(Entry):
+            nc *= 2
+        self.c.cond = <CondEntry*>dk_table_alloc(nc * sizeof(CondEntry))
+        self.c.cond_mask = nc - 1
+        self.cond_entries = nc
         self.c.mstack = <Mv*>malloc(MSTACK * sizeof(Mv))
         self.c.kstack = <uint64_t*>malloc(MSTACK * 6 * sizeof(uint64_t))
-        if self.c.tt == NULL or self.c.mstack == NULL or self.c.kstack == NULL:
+        if (self.c.tt == NULL or self.c.cond == NULL or self.c.mstack == NULL
+                or self.c.kstack == NULL):
             raise MemoryError("transposition table")
         self.c.tt_mask = nb - 1
+        self.c.equiv = 1
+        self.c.iso = 1
         self.buckets = nb
         self.epochs = {}
 
     def __dealloc__(self):
         if self.c != NULL:
             free(self.c.tt)
+            free(self.c.cond)
             free(self.c.mstack)
             free(self.c.kstack)
             free(self.c)
@@ -1205,12 +1545,13 @@ cdef class Search:
         """Number of occupied entries (a scan; for benchmarks)."""
         cdef uint64_t i, n = 0
         for i in range(self.buckets * TT_WAYS):
-            if self.c.tt[i].lb != 0 or self.c.tt[i].ub != 0:
+            if self.c.tt[i].data != 0:
                 n += 1
         return n
 
     def clear(self):
         memset(self.c.tt, 0, self.buckets * TT_WAYS * sizeof(Entry))
+        memset(self.c.cond, 0, self.cond_entries * sizeof(CondEntry))
 
     def setup(self, int n, int trump, int flags, int low_rank, tuple hands, uint64_t att,
               uint64_t opn, uint64_t cov, uint64_t shown, int attacker, int defender, int turn,
@@ -1234,7 +1575,7 @@ cdef class Search:
             c.epoch = self.epochs[k]
         else:
             c.epoch = 0
-        c.rep_on = 1 if (n > 2 or (flags & (F_TRANSFER | F_SHOW))) else 0
+        c.rep_game = 1 if (n > 2 or (flags & (F_TRANSFER | F_SHOW))) else 0
         cdef CState st = CState.__new__(CState)
         st.c = c
         st.owner = self
@@ -1261,6 +1602,19 @@ cdef class Search:
                 st.s.over = 1
         return st
 
+    def tune(self, etc_min=None, equiv=None, iso=None):
+        """Search switches, for benchmarks and tests: ``etc_min`` live cards
+        for the enhanced transposition cut-off (0: always), ``equiv`` drop
+        moves of interchangeable cards, ``iso`` canonical ranks between bouts.
+        Returns the current settings."""
+        if etc_min is not None:
+            self.c.etc_min = etc_min
+        if equiv is not None:
+            self.c.equiv = 1 if equiv else 0
+        if iso is not None:
+            self.c.iso = 1 if iso else 0
+        return dict(etc_min=self.c.etc_min, equiv=self.c.equiv, iso=self.c.iso)
+
     def new_generation(self):
         self.c.gen = <uint8_t>(self.c.gen + 1)
 
@@ -1268,19 +1622,22 @@ cdef class Search:
               double max_time=0.0, int64_t max_nodes=0):
         """(result, distance bound): result 1 yes, 0 no, -1 budget, -2 interrupted."""
         cdef Ctx* c = self.c
-        cdef int dist = 0, rep = 0, r
+        cdef int dist = 0, r
+        cdef uint64_t rep[2]
         cdef St root = st.s
         if depth > UNLIM:
             depth = UNLIM
         c.hero = hero
         c.prover = prover
+        c.slot = prover_slot(c)
+        c.rep_on = c.rep_game
         c.pathlen = 0
         c.msp = 0
         c.abort = 0
         c.max_nodes = max_nodes
         c.deadline = max_time
         with nogil:
-            r = dfs(c, &root, depth, 0, &dist, &rep, NULL)
+            r = dfs(c, &root, depth, 0, &dist, rep, NULL)
         if r < 0:
             return (-2 if c.abort == 2 else -1), 0
         return r, dist
@@ -1291,16 +1648,22 @@ cdef class Search:
         cdef Ctx* c = self.c
         c.hero = hero
         c.prover = prover
+        c.slot = prover_slot(c)
         if st.s.over:
             return None
         make_key(c, &st.s, key)
         cdef Entry* e = tt_probe(c, key, key_hash(key))
         if e == NULL:
             return (0, INF)
-        return (e.lb, e.ub)
+        return (ent_lb(e, c.slot), ent_ub(e, c.slot))
 
     def reset_nodes(self):
         self.c.nodes = 0
+        memset(self.c.phase_nodes, 0, sizeof(self.c.phase_nodes))
+
+    def phase_nodes(self):
+        """Nodes searched since ``reset_nodes`` per phase: lead, defend, throw, taken."""
+        return tuple(self.c.phase_nodes[i] for i in range(1, 5))
 
 
 UNLIMITED = UNLIM

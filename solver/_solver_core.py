@@ -98,14 +98,58 @@ class CoreBackend:
             raise Aborted(r == -2)
         return r, d
 
+    def _prove_round(self, st, hero: int, prover: int, budget: int) -> tuple[int, int] | None:
+        """One unlimited-depth proof with at most ``budget`` more nodes (0: no
+        round limit); None if that round ran out.  The caller's own budgets
+        (``deadline``, ``max_nodes``, Ctrl-C) raise :class:`Aborted`."""
+        limit = self.search.nodes + budget if budget else 0
+        if self.max_nodes and (not limit or limit > self.max_nodes):
+            limit = self.max_nodes
+        r, d = self.search.prove(st, hero, prover, UNLIM, self.deadline, limit)
+        if r == -2:
+            raise Aborted(True)
+        if r == -1:
+            if ((self.max_nodes and self.search.nodes >= self.max_nodes)
+                    or (self.deadline and time.monotonic() >= self.deadline)):
+                raise Aborted(False)
+            return None
+        return r, d
+
+    def _decide(self, st, hero: int, bounds: list[int] | None = None) -> tuple[int, int]:
+        """The value for ``hero`` and the successful prover's distance bound.
+
+        Only one of the two questions has to succeed for a decisive value, and
+        a success is usually cheaper to prove than the other side's failure.
+        So the two provers take turns with node budgets that double each
+        round, the hero's side first; the table is shared, so the work of a
+        round that ran out is not lost, and each side's stored successes prune
+        the other's search (the cross-prover cut-off).  Once one side has
+        failed the other runs to the end.  A draw needs both failures.
+        ``bounds``, if given, keeps the value bounds proven so far as
+        [lower, upper] (for a partial answer).
+        """
+        done: dict[int, tuple[int, int]] = {}
+        budget = 2048
+        while True:
+            for prover in (1, 0):
+                if prover in done:
+                    continue
+                r = self._prove_round(st, hero, prover, 0 if done else budget)
+                if r is None:
+                    continue
+                done[prover] = r
+                if r[0]:
+                    return (1 if prover else -1), r[1]
+                if bounds is not None:
+                    bounds[prover] = 0
+            if len(done) == 2:
+                return 0, 0
+            budget *= 2
+
     def _value(self, st, hero: int) -> int:
         if st.fields()["over"]:
             return st.hero_outcome(hero)
-        if self._prove(st, hero, 1)[0]:
-            return 1
-        if self._prove(st, hero, 0)[0]:
-            return -1
-        return 0
+        return self._decide(st, hero)[0]
 
     def _distance(self, st, hero: int, prover: int, ub: int) -> int:
         """Exact plies the prover needs (known to be finite, at most ``ub``)."""
@@ -116,6 +160,18 @@ class CoreBackend:
         if b is not None:
             lb = max(lb, b[0])
             ub = min(ub, b[1])
+        # The value search may know only that the plies are finite (its
+        # prunings keep values exact, not plies): then search upwards by
+        # doubling first -- deep ply limits are expensive where cycles are
+        # possible (R23), and distances are short.
+        d = max(lb, 16)
+        while d < ub:
+            r, dd = self._prove(st, hero, prover, d)
+            if r:
+                ub = min(dd, d)
+                break
+            lb = d + 1
+            d *= 2
         while lb < ub:
             mid = (lb + ub) // 2
             r, d = self._prove(st, hero, prover, mid)
@@ -130,13 +186,10 @@ class CoreBackend:
         if f["over"]:
             v = st.hero_outcome(hero)
             return v, (0 if v else None)
-        r, d = self._prove(st, hero, 1)
-        if r:
-            return 1, (self._distance(st, hero, 1, d) if want_distance else None)
-        r, d = self._prove(st, hero, 0)
-        if r:
-            return -1, (self._distance(st, hero, 0, d) if want_distance else None)
-        return 0, None
+        v, d = self._decide(st, hero)
+        if v == 0:
+            return 0, None
+        return v, (self._distance(st, hero, 1 if v > 0 else 0, d) if want_distance else None)
 
     def _children(self, st, hero: int, want_distance: bool):
         out = []
@@ -166,11 +219,11 @@ class CoreBackend:
         result = SolveResult(hero + 1, "unknown", [], [], None, 0, 0.0, False, [], lower, upper)
         try:
             # the value first (fastest), then each move, then the variation
-            if self._prove(st, hero, 1)[0]:
-                value = 1
-            else:
-                result.upper = "draw"
-                value = -1 if self._prove(st, hero, 0)[0] else 0
+            bounds = [-1, 1]  # [lower, upper]
+            try:
+                value = self._decide(st, hero, bounds)[0]
+            finally:
+                result.lower, result.upper = VALUE_NAMES[bounds[0]], VALUE_NAMES[bounds[1]]
             result.value = VALUE_NAMES[value]
             result.lower = result.upper = result.value
             kids = self._children(st, hero, want_distance)
@@ -192,11 +245,32 @@ class CoreBackend:
         return result
 
     def _pv(self, st, hero: int, ordered, state: GameState, want_distance: bool) -> list[str]:
-        from .search import MoveValue, on_hero_side, rank_moves
-
         pv: list[str] = []
         seen = set()
         texts = [move_text(m) for m in st.moves()]
+        # A drawn line may wander a long way before it repeats (R23), and every
+        # step is a new root search whose repetition-dependent failures the
+        # table could not keep: a drawn variation stops where extending it
+        # would cost more than four times what the answer did (a won or lost
+        # one ends by its distance).
+        draw = bool(ordered) and ordered[0].value == "draw"
+        budget = self.search.nodes + max(250_000, 4 * self.search.nodes)
+        own = self.max_nodes
+        if draw and (not own or own > budget):
+            self.max_nodes = budget
+        try:
+            self._pv_steps(st, hero, ordered, state, want_distance, pv, seen, texts)
+        except Aborted as e:
+            if (e.interrupted or self.max_nodes == own
+                    or (self.deadline and time.monotonic() >= self.deadline)):
+                raise
+        finally:
+            self.max_nodes = own
+        return pv
+
+    def _pv_steps(self, st, hero, ordered, state, want_distance, pv, seen, texts) -> None:
+        from .search import MoveValue, on_hero_side, rank_moves
+
         while ordered:
             mv = ordered[0].move
             pv.append(mv)
@@ -212,4 +286,3 @@ class CoreBackend:
             texts = [move_text(m) for m, _, _ in kids]
             ordered, _ = rank_moves(
                 [MoveValue(t, VALUE_NAMES[v], d) for t, (_, v, d) in zip(texts, kids)], mine)
-        return pv
