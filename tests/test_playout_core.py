@@ -187,3 +187,29 @@ def test_stop_at_endgame_hands_over_the_python_position():
         r2, m2, _, _ = core.greedy_playout(end, 0, 1500 - steps)
         assert (r2, m2) == want
     assert stopped > 20
+
+
+def test_hint_is_the_same_with_core_and_python_playouts():
+    """hint_knowledge gives the same table with the C playouts as with the
+    Python reference: mid-game deals, deals whose pile holds at most 2 cards
+    (the exact endgame hand-over), empty-pile deals (exact, playout tie-break),
+    2 and 3 players, with and without transfer."""
+    from solver.hint import HintConfig, hint_knowledge
+    from solver.knowledge import PublicTracker
+
+    rng = random.Random(8)
+    piles = []
+    for g in range(16):
+        t = PublicTracker(new_game(2 if g < 12 else 3, Rules(transfer=bool(g % 2)), rng=rng))
+        target = (rng.randrange(0, 10), 1, 2, 0)[g % 4]  # pile sizes the engine treats apart
+        while not t.state.is_over and (t.state.pile > target or t.state.table):
+            t.play(greedy_move(t.state))
+        s = t.state
+        if s.is_over:
+            continue
+        k = t.knowledge(s.to_move)
+        a = hint_knowledge(k, samples=8, seed=g, config=HintConfig(playouts="python"))
+        b = hint_knowledge(k, samples=8, seed=g)
+        assert a.to_json() == b.to_json(), s
+        piles.append(s.pile)
+    assert 0 in piles and any(1 <= p <= 2 for p in piles) and max(piles) > 2
