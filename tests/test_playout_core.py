@@ -213,3 +213,11 @@ def test_hint_is_the_same_with_core_and_python_playouts():
         assert a.to_json() == b.to_json(), s
         piles.append(s.pile)
     assert 0 in piles and any(1 <= p <= 2 for p in piles) and max(piles) > 2
+
+
+def test_unknown_playout_backend_is_refused():
+    from solver.hint import HintConfig, evaluate_deal
+
+    g = new_game(2, seed=4)
+    with pytest.raises(ValueError, match="playouts"):
+        evaluate_deal(g, engine.legal_moves(g), 0, HintConfig(playouts="fortran"))
