@@ -28,6 +28,7 @@ extensions = [
     Extension(
         "solver._core",
         ["ext/_core.pyx"],
+        depends=["ext/playout.pxi"],  # included by _core.pyx
         extra_compile_args=(["-O3"] + POPCNT) if not DEBUG else ["-O0", "-g"],
     )
 ]

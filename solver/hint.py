@@ -17,11 +17,12 @@ Perfect-information Monte Carlo ("determinization"):
    * **playout**: otherwise the move is played and the game finished by the
      greedy player (:mod:`solver.bots`) in every seat; the result for the
      asking seat is the move's score on that deal.  Greedy play is deterministic,
-     so a deal and a move give one number.  Why playouts: they are cheap in
-     pure Python (about 3 ms a game), cover the whole game (drawing, takes,
-     the endgame) and, being the same policy for everybody, measure the
-     relative merit of the moves rather than an absolute chance.  The card
-     margin at the end breaks ties.
+     so a deal and a move give one number.  Why playouts: they are cheap
+     (the compiled core plays them, ``ext/playout.pxi``, in about 30 µs a
+     game; :func:`playout` is the pure-Python reference, about 3-7 ms),
+     cover the whole game (drawing, takes, the endgame) and, being the same
+     policy for everybody, measure the relative merit of the moves rather
+     than an absolute chance.  The card margin at the end breaks ties.
 
 4. Per move: win/draw/loss rates, mean score (+1/0/-1), a 95% interval, and
    the share of deals on which the move was (one of) the best.  The
@@ -50,7 +51,8 @@ from .moves import Move
 from .sampler import Sampler
 from .state import GameState
 
-DEFAULT_SAMPLES = 48
+#: Deals per hint, for `durak hint` and the match bot alike (measured in docs/hint.md).
+DEFAULT_SAMPLES = 128
 #: The sample cap when only a time budget is given.
 TIME_ONLY_SAMPLES = 5000
 #: A playout longer than this many moves counts as a draw (R23: endless play).
@@ -78,7 +80,10 @@ class HintConfig:
     move is recommended over the greedy player's move only if its paired mean
     advantage on the same deals exceeds ``switch_z`` standard errors; else the
     greedy move is recommended (noise must not talk the engine out of a sound
-    default).
+    default).  ``playouts``: ``"auto"`` runs the greedy playouts in the compiled
+    core (``ext/playout.pxi``, the same moves and results as :func:`playout`,
+    about a hundred times faster), ``"python"`` runs the pure-Python reference
+    :func:`playout`.
     """
 
     solver: str = "auto"
@@ -91,6 +96,7 @@ class HintConfig:
     endgame_nodes: int = 30_000
     tt_mb: int = 16
     playout_limit: int = PLAYOUT_LIMIT
+    playouts: str = "auto"
 
 
 @dataclass
@@ -184,6 +190,18 @@ class _Evaluator:
         self.cfg = cfg
         self._solver = solver
         self._solver_ok: bool | None = None if solver is None else True
+        self._po_search: Any = None  # a small core Search the playouts load deals into
+        self._po_core: Any = None
+        if cfg.playouts == "auto":
+            try:
+                from .core import core
+
+                if hasattr(core, "greedy_playout"):
+                    self._po_core = core
+            except ImportError:  # no compiled core: the Python playouts
+                self._po_core = None
+        elif cfg.playouts != "python":
+            raise ValueError(f"playouts: 'auto' or 'python', got {cfg.playouts!r}")
 
     def solver(self):
         if self._solver_ok is None:
@@ -204,13 +222,22 @@ class _Evaluator:
         """The exact value of an empty-pile position for ``me`` within
         ``endgame_nodes`` per question, or None (two boolean questions of the
         core search: can ``me`` win? can the others win?)."""
-        solver = self.solver()
-        search = getattr(getattr(solver, "_core", None), "search", None)
+        search = self._solver_search()
         if search is None:
             return None
-        from ._solver_core import UNLIM, load
+        from ._solver_core import load
 
-        st = load(search, state)
+        return self._endgame_core(search, load(search, state), me)
+
+    def _solver_search(self):
+        """The exact solver's core Search, or None (no compiled solver)."""
+        solver = self.solver()
+        return getattr(getattr(solver, "_core", None), "search", None)
+
+    def _endgame_core(self, search, st, me: int) -> int | None:
+        """:meth:`endgame_value` of a core state of ``search``."""
+        from ._solver_core import UNLIM
+
         search.new_generation()
         search.reset_nodes()
         r, _ = search.prove(st, me, 1, UNLIM, 0.0, self.cfg.endgame_nodes)
@@ -251,17 +278,63 @@ class _Evaluator:
                     if all(str(m) in vals and vals[str(m)] in conv for m in moves):
                         # ties between equal exact values go to the practical chances:
                         # the greedy playout's result and card margin
-                        tb = [playout(play(deal, m), me, self.cfg.playout_limit) for m in moves]
+                        tb = self.playouts(deal, moves, me, False)
                         return ([conv[vals[str(m)]] for m in moves],
                                 [6 * r + g for r, g in tb], True)
                 except BudgetExceeded:
                     pass
-        eg = None
-        if (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
-                and self.solver() is not None and getattr(self._solver, "backend", "") == "core"):
-            eg = self.endgame_value
-        res = [playout(play(deal, m), me, self.cfg.playout_limit, eg) for m in moves]
+        eg = (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
+              and self.solver() is not None and getattr(self._solver, "backend", "") == "core")
+        res = self.playouts(deal, moves, me, eg)
         return [r for r, _ in res], [g for _, g in res], False
+
+    def playouts(self, deal: GameState, moves: Sequence[Move], me: int,
+                 endgame: bool) -> list[tuple[int, float]]:
+        """:func:`playout` after each move (with the exact endgame hand-over when
+        ``endgame``), in the compiled core when it is there."""
+        if self._po_core is not None:
+            res = self._core_playouts(deal, moves, me, endgame)
+            if res is not None:
+                return res
+        eg = self.endgame_value if endgame else None
+        return [playout(play(deal, m), me, self.cfg.playout_limit, eg) for m in moves]
+
+    def _core_playouts(self, deal: GameState, moves: Sequence[Move], me: int,
+                       endgame: bool) -> list[tuple[int, float]] | None:
+        """The C playouts (``ext/playout.pxi``); None when they cannot be used.
+
+        The deal is loaded once; each candidate move is played in C, by its
+        index in the core's move list (the same canonical order as
+        ``engine.legal_moves``).  With ``endgame`` the deal goes into the exact
+        solver's own Search, so the position where the pile has run out can be
+        proven there without converting it back.
+        """
+        from ._solver_core import load
+
+        core = self._po_core
+        search = self._solver_search() if endgame else None
+        if endgame and search is None:
+            return None
+        if search is None:
+            if self._po_search is None:
+                self._po_search = core.Search(1)
+            search = self._po_search
+        st = load(search, deal)
+        if len(st.moves()) != len(moves):
+            return None
+        order = tuple(a for a, _ in deal.table)
+        limit = self.cfg.playout_limit
+        out = []
+        for i in range(len(moves)):
+            r, g, steps, end = core.greedy_playout(st, me, limit, order, i, endgame)
+            if end is not None:  # the pile ran out between bouts: solve or play on
+                v = self._endgame_core(search, end, me)
+                if v is None:
+                    r, g, _, _ = core.greedy_playout(end, me, limit - steps)
+                else:
+                    r = v
+            out.append((r, g))
+        return out
 
 
 def evaluate_deal(deal: GameState, moves: Sequence[Move], me: int, cfg: HintConfig | None = None,

@@ -21,6 +21,7 @@ from typing import Any, Callable
 from .bots import GreedyPolicy, Policy, RandomPolicy
 from .deal import new_game
 from .engine import legal_moves
+from .hint import DEFAULT_SAMPLES
 from .knowledge import PublicTracker, knowledge_of
 from .moves import Move
 from .rules import Rules
@@ -28,8 +29,9 @@ from .state import GameState
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
 MAX_MOVES = 4000
-#: The hint bot's default budget: deals per decision (docs/hint.md).
-BOT_HINT_SAMPLES = 32
+#: The hint bot's default budget: deals per decision, the hint engine's default
+#: (docs/hint.md).
+BOT_HINT_SAMPLES = DEFAULT_SAMPLES
 
 
 class HintPolicy:

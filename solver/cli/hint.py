@@ -23,7 +23,7 @@ def _progress_bar(enabled: bool):
 @main.command("hint")
 @click.argument("position")
 @click.option("--samples", "-n", type=click.IntRange(min=1), default=None,
-              help="Deals to score the moves on (default 48, or up to 5000 with --time; "
+              help="Deals to score the moves on (default 128, or up to 5000 with --time; "
                    "all deals when there are fewer).")
 @click.option("--time", "time_", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Stop scoring new deals after this many seconds.")
