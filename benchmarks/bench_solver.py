@@ -10,6 +10,7 @@ boolean searches, no distance, no variation).
     python benchmarks/bench_solver.py                    # every family
     python benchmarks/bench_solver.py --family 8v8 --count 50
     python benchmarks/bench_solver.py --family 6v6 --python   # ratio vs minimax
+    python benchmarks/bench_solver.py --family 8v8 --no-prune # ablation baseline
 
 Per family: median and max time, median nodes, nodes per second (total nodes /
 total time), TT entries used (median), positions solved within the time limit,
@@ -86,8 +87,10 @@ def python_time(state, limit: float):
     return v, time.perf_counter() - t0
 
 
-def run_family(name, count, tt_mb, max_time, with_python, py_limit):
+def run_family(name, count, tt_mb, max_time, with_python, py_limit, prune=True):
     backend = CoreBackend(tt_mb)
+    if not prune:
+        backend.search.tune(equiv=False, iso=False)
     times, nodes, used, ratios = [], [], [], []
     solved = 0
     for s in positions(name, count):
@@ -121,6 +124,8 @@ def main() -> None:
     ap.add_argument("--max-time", type=float, default=60.0, help="per position, seconds")
     ap.add_argument("--python", action="store_true", help="also time the pure-Python minimax")
     ap.add_argument("--python-limit", type=float, default=120.0)
+    ap.add_argument("--no-prune", action="store_true",
+                    help="switch off the equivalent covers and canonical ranks (Search.tune)")
     a = ap.parse_args()
     fams = a.family or list(FAMILIES)
     print("| family | n | solved | median s | max s | median nodes | M nodes/s | TT entries "
@@ -129,7 +134,7 @@ def main() -> None:
     for f in fams:
         count = a.count or DEFAULT_COUNT.get(f, 30)
         r = run_family(f, count, a.tt_mb, a.max_time, a.python or f == "6v6" and a.python,
-                       a.python_limit)
+                       a.python_limit, prune=not a.no_prune)
         ratio = f"{r['ratio']:.0f}x ({r['ratio_n']})" if r["ratio"] else "-"
         print(f"| {f} | {r['n']} | {r['solved']} | {r['median_s']:.4f} | {r['max_s']:.3f} | "
               f"{r['median_nodes']} | {r['Mnps']:.2f} | {r['tt_used']} | {ratio} |", flush=True)

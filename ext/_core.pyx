@@ -45,22 +45,42 @@ Repetitions (R23) are checked only at the start of a bout (P1): inside a bout
 the state strictly progresses (cards only join the table, the asked thrower
 only moves on), so every cycle passes through a lead state.  They are checked
 only when a cycle is possible at all: 3+ players or a transfer option (R23).
+A failure that rests on repetitions is not stored in the main table; it goes
+to a small side table (``CondEntry``) tagged with the visit of the deepest
+path state it referred to, and is reused while that visit is still on the
+stack (the path up to it is then unchanged, and more path states only add
+failures for the prover).
+
+Prunings (each argued where it is defined; ``tests/test_solver_switches.py``
+holds the answers equal with them switched off):
+
+* ``drop_equivalent``: a cover made with a card whose next lower live card of
+  the suit is in the same hand, both ranks held nowhere else, is searched once.
+* ``single_leads_suffice``: in the value search (no ply limit) a lead of
+  several cards is skipped where leading one of them and throwing the others
+  in does at least as well for the attacker (no transfers, opposite sides).
+* ``iso_ranks``: between bouts the live ranks are renumbered canonically.
 
 Transposition table
 -------------------
-Buckets of ``TT_WAYS`` entries in one malloc'ed block of at most ``tt_mb`` MiB
-(the number of buckets is the largest power of two that fits).  An entry is
-48 bytes (asserted at import):
+Buckets of ``TT_WAYS`` entries in one malloc'ed block (the number of buckets
+is the largest power of two that fits in ``tt_mb`` MiB; what is left of
+``tt_mb`` holds the side table of repetition-dependent failures).  An entry
+is 48 bytes (asserted at import):
 
     uint64 key[5]   the whole canonical state: words 0-3 one per suit slot, 13
                     nibbles each (location of the card of the k-th live rank:
                     0 nowhere, 1-6 hand of seat, 7 open attack, 8 covered
                     attack, 9 cover, 10-15 hand of seat and shown for a
-                    transfer); word 4 roles, bout state, prover, rules, pile
-    uint16 lb, ub   bounds on the plies the prover needs (INF = never/unknown)
-    uint8  gen      the search generation that last wrote it (aging)
-    uint8  work     log2 of the nodes its last search took
-    uint16 move     1 + gen_moves index of the last cut-off move (ordering)
+                    transfer); word 4 roles, bout state, hero (3+ players),
+                    rules, pile
+    uint64 data     for *both* provers a lower and an upper bound on the plies
+                    they need (10 bits each, see ``enc_lb``/``enc_ub``), the
+                    generation that last wrote it (aging), log2 of the work,
+                    and 1 + gen_moves index of the last cut-off move
+
+Both provers share the entry, so the cross-prover cut-off reads the other
+side's bounds from the same probe.
 
 The key is exact -- the probe compares all five words -- so a hash collision
 can never give a wrong proof.  Replacement: a hit on the same key merges the
@@ -71,7 +91,8 @@ bounds; otherwise the first empty way, else the way with the lowest
 Canonical form (pile empty only): the trump suit goes to slot 3; the three
 other suits are interchangeable and are sorted by their 52-bit signature;
 ranks that no card in a hand or on the table holds are dropped, so only the
-relative order of live ranks counts (table ranks stay: R9 needs them).  With
+relative order of live ranks counts (table ranks stay: R9 needs them); between
+bouts the live ranks are renumbered by ``iso_ranks``.  With
 cards in a known pile nothing is canonicalized and the pile is identified by
 an epoch number (one per distinct pile order) plus its length.
 """
