@@ -28,9 +28,11 @@ Reasons:
   prover (a draw is not decisive).  A *success* is a finite proof tree that
   never contains a repetition, so it never depends on the path and can always
   be stored.  A failure may rest on a repetition of a state above the node;
-  each call reports the lowest path ply that a repetition below it referred to
-  (``rep``) and a failure is stored only when that ply is not above the node.
-  This is the standard cure for the graph-history interaction.
+  each call reports which lead states on the path a repetition below it
+  referred to (``rep``, a mask of path indices) and a failure is stored in
+  the table only when none of them is above the node (the standard cure for
+  the graph-history interaction); otherwise in the side table described
+  below.
 * The same question with a ply budget ("decisive within d plies?") gives the
   distance: the table keeps for every (state, prover) a lower and an upper
   bound on the number of plies the prover needs (``lb``, ``ub``; ``lb = INF``
@@ -227,7 +229,6 @@ ctypedef struct Entry:
 
 ctypedef struct PathItem:
     uint64_t key[5]
-    int ply
     uint64_t visit      # unique number of this visit of the lead state
 
 ctypedef struct CondEntry:
@@ -277,8 +278,6 @@ ctypedef struct Ctx:
     uint32_t hist[2][8][64]   # history heuristic: cut-off counts per (mover is prover, kind, card)
     int equiv           # drop moves of interchangeable cards (drop_equivalent)
     int iso             # canonical ranks by iso_ranks (else dead ranks dropped)
-    int etc_min         # enhanced transposition cut-offs only with this many live cards
-    int64_t phase_nodes[8]    # nodes searched per phase (benchmark statistics)
 
 
 cdef inline uint64_t c_beaters(int attack, uint64_t hand, int trump) noexcept nogil:
@@ -1091,14 +1090,6 @@ cdef inline void tt_prefetch(Ctx* c, uint64_t h) noexcept nogil:
     __builtin_prefetch(b + TT_WAYS * sizeof(Entry) - 1)
 
 
-cdef inline int live_cards(Ctx* c, St* s) noexcept nogil:
-    cdef uint64_t m = s.att | s.cov
-    cdef int i
-    for i in range(c.n):
-        m |= s.hand[i]
-    return popcount64(m)
-
-
 cdef inline int equivalent_lower(Ctx* c, St* s, uint64_t live, uint64_t hand, int x) noexcept nogil:
     """Whether card ``x`` of ``hand`` has an interchangeable lower neighbour.
 
@@ -1242,7 +1233,6 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         rep[1] = <uint64_t>(-1)  # too deep: a failure that must not be stored
         return 0
     ph = phase(s)
-    c.phase_nodes[ph] += 1
     if pkey != NULL:
         memcpy(key, pkey, 5 * sizeof(uint64_t))
         h = pkey[5]
@@ -1277,7 +1267,6 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 return 0
     if ph == PH_LEAD and c.rep_on:
         memcpy(c.path[c.pathlen].key, key, 5 * sizeof(uint64_t))
-        c.path[c.pathlen].ply = ply
         c.visits += 1
         c.path[c.pathlen].visit = c.visits
         c.pathlen += 1
@@ -1317,7 +1306,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     cdepth = depth if depth == UNLIM else depth - 1
     # enhanced transposition cut-off: a child already decided in the table
     # (path-independent facts only) decides this node without a search
-    etc = nm > 1 and live_cards(c, s) >= c.etc_min
+    etc = nm > 1
     if etc:
         # first every child's key and a prefetch of its bucket (the probes'
         # cache misses overlap), then the probes in the same order
@@ -1623,18 +1612,15 @@ cdef class Search:
                 st.s.over = 1
         return st
 
-    def tune(self, etc_min=None, equiv=None, iso=None):
-        """Search switches, for benchmarks and tests: ``etc_min`` live cards
-        for the enhanced transposition cut-off (0: always), ``equiv`` drop
-        moves of interchangeable cards, ``iso`` canonical ranks between bouts.
+    def tune(self, equiv=None, iso=None):
+        """Search switches, for benchmarks and tests: ``equiv`` drop covers
+        with interchangeable cards, ``iso`` canonical ranks between bouts.
         Returns the current settings."""
-        if etc_min is not None:
-            self.c.etc_min = etc_min
         if equiv is not None:
             self.c.equiv = 1 if equiv else 0
         if iso is not None:
             self.c.iso = 1 if iso else 0
-        return dict(etc_min=self.c.etc_min, equiv=self.c.equiv, iso=self.c.iso)
+        return dict(equiv=self.c.equiv, iso=self.c.iso)
 
     def new_generation(self):
         self.c.gen = <uint8_t>(self.c.gen + 1)
@@ -1680,11 +1666,6 @@ cdef class Search:
 
     def reset_nodes(self):
         self.c.nodes = 0
-        memset(self.c.phase_nodes, 0, sizeof(self.c.phase_nodes))
-
-    def phase_nodes(self):
-        """Nodes searched since ``reset_nodes`` per phase: lead, defend, throw, taken."""
-        return tuple(self.c.phase_nodes[i] for i in range(1, 5))
 
 
 UNLIMITED = UNLIM

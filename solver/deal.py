@@ -7,10 +7,19 @@ from __future__ import annotations
 
 import random
 
-from .cards import bit, cards_of, deck_mask, rank_of, suit_of
+from .cards import bit, cards_of, deck_mask, rank_of, suit_of, to_mask
 from .engine import HAND_SIZE
 from .rules import Rules
 from .state import GameState
+
+
+def hands_of_sizes(cards: list[int], sizes: list[int]) -> list[int]:
+    """Cut a card sequence into hands (card masks) of the given sizes, in order."""
+    hands, i = [], 0
+    for k in sizes:
+        hands.append(to_mask(cards[i:i + k]))
+        i += k
+    return hands
 
 
 def new_game(players: int = 2, rules: Rules | None = None,

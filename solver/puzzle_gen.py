@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .bots import greedy_move
-from .cards import bit, cards_of, count, deck_mask, make_card, DECK_LOW_RANK
-from .deal import new_game
+from .cards import cards_of, count, deck_mask, make_card, DECK_LOW_RANK
+from .deal import hands_of_sizes, new_game
 from .engine import legal_moves, play
 from .errors import BudgetExceeded
 from .moves import Kind
@@ -114,14 +114,7 @@ def sampled_candidates(opts: GenOptions, rng: random.Random) -> Iterator[tuple[i
         sizes = [1] * n
         for _ in range(total - n):
             sizes[rng.randrange(n)] += 1
-        hands = []
-        i = 0
-        for k in sizes:
-            m = 0
-            for c in cards[i:i + k]:
-                m |= bit(c)
-            hands.append(m)
-            i += k
+        hands = hands_of_sizes(cards, sizes)
         trump = rng.randrange(4)
         attacker = rng.randrange(n)
         used = 0

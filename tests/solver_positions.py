@@ -4,9 +4,26 @@ from __future__ import annotations
 import random
 
 from solver import engine
-from solver.cards import bit, cards_of, deck_mask
+from solver.cards import cards_of, deck_mask, to_mask
+from solver.deal import hands_of_sizes
 from solver.rules import Rules
 from solver.state import GameState
+
+
+#: Rule sets that between them switch on every option the core implements.
+OPTION_SETS = [
+    Rules(),
+    Rules(transfer=True),
+    Rules(transfer=True, transfer_by_trump_show=True),
+    Rules(transfer_by_trump_show=True),
+    Rules(throw_in_neighbours=True),
+    Rules(trump_swap=True, first_bout_limit=True),
+    Rules(trump_swap=True, transfer=True),
+    Rules(first_out_wins=True),
+    Rules(transfer=True, throw_in_neighbours=True, trump_swap=True, deck=52),
+    Rules(deck=24),
+    Rules(transfer=True, first_out_wins=True, deck=52),
+]
 
 
 def deal_endgame(rng: random.Random, sizes: list[int], rules: Rules = Rules(),
@@ -14,17 +31,8 @@ def deal_endgame(rng: random.Random, sizes: list[int], rules: Rules = Rules(),
     """Hands of the given sizes from a shuffled deck, the rest discarded, pile empty."""
     deck = list(cards_of(deck_mask(rules.deck)))
     rng.shuffle(deck)
-    hands = []
-    i = 0
-    for k in sizes:
-        m = 0
-        for c in deck[i:i + k]:
-            m |= bit(c)
-        hands.append(m)
-        i += k
-    out = 0
-    for c in deck[i:]:
-        out |= bit(c)
+    hands = hands_of_sizes(deck, sizes)
+    out = to_mask(deck[sum(sizes):])
     if trump is None:
         trump = rng.randrange(4)
     holders = [s for s, h in enumerate(hands) if h]

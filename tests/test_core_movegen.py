@@ -19,18 +19,7 @@ from solver.deal import new_game
 from solver.rules import Rules
 from solver.state import GameState
 
-OPTION_SETS = [
-    Rules(),
-    Rules(transfer=True),
-    Rules(transfer=True, transfer_by_trump_show=True),
-    Rules(transfer_by_trump_show=True),
-    Rules(throw_in_neighbours=True),
-    Rules(trump_swap=True, first_bout_limit=True),
-    Rules(first_out_wins=True),
-    Rules(transfer=True, throw_in_neighbours=True, trump_swap=True, deck=52),
-    Rules(deck=24),
-    Rules(transfer=True, first_out_wins=True, deck=52),
-]
+from solver_positions import OPTION_SETS
 
 
 def py_fields(s: GameState) -> dict:

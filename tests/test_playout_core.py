@@ -24,19 +24,8 @@ from solver.hint import playout
 from solver.rules import Rules
 from solver.state import GameState
 
-OPTION_SETS = [
-    Rules(),
-    Rules(transfer=True),
-    Rules(transfer=True, transfer_by_trump_show=True),
-    Rules(transfer_by_trump_show=True),
-    Rules(throw_in_neighbours=True),
-    Rules(trump_swap=True, first_bout_limit=True),
-    Rules(trump_swap=True, transfer=True),
-    Rules(first_out_wins=True),
-    Rules(transfer=True, throw_in_neighbours=True, trump_swap=True, deck=52),
-    Rules(deck=24),
-    Rules(transfer=True, first_out_wins=True, deck=52),
-]
+from solver_positions import OPTION_SETS
+
 TEAM_SETS = [
     Rules(teams=True),
     Rules(teams=True, transfer=True, first_out_wins=True),

@@ -66,5 +66,6 @@ def test_switches_keep_answers_with_three_and_four_players(case):
 def test_tune_reports_and_restores_settings():
     solver = Solver(tt_mb=1)
     search = solver._core.search
-    assert search.tune() == {"etc_min": 0, "equiv": 1, "iso": 1}
-    assert search.tune(equiv=False, iso=False, etc_min=6) == {"etc_min": 6, "equiv": 0, "iso": 0}
+    assert search.tune() == {"equiv": 1, "iso": 1}
+    assert search.tune(equiv=False, iso=False) == {"equiv": 0, "iso": 0}
+    assert search.tune(iso=True) == {"equiv": 0, "iso": 1}
