@@ -1,8 +1,11 @@
 """The core's prunings change how much it searches, never what it answers.
 
-``Search.tune`` switches off the equivalent-cover pruning (``equiv``) and the
-canonical ranks between bouts (``iso``); the multi-card-lead dominance and the
-shared two-prover table entries are always on.  On positions too large for the
+``Search.tune`` switches off the equivalent-cover pruning (``equiv``), the
+canonical ranks between bouts (``iso``), the table entries between bouts only
+with the one-order runs of cards added to a taker (``lead_table``), the quick
+wins (``quick``) and the enhanced transposition cut-offs (``etc``); the
+multi-card-lead dominance and the shared two-prover table entries are always
+on.  On positions too large for the
 pure-Python oracles (those are in ``test_solver_oracle.py``) the solver with
 everything on must give the same value and the same value and distance for
 every root move as the solver with the switches off, and the same value as the
@@ -43,29 +46,32 @@ def positions(seed: int, count: int, sizes, rules_of, prefix: int):
 TWO = positions(
     21, 40, lambda r: [r.randint(3, 6), r.randint(3, 6)],
     lambda r: Rules(transfer=r.random() < 0.3, deck=r.choice([36, 36, 52])), 5)
+OFF = dict(equiv=False, iso=False, lead_table=False, quick=False, etc=False)
+
 MANY = positions(
     22, 20, lambda r: [r.randint(1, 3) for _ in range(r.choice([3, 3, 4]))],
     lambda r: Rules(transfer=r.random() < 0.3, throw_in_neighbours=r.random() < 0.3), 3)
 
 
 @pytest.mark.parametrize("case", range(len(TWO)))
-def test_equivalent_covers_and_canonical_ranks_keep_two_player_answers(case):
-    """R2/R9: covers with interchangeable cards and rank renumbering are exact."""
+def test_prunings_keep_two_player_answers(case):
+    """R2/R9/R16: interchangeable covers, rank renumbering, quick wins, taker runs are exact."""
     s, _ = TWO[case]
     on = answers(s, s.to_move)
-    assert on == answers(s, s.to_move, equiv=False, iso=False)
+    assert on == answers(s, s.to_move, **OFF)
 
 
 @pytest.mark.parametrize("case", range(len(MANY)))
 def test_switches_keep_answers_with_three_and_four_players(case):
     """S2 paranoid values, R23 cycles: the same answers with the switches off."""
     s, hero = MANY[case]
-    assert answers(s, hero) == answers(s, hero, equiv=False, iso=False)
+    assert answers(s, hero) == answers(s, hero, **OFF)
 
 
 def test_tune_reports_and_restores_settings():
     solver = Solver(tt_mb=1)
     search = solver._core.search
-    assert search.tune() == {"equiv": 1, "iso": 1}
-    assert search.tune(equiv=False, iso=False) == {"equiv": 0, "iso": 0}
-    assert search.tune(iso=True) == {"equiv": 0, "iso": 1}
+    on = {"equiv": 1, "iso": 1, "lead_table": 1, "quick": 1, "etc": 1}
+    assert search.tune() == on
+    assert search.tune(**OFF) == dict.fromkeys(on, 0)
+    assert search.tune(iso=True, quick=True) == {**dict.fromkeys(on, 0), "iso": 1, "quick": 1}

@@ -1,0 +1,84 @@
+"""The core's quick wins (``quick_win`` in ext/_core.pyx) are sound.
+
+Two players, pile empty, no transfers, attacker to lead.  Whenever the core
+says the attacker surely wins -- the defender beats none of his cards (R2,
+R16, R18), or all his cards share one rank and the defender holds more (R10,
+R20) -- the pure-Python minimax over the rules engine must agree: a win for
+the attacker.  The tests also check that both rules do occur, and that the
+test is not claimed where it does not hold (transfers, three players).
+"""
+from __future__ import annotations
+
+import random
+
+from solver.cards import beats, cards_of
+from solver.reference import ReferenceSolver
+from solver.rules import Rules
+from solver.search import Solver
+
+from solver_positions import deal_endgame
+
+
+def core_state(solver: Solver, s):
+    from solver._solver_core import load
+
+    return load(solver._core.search, s)
+
+
+def lead_positions(seed: int, count: int, rules: Rules, sizes=None):
+    rng = random.Random(seed)
+    for _ in range(count):
+        k = sizes(rng) if sizes else [rng.randint(1, 6), rng.randint(1, 6)]
+        s = deal_endgame(rng, k, rules)
+        if not s.is_over:
+            yield s
+
+
+def defender_beats_nothing(s) -> bool:
+    att, dfd = s.hands[s.attacker], s.hands[s.defender]
+    return not any(beats(d, a, s.trump) for a in cards_of(att) for d in cards_of(dfd))
+
+
+def test_quick_wins_agree_with_the_minimax():
+    """R2/R10/R16/R18/R20: every claimed quick win is a minimax win for the attacker."""
+    solver = Solver(tt_mb=1)
+    claimed = unbeatable = 0
+    for s in lead_positions(31, 1500, Rules()):
+        if not core_state(solver, s).attacker_surely_wins():
+            continue
+        claimed += 1
+        unbeatable += defender_beats_nothing(s)
+        assert ReferenceSolver(s, s.attacker).root(s)[0] == 1, s
+    # both rules occur: cards the defender cannot beat, and one rank to shed
+    assert claimed > 100 and 0 < unbeatable < claimed
+
+
+def test_no_quick_wins_with_transfers_or_three_players():
+    """R14 transfers and S2 coalitions are outside the rules' argument."""
+    solver = Solver(tt_mb=1)
+    for s in lead_positions(32, 200, Rules(transfer=True)):
+        assert not core_state(solver, s).attacker_surely_wins()
+    for s in lead_positions(33, 200, Rules(), sizes=lambda r: [r.randint(1, 4)] * 3):
+        assert not core_state(solver, s).attacker_surely_wins()
+
+
+def test_one_rank_needs_a_defender_with_more_cards():
+    """R20: shedding every card in one bout wins only if the defender keeps one."""
+    solver = Solver(tt_mb=1)
+    rng = random.Random(34)
+    draws = wins = 0
+    for _ in range(400):
+        # one card each: the attacker is out after his lead whatever happens
+        s = deal_endgame(rng, [1, rng.randint(1, 2)], Rules(), attacker=0)
+        quick = core_state(solver, s).attacker_surely_wins()
+        value = ReferenceSolver(s, s.attacker).root(s)[0]
+        if len(list(cards_of(s.hands[1]))) == 2:
+            assert quick and value == 1, s
+            wins += 1
+        elif not defender_beats_nothing(s):
+            # the defender covers with his last card: both out, a draw
+            assert not quick and value == 0, s
+            draws += 1
+        else:
+            assert quick and value == 1, s
+    assert draws > 10 and wins > 10
