@@ -1038,8 +1038,16 @@ cdef inline int card_cost(Ctx* c, int card) noexcept nogil:
 
 
 cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
-    """Static ordering (cheap cards first, keep trumps) corrected by the history
-    of cut-offs; insertion sort by score."""
+    """Static ordering (cheap cards first, keep trumps, take last) nudged by
+    the history of cut-offs; insertion sort by score.
+
+    Measured on 30 random 8 v 8 endgames (value search, 5 s cap): taking
+    only after every cover, trumps included, cut the nodes' geometric mean
+    from 341k to 151k and solved all 30 (28 before); a history bonus of at
+    most 20 instead of 80 cut it again to 78k (none at all: the same, so it
+    is a tie-breaker).  6 v 12: 16 of 16 solved, median 26 ms, against 12 of
+    16 and 0.34 s.  Passing (30) before throwing in a trump, as before.
+    """
     cdef int i, j, k, sc, hb
     cdef uint32_t hv
     cdef Mv tmp
@@ -1050,7 +1058,7 @@ cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
         elif k == K_COVER:
             sc = card_cost(c, ms[i].card) * 2
         elif k == K_TAKE:
-            sc = 50
+            sc = 70
         elif k == K_TRANSFER:
             sc = -10 + card_cost(c, ms[i].card)
         elif k == K_SHOW:
@@ -1062,12 +1070,12 @@ cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
         else:
             sc = 0
         hv = c.hist[mine][k][ms[i].card & 63]
-        # 8 * floor(log2(hv)), at most 80
+        # 2 * floor(log2(hv)), at most 20
         hb = 0
         if hv > 1:
-            hb = 8 * (31 - __builtin_clz(hv))
-            if hb > 80:
-                hb = 80
+            hb = 2 * (31 - __builtin_clz(hv))
+            if hb > 20:
+                hb = 20
         sc -= hb
         if sc > 120:
             sc = 120
