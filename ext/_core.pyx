@@ -1047,6 +1047,11 @@ cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
     most 20 instead of 80 cut it again to 78k (none at all: the same, so it
     is a tie-breaker).  6 v 12: 16 of 16 solved, median 26 ms, against 12 of
     16 and 0.34 s.  Passing (30) before throwing in a trump, as before.
+    Then leading single cards before ranks held twice, and covering with
+    ranks the attacker cannot throw in: 78k -> 60k on 8 v 8, and on 30
+    6 v 12 endgames 111k -> 57k with 30 of 30 solved (29 before).  A
+    transfer (R14) is tried last, after the take: 20 random 8 v 8 endgames
+    with transfers, 20 of 20 solved instead of 17, 466k -> 87k.
     """
     cdef int i, j, k, sc, hb
     cdef uint32_t hv
@@ -1054,13 +1059,18 @@ cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
     for i in range(n):
         k = ms[i].kind
         if k == K_LEAD:
-            sc = card_cost(c, ms[i].card) * 2 - 3 * (popcount64(ms[i].cards) - 1)
+            # singles first: a rank held twice is worth keeping for throw-ins
+            sc = (card_cost(c, ms[i].card) * 2 - 3 * (popcount64(ms[i].cards) - 1)
+                  + 10 * popcount64(s.hand[s.attacker] & (SPREAD << (ms[i].card % 13))))
         elif k == K_COVER:
+            # a cover of a rank the attacker holds opens throw-ins (R9): later
             sc = card_cost(c, ms[i].card) * 2
+            if s.attacker >= 0:
+                sc += 5 * popcount64(s.hand[s.attacker] & (SPREAD << (ms[i].card % 13)))
         elif k == K_TAKE:
             sc = 70
         elif k == K_TRANSFER:
-            sc = -10 + card_cost(c, ms[i].card)
+            sc = 80 + card_cost(c, ms[i].card)
         elif k == K_SHOW:
             sc = -20
         elif k == K_THROW:

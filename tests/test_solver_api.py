@@ -179,4 +179,4 @@ def test_bench_node_count_is_pinned():
     assert total == BENCH_NODES, f"bench nodes changed: {total}"
 
 
-BENCH_NODES = 24582
+BENCH_NODES = 20100
