@@ -223,6 +223,7 @@ ctypedef struct Mv:
     int8_t target       # the attack card a cover covers
     int8_t score        # move ordering
     uint8_t idx         # position in gen_moves order (the TT's best move)
+    uint8_t ki          # the child's key slot in the key stack (dfs)
     int8_t fails        # 1: the child is known (from the table) to fail for the prover
 
 ctypedef struct Entry:
@@ -1394,28 +1395,14 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 ms[j] = ms[i]
                 j += 1
         nm = j
-    order_moves(c, s, ms, nm, mine)
-    if bm:
-        # the table's cut-off move first (ordering only: any order is sound;
-        # under canonical relabelling the index may name another move)
-        for i in range(nm):
-            if ms[i].idx == bm - 1:
-                tmv = ms[i]
-                j = i
-                while j > 0:
-                    ms[j] = ms[j - 1]
-                    j -= 1
-                ms[0] = tmv
-                break
-    c.msp += nm
-    cdepth = depth if depth == UNLIM else depth - 1
     # enhanced transposition cut-off: a child already decided in the table
     # (path-independent facts only) decides this node without a search
     etc = nm > 1 and c.etc_on and not (c.lead_table and ph == PH_LEAD)
     if etc:
-        # first every child's key and a prefetch of its bucket (the probes'
-        # cache misses overlap), then the probes in the same order
+        # first every child's key and a prefetch of its bucket, then the
+        # ordering (time for the prefetches to arrive), then the probes
         for i in range(nm):
+            ms[i].ki = i
             if c.lead_table and (ms[i].kind == K_LEAD or ms[i].kind == K_TRANSFER
                              or ms[i].kind == K_SHOW
                              or (ms[i].kind == K_THROW and not s.take)
@@ -1436,10 +1423,26 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 make_key(c, &child, &ks[6 * i])
                 ks[6 * i + 5] = key_hash(&ks[6 * i])
                 tt_prefetch(c, ks[6 * i + 5])
+    order_moves(c, s, ms, nm, mine)
+    if bm:
+        # the table's cut-off move first (ordering only: any order is sound;
+        # under canonical relabelling the index may name another move)
         for i in range(nm):
-            if ks[6 * i + 4] == 1:
+            if ms[i].idx == bm - 1:
+                tmv = ms[i]
+                j = i
+                while j > 0:
+                    ms[j] = ms[j - 1]
+                    j -= 1
+                ms[0] = tmv
+                break
+    c.msp += nm
+    cdepth = depth if depth == UNLIM else depth - 1
+    if etc:
+        for i in range(nm):
+            if ks[6 * ms[i].ki + 4] == 1:
                 continue
-            if ks[6 * i + 4] == 2:
+            if ks[6 * ms[i].ki + 4] == 2:
                 r = 0
                 d = 0
                 child = s[0]
@@ -1449,13 +1452,13 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                         continue
                     r = 1
                     d = UNLIM - 2
-            elif ks[6 * i + 4] == 0:
+            elif ks[6 * ms[i].ki + 4] == 0:
                 child = s[0]
                 play(c, &child, &ms[i])
                 r = decisive(c, &child)
                 d = 0
             else:
-                e = tt_probe(c, &ks[6 * i], ks[6 * i + 5])
+                e = tt_probe(c, &ks[6 * ms[i].ki], ks[6 * ms[i].ki + 5])
                 r = -1
                 if e != NULL:
                     d = ent_ub(e, c.slot)
@@ -1493,7 +1496,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                     tt_store(c, key, h, 0, d + 1, 1, ms[i].idx + 1)
                 dist[0] = d + 1
                 return 1
-            if not mine and r == 0 and ks[6 * i + 4] != 0:
+            if not mine and r == 0 and ks[6 * ms[i].ki + 4] != 0:
                 c.msp -= nm
                 if pushed:
                     c.pathlen -= 1
@@ -1511,7 +1514,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         child = s[0]
         play(c, &child, &ms[i])
         r = dfs(c, &child, cdepth, ply + 1, &d, rp,
-                &ks[6 * i] if etc and ks[6 * i + 4] > 2 else NULL)
+                &ks[6 * ms[i].ki] if etc and ks[6 * ms[i].ki + 4] > 2 else NULL)
         if r < 0:
             c.msp -= nm
             if pushed:
