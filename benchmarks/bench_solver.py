@@ -90,7 +90,7 @@ def python_time(state, limit: float):
 def run_family(name, count, tt_mb, max_time, with_python, py_limit, prune=True):
     backend = CoreBackend(tt_mb)
     if not prune:
-        backend.search.tune(equiv=False, iso=False)
+        backend.search.tune(equiv=False, iso=False, lead_table=False, quick=False, etc=False)
     times, nodes, used, ratios = [], [], [], []
     solved = 0
     for s in positions(name, count):
@@ -125,7 +125,9 @@ def main() -> None:
     ap.add_argument("--python", action="store_true", help="also time the pure-Python minimax")
     ap.add_argument("--python-limit", type=float, default=120.0)
     ap.add_argument("--no-prune", action="store_true",
-                    help="switch off the equivalent covers and canonical ranks (Search.tune)")
+                    help="switch off every search switch of Search.tune (equivalent covers, "
+                         "canonical ranks, table between bouts only, quick wins, enhanced "
+                         "transposition cut-offs)")
     a = ap.parse_args()
     fams = a.family or list(FAMILIES)
     print("| family | n | solved | median s | max s | median nodes | M nodes/s | TT entries "
