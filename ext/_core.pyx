@@ -270,8 +270,7 @@ ctypedef struct Ctx:
     int pile_len        # length of the root's pile order
     int8_t pile_cards[64]
     int epoch
-    int rep_on          # repetitions checked in this search (R23)
-    int rep_game        # repetitions possible in this game: 3+ players or transfers
+    int rep_on          # repetitions possible in this game (R23): 3+ players or transfers
     # table
     Entry* tt
     uint64_t tt_mask    # number of buckets - 1
@@ -917,8 +916,6 @@ cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
     key[4] = x
 
 
-
-
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     x ^= x >> 30
     x *= <uint64_t>0xbf58476d1ce4e5b9
@@ -1293,13 +1290,12 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     computes every child's).
     """
     cdef uint64_t key[5]
-    cdef uint64_t ckey[5]
     cdef uint64_t h
     cdef Entry* e
     cdef int ph, i, nm, r, d, mine, result, best, cdepth, pushed = 0, bm = 0, cut = 0, j
     cdef uint64_t rp[2]
     cdef uint64_t refs[2]
-    cdef int top, pruned = 0, etc, usett, nkeys = 0
+    cdef int top, pruned = 0, etc, usett
     cdef int bound = c.pathlen
     cdef CondEntry* ce
     cdef Mv tmv
@@ -1426,8 +1422,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 ks[6 * i + 4] = 1  # not probed
             elif c.quick and child.pile == 0 and quick_win(c, &child):
                 ks[6 * i + 4] = 2  # the attacker to lead surely wins
+                ks[6 * i + 5] = side_of(c, child.attacker) == c.prover
             else:
-                nkeys += 1
                 make_key(c, &child, &ks[6 * i])
                 ks[6 * i + 5] = key_hash(&ks[6 * i])
                 tt_prefetch(c, ks[6 * i + 5])
@@ -1451,13 +1447,12 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
             if ks[6 * ms[i].ki + 4] == 1:
                 continue
             if ks[6 * ms[i].ki + 4] == 2:
+                # slot 5: whether the attacker is on the prover's side
                 r = 0
                 d = 0
-                child = s[0]
-                play(c, &child, &ms[i])
-                if side_of(c, child.attacker) == c.prover:
+                if ks[6 * ms[i].ki + 5]:
                     if cdepth != UNLIM:
-                        continue
+                        continue  # a success, but its plies are not known
                     r = 1
                     d = UNLIM - 2
             elif ks[6 * ms[i].ki + 4] == 0:
@@ -1738,7 +1733,7 @@ cdef class Search:
             c.epoch = self.epochs[k]
         else:
             c.epoch = 0
-        c.rep_game = 1 if (n > 2 or (flags & (F_TRANSFER | F_SHOW))) else 0
+        c.rep_on = 1 if (n > 2 or (flags & (F_TRANSFER | F_SHOW))) else 0
         cdef CState st = CState.__new__(CState)
         st.c = c
         st.owner = self
@@ -1805,7 +1800,6 @@ cdef class Search:
         c.hero = hero
         c.prover = prover
         c.slot = prover_slot(c)
-        c.rep_on = c.rep_game
         c.pathlen = 0
         c.msp = 0
         c.abort = 0
