@@ -298,6 +298,7 @@ ctypedef struct Ctx:
     IsoEntry iso_cache[ISO_CACHE]   # iso_ranks by live card set (depends on nothing else)
     int etc_on          # enhanced transposition cut-offs
     int quick           # quick_win at lead states (two players)
+    int ply_bound       # plies_needed cut-offs in searches with a ply limit
 
 
 cdef inline uint64_t c_beaters(int attack, uint64_t hand, int trump) noexcept nogil:
@@ -1280,6 +1281,56 @@ cdef inline CondEntry* cond_slot(Ctx* c, uint64_t h) noexcept nogil:
     return &c.cond[(h >> 20) & c.cond_mask]
 
 
+cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
+    """A lower bound on the plies before the prover's decisive result.
+
+    Every move sheds cards of at most one rank from the mover's own hand (a
+    lead is one rank, R8; a throw, cover or transfer one card) and a take
+    only adds cards, so a player needs at least as many more moves as his
+    hand has ranks before he is out; different players' moves are different
+    plies.  Who has to be out for the prover's result (R20-R22, pile empty):
+    without ``first_out_wins`` the prover's whole side, and with the hero's
+    side and no teams also all but one of the others (one durak); with
+    ``first_out_wins`` at least one player of the prover's side.  Used only
+    with a ply limit: a node whose limit is below the bound fails at once,
+    which takes the bulk of the work off the last plies of a bounded search.
+    """
+    cdef int i, r, total = 0, low = 99, others[MAXP], no = 0, j, t
+    if s.pile > 0:
+        return 0
+    for i in range(c.n):
+        r = popcount64(rank_set(s.hand[i]))
+        if side_of(c, i) == c.prover:
+            if c.flags & F_FOW:
+                if r < low:
+                    low = r
+            else:
+                total += r
+        elif c.prover and not (c.flags & (F_FOW | F_TEAMS)):
+            others[no] = r
+            no += 1
+    if side_of(c, to_move(s)) != c.prover and not no:
+        # the next ply is the other side's and sheds nothing the prover's
+        # result needs (the game is not over, so somebody moves)
+        total += 1
+        if low != 99:
+            low += 1
+    if c.flags & F_FOW:
+        return low if low != 99 else 0
+    if no > 1:
+        # the hero's side: all but one of the others must be out too
+        for i in range(1, no):   # insertion sort, at most 5
+            t = others[i]
+            j = i - 1
+            while j >= 0 and others[j] > t:
+                others[j + 1] = others[j]
+                j -= 1
+            others[j + 1] = t
+        for i in range(no - 1):
+            total += others[i]
+    return total
+
+
 cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64_t* pkey) noexcept nogil:
     """Can the prover force a decisive result within ``depth`` plies?
 
@@ -1295,7 +1346,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     cdef int ph, i, nm, r, d, mine, result, best, cdepth, pushed = 0, bm = 0, cut = 0, j
     cdef uint64_t rp[2]
     cdef uint64_t refs[2]
-    cdef int top, pruned = 0, etc, usett
+    cdef int top, pruned = 0, etc, usett, reps
     cdef int bound = c.pathlen
     cdef CondEntry* ce
     cdef Mv tmv
@@ -1315,6 +1366,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         return decisive(c, s)
     if depth == 0:
         return 0
+    if depth != UNLIM and c.ply_bound and plies_needed(c, s) > depth:
+        return 0  # path-independent: not within the limit from here
     if ply >= MAXPLY - 1 or c.msp + MAXMOVES > MSTACK:
         rep[0] = 0
         rep[1] = <uint64_t>(-1)  # too deep: a failure that must not be stored
@@ -1331,7 +1384,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     elif usett:
         make_key(c, s, key)
         h = key_hash(key)
-    if ph == PH_LEAD and c.rep_on:
+    reps = c.rep_on and depth == UNLIM
+    if ph == PH_LEAD and reps:
         for i in range(c.pathlen):
             if c.path[i].key[4] == key[4] and key_eq(c.path[i].key, key):
                 if i < REFBITS:
@@ -1354,7 +1408,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         if ent_lb(e, c.slot) > depth or ent_ub(e, 1 - c.slot) < UNLIM:
             return 0  # (the second test: the cross-prover argument below)
         bm = ent_move(e)
-    if c.rep_on and usett:
+    if reps and usett:
         ce = cond_slot(c, h)
         if ce.tag != 0 and ((ce.tag >> 16) & 1) == <uint64_t>c.slot and <int>(ce.tag & 0xFFFF) >= depth:
             top = 63 - __builtin_clzll(ce.refs)  # a stored mask is never 0
@@ -1363,7 +1417,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 # the same repetitions are still on the path: the failure stands
                 rep[0] = ce.refs
                 return 0
-    if ph == PH_LEAD and c.rep_on:
+    if ph == PH_LEAD and reps:
         memcpy(c.path[c.pathlen].key, key, 5 * sizeof(uint64_t))
         c.visits += 1
         c.path[c.pathlen].visit = c.visits
@@ -1679,6 +1733,7 @@ cdef class Search:
         self.c.lead_table = 1
         self.c.etc_on = 1
         self.c.quick = 1
+        self.c.ply_bound = 1
         self.buckets = nb
         self.epochs = {}
 
@@ -1698,6 +1753,11 @@ cdef class Search:
     @property
     def nodes(self):
         return self.c.nodes
+
+    @property
+    def game(self):
+        """(players, rule flags) of the game last loaded by ``setup``."""
+        return self.c.n, self.c.flags
 
     def tt_used(self):
         """Number of occupied entries (a scan; for benchmarks)."""
@@ -1761,13 +1821,15 @@ cdef class Search:
                 st.s.over = 1
         return st
 
-    def tune(self, equiv=None, iso=None, lead_table=None, quick=None, etc=None):
+    def tune(self, equiv=None, iso=None, lead_table=None, quick=None, etc=None,
+             ply_bound=None):
         """Search switches, for benchmarks and tests (all on by default):
         ``equiv`` drop covers with interchangeable cards, ``iso`` canonical
         ranks between bouts, ``lead_table`` table entries between bouts only
         (and one order for a run of cards added to a taker), ``quick`` the
         quick wins of :c:func:`quick_win`, ``etc`` enhanced transposition
-        cut-offs.  Returns the current settings."""
+        cut-offs, ``ply_bound`` the :c:func:`plies_needed` cut-offs.  Returns
+        the current settings."""
         if equiv is not None:
             self.c.equiv = 1 if equiv else 0
         if iso is not None:
@@ -1778,8 +1840,10 @@ cdef class Search:
             self.c.quick = 1 if quick else 0
         if etc is not None:
             self.c.etc_on = 1 if etc else 0
+        if ply_bound is not None:
+            self.c.ply_bound = 1 if ply_bound else 0
         return dict(equiv=self.c.equiv, iso=self.c.iso, lead_table=self.c.lead_table,
-                    quick=self.c.quick, etc=self.c.etc_on)
+                    quick=self.c.quick, etc=self.c.etc_on, ply_bound=self.c.ply_bound)
 
     def new_generation(self):
         """Start a new root question: table entries of earlier ones age
