@@ -284,6 +284,7 @@ ctypedef struct Ctx:
     # move stack
     Mv* mstack
     uint64_t* kstack    # per mstack slot: the child's key (5 words) and hash
+    St* cstack          # per mstack slot: the child state, if already played
     int msp
     # budget
     int64_t nodes
@@ -1354,6 +1355,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     cdef int64_t nodes0
     cdef Mv* ms
     cdef St child
+    cdef St* cs
     rep[0] = 0
     rep[1] = BIGPLY
     dist[0] = 0
@@ -1426,6 +1428,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     nodes0 = c.nodes
     ms = &c.mstack[c.msp]
     ks = &c.kstack[6 * c.msp]
+    cs = &c.cstack[c.msp]
     nm = gen_moves(c, s, ms)
     mine = side_of(c, to_move(s)) == c.prover
     if ph == PH_LEAD and depth == UNLIM and single_leads_suffice(c, s):
@@ -1468,17 +1471,18 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 # the defender has to answer: the bout goes on, nothing to probe
                 ks[6 * i + 4] = 1
                 continue
-            child = s[0]
-            play(c, &child, &ms[i])
-            if child.over:
+            # the child is kept (cs[i]): the search below need not play it again
+            cs[i] = s[0]
+            play(c, &cs[i], &ms[i])
+            if cs[i].over:
                 ks[6 * i + 4] = 0  # no key (no real key has word 4 zero: n >= 2)
-            elif c.lead_table and child.att != 0:
-                ks[6 * i + 4] = 1  # not probed
-            elif c.quick and child.pile == 0 and quick_win(c, &child):
+            elif c.lead_table and cs[i].att != 0:
+                ks[6 * i + 4] = 3  # not probed
+            elif c.quick and cs[i].pile == 0 and quick_win(c, &cs[i]):
                 ks[6 * i + 4] = 2  # the attacker to lead surely wins
-                ks[6 * i + 5] = side_of(c, child.attacker) == c.prover
+                ks[6 * i + 5] = side_of(c, cs[i].attacker) == c.prover
             else:
-                make_key(c, &child, &ks[6 * i])
+                make_key(c, &cs[i], &ks[6 * i])
                 ks[6 * i + 5] = key_hash(&ks[6 * i])
                 tt_prefetch(c, ks[6 * i + 5])
     order_moves(c, s, ms, nm, mine)
@@ -1498,7 +1502,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     cdepth = depth if depth == UNLIM else depth - 1
     if etc:
         for i in range(nm):
-            if ks[6 * ms[i].ki + 4] == 1:
+            if ks[6 * ms[i].ki + 4] == 1 or ks[6 * ms[i].ki + 4] == 3:
                 continue
             if ks[6 * ms[i].ki + 4] == 2:
                 # slot 5: whether the attacker is on the prover's side
@@ -1510,9 +1514,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                     r = 1
                     d = UNLIM - 2
             elif ks[6 * ms[i].ki + 4] == 0:
-                child = s[0]
-                play(c, &child, &ms[i])
-                r = decisive(c, &child)
+                r = decisive(c, &cs[ms[i].ki])
                 d = 0
             else:
                 e = tt_probe(c, &ks[6 * ms[i].ki], ks[6 * ms[i].ki + 5])
@@ -1568,8 +1570,11 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     for i in range(nm):
         if ms[i].fails:
             continue
-        child = s[0]
-        play(c, &child, &ms[i])
+        if etc and ks[6 * ms[i].ki + 4] != 1:
+            child = cs[ms[i].ki]  # played by the enhanced transposition cut-off
+        else:
+            child = s[0]
+            play(c, &child, &ms[i])
         r = dfs(c, &child, cdepth, ply + 1, &d, rp,
                 &ks[6 * ms[i].ki] if etc and ks[6 * ms[i].ki + 4] > 2 else NULL)
         if r < 0:
@@ -1724,8 +1729,9 @@ cdef class Search:
         self.cond_entries = nc
         self.c.mstack = <Mv*>malloc(MSTACK * sizeof(Mv))
         self.c.kstack = <uint64_t*>malloc(MSTACK * 6 * sizeof(uint64_t))
+        self.c.cstack = <St*>malloc(MSTACK * sizeof(St))
         if (self.c.tt == NULL or self.c.cond == NULL or self.c.mstack == NULL
-                or self.c.kstack == NULL):
+                or self.c.kstack == NULL or self.c.cstack == NULL):
             raise MemoryError("transposition table")
         self.c.tt_mask = nb - 1
         self.c.equiv = 1
@@ -1743,6 +1749,7 @@ cdef class Search:
             free(self.c.cond)
             free(self.c.mstack)
             free(self.c.kstack)
+            free(self.c.cstack)
             free(self.c)
             self.c = NULL
 

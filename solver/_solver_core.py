@@ -259,6 +259,23 @@ class CoreBackend:
         self.search.new_generation()
         return self._value(st, hero)
 
+    def budgeted_value(self, st, hero: int, max_nodes: int) -> int | None:
+        """The exact value of core state ``st`` for ``hero`` within
+        ``max_nodes`` nodes, or None (the hint engine's endgame question; the
+        same provers, deepening and table as :meth:`run`)."""
+        if st.fields()["over"]:
+            return st.hero_outcome(hero)
+        self.deadline = 0.0
+        self.search.reset_nodes()
+        self.search.new_generation()
+        self.max_nodes = max_nodes
+        try:
+            return self._decide(st, hero)[0]
+        except Aborted:
+            return None
+        finally:
+            self.max_nodes = 0
+
     def run(self, state: GameState, hero: int, all_moves: bool, max_time, max_nodes,
             want_distance: bool, want_pv: bool):
         from .search import MoveValue, SolveResult, on_hero_side, rank_moves

@@ -227,29 +227,17 @@ class _Evaluator:
             return None
         from ._solver_core import load
 
-        return self._endgame_core(search, load(search, state), me)
+        return self._endgame_core(load(search, state), me)
 
     def _solver_search(self):
         """The exact solver's core Search, or None (no compiled solver)."""
         solver = self.solver()
         return getattr(getattr(solver, "_core", None), "search", None)
 
-    def _endgame_core(self, search, st, me: int) -> int | None:
-        """:meth:`endgame_value` of a core state of ``search``."""
-        from ._solver_core import UNLIM
-
-        search.new_generation()
-        search.reset_nodes()
-        r, _ = search.prove(st, me, 1, UNLIM, 0.0, self.cfg.endgame_nodes)
-        if r < 0:
-            return None
-        if r:
-            return 1
-        search.reset_nodes()
-        r, _ = search.prove(st, me, 0, UNLIM, 0.0, self.cfg.endgame_nodes)
-        if r < 0:
-            return None
-        return -1 if r else 0
+    def _endgame_core(self, st, me: int) -> int | None:
+        """:meth:`endgame_value` of a state of the exact solver's own core
+        Search, both questions sharing ``2 * endgame_nodes``."""
+        return self.solver()._core.budgeted_value(st, me, 2 * self.cfg.endgame_nodes)
 
     def exact_wanted(self, deal: GameState) -> bool:
         if deal.pile == 0:
@@ -328,7 +316,7 @@ class _Evaluator:
         for i in range(len(moves)):
             r, g, steps, end = core.greedy_playout(st, me, limit, order, i, endgame)
             if end is not None:  # the pile ran out between bouts: solve or play on
-                v = self._endgame_core(search, end, me)
+                v = self._endgame_core(end, me)
                 if v is None:
                     r, g, _, _ = core.greedy_playout(end, me, limit - steps)
                 else:

@@ -126,6 +126,27 @@ def test_four_players(solver):
         check(solver, s, rng.randrange(4))
 
 
+def test_budgeted_endgame_values():
+    """S2 through the hint engine's door (``CoreBackend.budgeted_value``): a
+    value within the node budget is the oracle's, and a budget too small for
+    the position gives None instead of a guess."""
+    from solver._solver_core import CoreBackend, load
+
+    rng = random.Random(15)
+    for _ in range(120):
+        s = many_player(rng, 3, 2, 4)
+        hero = rng.randrange(3)
+        rv, _ = root_of(retrograde_moves(s, hero), hero_moves(s, hero))
+        backend = CoreBackend(4)
+        assert backend.budgeted_value(load(backend.search, s), hero, 1_000_000) == rv, s
+    backend = CoreBackend(4)
+    unanswered = 0
+    for _ in range(5):
+        s = deal_endgame(rng, [6, 6, 6])
+        unanswered += backend.budgeted_value(load(backend.search, s), s.to_move, 2048) is None
+    assert unanswered >= 3
+
+
 @pytest.mark.slow
 def test_large_sweep():
     solver = Solver(tt_mb=64)
