@@ -39,6 +39,13 @@ Reasons:
   means "never"), every search tightens them, and the root distance is found by
   bisection between them.  The unlimited search (``depth = UNLIM``) stores
   ``lb = INF`` on failure.
+* A search with a ply budget checks no repetitions at all: a proof within d
+  plies is a finite strategy whether or not a state recurs in it, so every
+  answer is path-independent and stored.  ``plies_needed`` (a lower bound on
+  the plies to the prover's result) fails a node at once when the budget is
+  below it.  With 3+ players the Python side proves values by such searches
+  at growing budgets before it falls back on the unlimited one
+  (``CoreBackend._decide``).
 
 With 3+ players the non-hero seats form one coalition (S2); under ``teams=2v2``
 the hero's partner plays on the hero's side (R22).
@@ -67,6 +74,9 @@ holds the answers equal with them switched off):
   and the defender keeps a card) is decided without search.
 * After a take, one thrower's run of extra cards is searched in increasing
   card order only (the order of the run changes nothing, R9, R10, R16).
+* ``plies_needed``: under a ply budget, a node whose budget is below the
+  plies the prover still needs fails at once (``tests/test_ply_bound.py``
+  holds every budget's answer equal without it).
 
 Only lead states (between bouts) have table entries: inside a bout states
 hardly ever recur, so their keys and probes cost without paying (``dfs``).
@@ -1475,7 +1485,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
             cs[i] = s[0]
             play(c, &cs[i], &ms[i])
             if cs[i].over:
-                ks[6 * i + 4] = 0  # no key (no real key has word 4 zero: n >= 2)
+                # markers 0-3 in word 4 (a real key's word 4 holds n << 21)
+                ks[6 * i + 4] = 0  # over: no key
             elif c.lead_table and cs[i].att != 0:
                 ks[6 * i + 4] = 3  # not probed
             elif c.quick and cs[i].pile == 0 and quick_win(c, &cs[i]):
@@ -1576,7 +1587,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
             child = s[0]
             play(c, &child, &ms[i])
         r = dfs(c, &child, cdepth, ply + 1, &d, rp,
-                &ks[6 * ms[i].ki] if etc and ks[6 * ms[i].ki + 4] > 2 else NULL)
+                &ks[6 * ms[i].ki] if etc and ks[6 * ms[i].ki + 4] > 3 else NULL)
         if r < 0:
             c.msp -= nm
             if pushed:
