@@ -74,6 +74,10 @@ holds the answers equal with them switched off):
   and the defender keeps a card) is decided without search.
 * After a take, one thrower's run of extra cards is searched in increasing
   card order only (the order of the run changes nothing, R9, R10, R16).
+* ``hero_side_out`` and ``odd_duel`` (3+ players): once the hero's side is
+  out it cannot lose, so the others' proof fails; once the hero is out and
+  two others hold an odd number of cards, neither a draw nor endless play
+  is left, so the hero's proof succeeds.
 * ``plies_needed``: under a ply budget, a node whose budget is below the
   plies the prover still needs fails at once (``tests/test_ply_bound.py``
   holds every budget's answer equal without it).
@@ -1292,6 +1296,51 @@ cdef inline CondEntry* cond_slot(Ctx* c, uint64_t h) noexcept nogil:
     return &c.cond[(h >> 20) & c.cond_mask]
 
 
+cdef inline int hero_side_out(Ctx* c, St* s) noexcept nogil:
+    """Whether every player of the hero's side is out for good (pile empty).
+
+    Then the hero's side cannot lose any more (R20, R22: the durak, or the
+    losing team, still holds cards), so the others' proof fails at once,
+    whatever the history and the ply limit.  Out is for good: only a take
+    brings cards into an empty hand, and a defender who covers with his last
+    card has covered as many cards as he held when the bout began, the R10
+    limit, so nobody throws him more; an attacker who is out is skipped (F7).
+    Not with ``first_out_wins`` (the first out decides, R21).
+    """
+    cdef int i
+    if s.pile > 0 or (c.flags & F_FOW):
+        return 0
+    for i in range(c.n):
+        if side_of(c, i) and s.hand[i] != 0:
+            return 0
+    return 1
+
+
+cdef inline int odd_duel(Ctx* c, St* s) noexcept nogil:
+    """Between bouts, the hero out and two others left holding an odd number
+    of cards between them (pile empty, no transfers, no teams, no
+    ``first_out_wins``): the hero has surely escaped.
+
+    The two play a two-player game (R18: after a take the same attacker leads
+    again), which always ends (R23).  A bout that is beaten off discards as
+    many cards of the defender's as of the attacker's; a take moves cards
+    between them: the parity of their total never changes.  Both going out
+    in the same bout (a draw, R20) needs a beaten-off last bout in which each
+    sheds what he holds, the same number: an even total.  So one of them is
+    the durak and the hero wins.
+    """
+    cdef int i, k = 0
+    cdef uint64_t total = 0
+    if (s.pile > 0 or s.att != 0 or s.hand[c.hero] != 0
+            or (c.flags & (F_TRANSFER | F_SHOW | F_FOW | F_TEAMS))):
+        return 0
+    for i in range(c.n):
+        if s.hand[i] != 0:
+            k += 1
+            total += popcount64(s.hand[i])
+    return k == 2 and (total & 1) == 1
+
+
 cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
     """A lower bound on the plies before the prover's decisive result.
 
@@ -1380,6 +1429,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         return 0
     if depth != UNLIM and c.ply_bound and plies_needed(c, s) > depth:
         return 0  # path-independent: not within the limit from here
+    if not c.prover and c.n > 2 and c.quick and hero_side_out(c, s):
+        return 0  # path-independent: the hero's side can no longer lose
     if ply >= MAXPLY - 1 or c.msp + MAXMOVES > MSTACK:
         rep[0] = 0
         rep[1] = <uint64_t>(-1)  # too deep: a failure that must not be stored
@@ -1405,6 +1456,9 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 else:
                     rep[1] = i
                 return 0
+    if depth == UNLIM and c.prover and c.n > 2 and c.quick and odd_duel(c, s):
+        dist[0] = UNLIM - 1  # a success, its plies not known
+        return 1
     if ph == PH_LEAD and c.quick and s.pile == 0 and quick_win(c, s):
         if side_of(c, s.attacker) != c.prover:
             return 0  # path-independent: the attacker wins whatever the history
@@ -1696,6 +1750,27 @@ cdef class CState:
             return False
         return bool(quick_win(self.c, &self.s))
 
+    def hero_surely_escapes(self, int hero):
+        """The core's ``odd_duel`` test: ``hero`` out, two others left with
+        an odd number of cards, between bouts."""
+        cdef int oh = self.c.hero, r
+        if self.s.over:
+            return False
+        self.c.hero = hero
+        r = odd_duel(self.c, &self.s)
+        self.c.hero = oh
+        return bool(r)
+
+    def hero_side_is_out(self, int hero):
+        """The core's ``hero_side_out`` test for ``hero``'s side."""
+        cdef int oh = self.c.hero, r
+        if self.s.over:
+            return False
+        self.c.hero = hero
+        r = hero_side_out(self.c, &self.s)
+        self.c.hero = oh
+        return bool(r)
+
     def hero_outcome(self, int hero):
         cdef int v = 0, oh = self.c.hero
         self.c.hero = hero
@@ -1845,7 +1920,8 @@ cdef class Search:
         ``equiv`` drop covers with interchangeable cards, ``iso`` canonical
         ranks between bouts, ``lead_table`` table entries between bouts only
         (and one order for a run of cards added to a taker), ``quick`` the
-        quick wins of :c:func:`quick_win`, ``etc`` enhanced transposition
+        decisions without search (:c:func:`quick_win`, :c:func:`odd_duel`,
+        :c:func:`hero_side_out`), ``etc`` enhanced transposition
         cut-offs, ``ply_bound`` the :c:func:`plies_needed` cut-offs.  Returns
         the current settings."""
         if equiv is not None:

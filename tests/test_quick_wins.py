@@ -82,3 +82,49 @@ def test_one_rank_needs_a_defender_with_more_cards():
         else:
             assert quick and value == 1, s
     assert draws > 10 and wins > 10
+
+
+def hero_out_states(seed: int, count: int):
+    """Positions of 3-4 players in which the hero has gone out, bouts in
+    progress too.  (Under teams the game is over once the hero's team is.)"""
+    from solver_positions import OPTION_SETS, random_prefix
+
+    rng = random.Random(seed)
+    for _ in range(count):
+        players = rng.choice([3, 3, 3, 4])
+        hero = rng.randrange(players)
+        top = 4 if players == 3 else 2
+        sizes = [0 if seat == hero else rng.randint(1, top) for seat in range(players)]
+        s = deal_endgame(rng, sizes, rng.choice(OPTION_SETS))
+        s = random_prefix(rng, s, rng.choice([0, 0, rng.randint(1, 5)]))
+        if not s.is_over:
+            yield s, hero
+
+
+def test_decisions_for_three_players_agree_with_the_retrograde_oracle():
+    """R18/R20/R23: where the core says the hero surely escapes (out, two
+    others with an odd number of cards) the oracle's value is a win; where it
+    says the hero's side is out for good, the value is not a loss."""
+    from solver.reference import GraphTooLarge, retrograde
+
+    solver = Solver(tt_mb=1)
+    escapes = out = even = 0
+    for s, hero in hero_out_states(33, 250):
+        st = core_state(solver, s)
+        sure = st.hero_surely_escapes(hero)
+        assert st.hero_side_is_out(hero), s
+        if sure:
+            assert not (s.rules.transfer or s.rules.first_out_wins), s
+        try:
+            ids, value, _, _ = retrograde(s, hero, 20_000)
+        except GraphTooLarge:
+            continue
+        v = value[ids[s.replace(out=0) if s.out else s]]
+        out += 1
+        assert v >= 0, s
+        if sure:
+            escapes += 1
+            assert v == 1, s
+        elif not s.table and sum(1 for h in s.hands if h) == 2:
+            even += v == 0  # an even total: the two may go out together
+    assert escapes > 20 and out > 150 and even > 10
