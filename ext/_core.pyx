@@ -1237,8 +1237,9 @@ cdef inline int single_leads_suffice(Ctx* c, St* s) noexcept nogil:
 
 
 cdef inline int quick_win(Ctx* c, St* s) noexcept nogil:
-    """Whether the attacker to lead surely wins (two players, pile empty,
-    no transfers).
+    """Whether the attacker to lead can force a win: make the defender the
+    durak (two players, or only these two of 3+ still holding cards, the
+    hero one of them; pile empty, no transfers).
 
     (a) The defender beats none of the attacker's cards (R2).  Then the
     attacker leads one card per bout -- non-trumps by ascending rank, then
@@ -1255,9 +1256,20 @@ cdef inline int quick_win(Ctx* c, St* s) noexcept nogil:
     """
     cdef uint64_t a = s.hand[s.attacker], d = s.hand[s.defender], am, dm
     cdef uint64_t tmask = SUIT13 << (13 * c.trump)
-    cdef int su, k = popcount64(a), lim
-    if c.n != 2 or (c.flags & (F_TRANSFER | F_SHOW)):
+    cdef int su, k = popcount64(a), lim, i
+    if c.flags & (F_TRANSFER | F_SHOW):
         return 0
+    if c.n != 2:
+        # 3+ seats of which only these two still hold cards, the hero one
+        # of them: the same two-player game (R18: after a take the attacker
+        # leads again) between opposite sides.  (With the hero out both are
+        # the others': the attacker could make the defender the durak, but
+        # need not.)  Not for teams or first_out_wins.
+        if (c.flags & (F_TEAMS | F_FOW)) or (s.attacker != c.hero and s.defender != c.hero):
+            return 0
+        for i in range(c.n):
+            if s.hand[i] != 0 and i != s.attacker and i != s.defender:
+                return 0
     if a == 0 or d == 0:
         return 0
     if rank_set(a) & (rank_set(a) - 1) == 0:
@@ -1744,11 +1756,16 @@ cdef class CState:
         self.c.prover = op
         return (k[0], k[1], k[2], k[3], k[4])
 
-    def attacker_surely_wins(self):
-        """The core's quick-win test (``quick_win``) for this lead state."""
+    def attacker_surely_wins(self, int hero=0):
+        """The core's quick-win test (``quick_win``) for this lead state
+        (``hero`` matters with 3+ players)."""
+        cdef int oh = self.c.hero, r
         if self.s.over or self.s.att != 0 or self.s.pile != 0:
             return False
-        return bool(quick_win(self.c, &self.s))
+        self.c.hero = hero
+        r = quick_win(self.c, &self.s)
+        self.c.hero = oh
+        return bool(r)
 
     def hero_surely_escapes(self, int hero):
         """The core's ``odd_duel`` test: ``hero`` out, two others left with

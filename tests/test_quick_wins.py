@@ -101,6 +101,31 @@ def hero_out_states(seed: int, count: int):
             yield s, hero
 
 
+def test_quick_wins_of_two_left_of_three_agree_with_the_retrograde_oracle():
+    """R18/R20: with one of three players out and the hero one of the two
+    left, a claimed quick win makes the defender the durak; with the hero
+    out none is claimed (both left are the others', who need not win)."""
+    from solver.reference import retrograde
+
+    solver = Solver(tt_mb=1)
+    rng = random.Random(35)
+    claimed = lost = 0
+    for _ in range(500):
+        gone = rng.randrange(3)
+        s = deal_endgame(rng, [0 if seat == gone else rng.randint(1, 4) for seat in range(3)],
+                         Rules())
+        hero = rng.randrange(3)
+        if s.is_over or not core_state(solver, s).attacker_surely_wins(hero):
+            continue
+        assert hero != gone, s
+        claimed += 1
+        ids, value, _, _ = retrograde(s, hero, 20_000)
+        want = -1 if hero == s.defender else 1
+        lost += want < 0
+        assert value[ids[s.replace(out=0)]] == want, s
+    assert claimed > 40 and 0 < lost < claimed
+
+
 def test_decisions_for_three_players_agree_with_the_retrograde_oracle():
     """R18/R20/R23: where the core says the hero surely escapes (out, two
     others with an odd number of cards) the oracle's value is a win; where it
