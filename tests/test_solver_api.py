@@ -176,6 +176,22 @@ def test_cli_budget_after_the_value_says_the_value_is_proven():
     assert Solver(8).value(parse_position(text).state, 0) == -1
 
 
+def test_partial_answer_names_what_is_unfinished(capsys):
+    """A budget that ran out in the variation, after every move was valued,
+    says only the variation is missing; before the moves, both."""
+    from solver.cli.solve import _print
+
+    moves = [search.MoveValue("9D", "loss", 23), search.MoveValue("AH", "loss", 15)]
+    done = search.SolveResult(1, "loss", ["9D", "AH"], [], 23, 10, 1.0, False, moves,
+                              "loss", "loss")
+    _print(done, True)
+    out = capsys.readouterr().out
+    assert "value proven; variation not finished" in out and "9D" in out
+    _print(search.SolveResult(1, "loss", [], [], None, 10, 1.0, False, [], "loss", "loss"),
+           True)
+    assert "value proven; best moves and variation not finished" in capsys.readouterr().out
+
+
 # ------------------------------------------------------------------ bench pin
 def test_bench_node_count_is_pinned():
     """Stockfish-style: total nodes over a fixed set; change it only on purpose."""

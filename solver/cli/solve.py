@@ -105,8 +105,9 @@ def _print(res, all_moves: bool) -> None:
         head = f"seat {res.player}: [{_STYLE[v]}]{v}[/]"
     elif res.lower == res.upper:
         # the value is proven; the budget ran out on the moves or the variation
+        unfinished = "variation" if res.best else "best moves and variation"
         head = (f"seat {res.player}: [{_STYLE[res.lower]}]{res.lower}[/] [dim](value proven; "
-                "best moves and variation not finished)[/]")
+                f"{unfinished} not finished)[/]")
     else:
         head = (f"seat {res.player}: [dim]not proven[/] (between {res.lower} and {res.upper})")
     if res.distance is not None:
