@@ -1970,6 +1970,10 @@ cdef class Search:
         cdef int dist = 0, r
         cdef uint64_t rep[2]
         cdef St root = st.s
+        # A taker's run is searched in increasing card order only below a
+        # node that saw its start; a root question asks about this state
+        # itself, where any card of the run may come next.
+        root.tfloor = -1
         if depth > UNLIM:
             depth = UNLIM
         c.hero = hero

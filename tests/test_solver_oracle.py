@@ -16,6 +16,7 @@ import random
 import pytest
 
 from solver.reference import ReferenceSolver, retrograde_moves
+from solver.notation import parse_position
 from solver.rules import Rules
 from solver.search import Solver
 
@@ -124,6 +125,18 @@ def test_four_players(solver):
     for _ in range(350):
         s = many_player(rng, 4, 2, 3, max_total=4)
         check(solver, s, rng.randrange(4))
+
+
+def test_every_card_may_follow_in_a_takers_run(solver):
+    """R16/P4: below a node the cards thrown to a taker are searched in one
+    order, but a move's own value starts a new question: after +KC the
+    thrower may still add KD (the oracle: both throws win in 2 plies)."""
+    s = parse_position("trump H; hands - | 6S 7H JC | KD KC; table KH; attacker 1; take; "
+                       "rules transfer").state
+    for hero in range(3):
+        check(solver, s, hero)
+    two = parse_position("trump H; hands 6S 7H JC | KD KC 9D; table KH; attacker 2; take").state
+    check(solver, two, two.to_move)
 
 
 def test_budgeted_endgame_values():
