@@ -605,7 +605,7 @@ cdef void end_bout(Ctx* c, St* s) noexcept nogil:
     s.turn = -1
     s.limit = 0
     s.shown = 0
-    s.cap = 5 if ((c.flags & F_FBL) and s.fresh and s.pile > 0) else 6
+    s.cap = 5 if ((c.flags & F_FBL) and s.fresh) else 6
     if taken:
         leader = next_active(c, s, d)
     else:

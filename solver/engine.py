@@ -205,14 +205,14 @@ def settle(state: GameState, candidates: list[int] | None = None) -> GameState:
 _settle = settle  # the old private name, kept for callers
 
 
-def _next_cap(first_bout_limit: bool, out: int, pile: int) -> int:
+def _next_cap(first_bout_limit: bool, out: int) -> int:
     """R10 option: the first bout lasts, for the cap, until something is discarded.
 
     Project reading (docs/rules-notes.md, "First bout"): a bout is still the
-    first while nothing is discarded and the pile has cards, so a take in the
-    first bout keeps the cap of 5 for the next one.
+    first while nothing is discarded, so a take in the first bout keeps the
+    cap of 5 for the next one (also in a deal with no pile at all).
     """
-    return 5 if first_bout_limit and out == 0 and pile > 0 else HAND_SIZE
+    return 5 if first_bout_limit and out == 0 else HAND_SIZE
 
 
 def end_bout(state: GameState) -> GameState:
@@ -252,7 +252,7 @@ def end_bout(state: GameState) -> GameState:
     s = state.replace(
         hands=tuple(hands), hidden=tuple(hidden), out=out, table=(), take=False,
         turn=-1, pile=pile, pile_order=order, trump_card=trump_card, limit=0,
-        shown=0, cap=_next_cap(state.rules.first_bout_limit, out, pile),
+        shown=0, cap=_next_cap(state.rules.first_bout_limit, out),
     )
     # R18: after success the defender leads, after a take the seat after him.
     if taken:

@@ -29,9 +29,9 @@ def default_cap(state: GameState) -> int:
     """R10 cap of a bout: 6, or 5 in the first bout under ``first_bout_limit=5``.
 
     Project reading (docs/rules-notes.md, "First bout"): a bout is the first
-    while nothing has been discarded and the pile still has cards.
+    while nothing has been discarded.
     """
-    if state.rules.first_bout_limit and state.out == 0 and state.pile > 0:
+    if state.rules.first_bout_limit and state.out == 0:
         return FIRST_BOUT_CAP
     return HAND_SIZE
 

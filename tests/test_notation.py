@@ -159,6 +159,14 @@ def test_R10_first_bout_limit_default_cap():
     # something discarded: no longer the first bout (docs/rules-notes.md)
     s = parse(f"trump 6H; pile 22; {hands}; attacker 1; out 6D 7D; rules first_bout_limit=5")
     assert s.cap == 6
+    # a 24-card deal to four players leaves no pile: its first bout is capped all the same
+    deal = ("hands 9S TS JS QS KS AS | 9H TH JH QH KH AH | 9D TD JD QD KD AD | "
+            "9C TC JC QC KC AC")
+    s = parse(f"trump C; {deal}; attacker 1; rules first_bout_limit=5,deck=24")
+    assert s.cap == 5
+    led = deal.replace("9S ", "")
+    s = parse(f"trump C; {led}; attacker 1; table 9S; rules first_bout_limit=5,deck=24")
+    assert (s.cap, s.limit) == (5, 5)
 
 
 def test_F6_limit_between_bouts_lowers_the_cap():
