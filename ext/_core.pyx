@@ -249,6 +249,8 @@ ctypedef struct Mv:
     uint8_t ki          # the child's key slot in the key stack (dfs)
     int8_t fails        # 1: the child is known (from the table) to fail for the prover
 
+ctypedef int (*Test)(Ctx* c, St* s) noexcept nogil
+
 ctypedef struct Entry:
     uint64_t key[5]     # the canonical state, without the prover (make_key)
     uint64_t data       # both provers' bounds, age, work, move (see ent_*)
@@ -1766,37 +1768,29 @@ cdef class CState:
         self.c.prover = op
         return (k[0], k[1], k[2], k[3], k[4])
 
+    cdef bint _test(self, int hero, Test test):
+        """A decision rule of the core for this state, asked for ``hero``."""
+        cdef int oh = self.c.hero, r
+        self.c.hero = hero
+        r = test(self.c, &self.s)
+        self.c.hero = oh
+        return r != 0
+
     def attacker_surely_wins(self, int hero=0):
         """The core's quick-win test (``quick_win``) for this lead state
         (``hero`` matters with 3+ players)."""
-        cdef int oh = self.c.hero, r
         if self.s.over or self.s.att != 0 or self.s.pile != 0:
             return False
-        self.c.hero = hero
-        r = quick_win(self.c, &self.s)
-        self.c.hero = oh
-        return bool(r)
+        return self._test(hero, quick_win)
 
     def hero_surely_escapes(self, int hero):
         """The core's ``odd_duel`` test: ``hero`` out, two others left with
         an odd number of cards, between bouts."""
-        cdef int oh = self.c.hero, r
-        if self.s.over:
-            return False
-        self.c.hero = hero
-        r = odd_duel(self.c, &self.s)
-        self.c.hero = oh
-        return bool(r)
+        return not self.s.over and self._test(hero, odd_duel)
 
     def hero_side_is_out(self, int hero):
         """The core's ``hero_side_out`` test for ``hero``'s side."""
-        cdef int oh = self.c.hero, r
-        if self.s.over:
-            return False
-        self.c.hero = hero
-        r = hero_side_out(self.c, &self.s)
-        self.c.hero = oh
-        return bool(r)
+        return not self.s.over and self._test(hero, hero_side_out)
 
     def hero_outcome(self, int hero):
         cdef int v = 0, oh = self.c.hero
