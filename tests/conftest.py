@@ -1,5 +1,17 @@
-"""Test options: ``--runslow`` runs the tests marked ``slow`` (large sweeps)."""
+"""Test options: ``--runslow`` runs the tests marked ``slow`` (large sweeps).
+
+Hypothesis runs derandomized by default, so a test run (CI included) is
+repeatable; ``HYPOTHESIS_PROFILE=explore`` draws new examples each run, the
+way the round-trip tests once found a rules-reading bug.
+"""
+import os
+
 import pytest
+from hypothesis import settings
+
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 def pytest_addoption(parser):
