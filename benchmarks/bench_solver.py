@@ -90,7 +90,8 @@ def python_time(state, limit: float):
 def run_family(name, count, tt_mb, max_time, with_python, py_limit, prune=True):
     backend = CoreBackend(tt_mb)
     if not prune:
-        backend.search.tune(equiv=False, iso=False, lead_table=False, quick=False, etc=False)
+        backend.search.tune(equiv=False, iso=False, lead_table=False, quick=False, etc=False,
+                            ply_bound=False)
     times, nodes, used, ratios = [], [], [], []
     solved = 0
     for s in positions(name, count):
