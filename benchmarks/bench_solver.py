@@ -128,7 +128,7 @@ def main() -> None:
     ap.add_argument("--no-prune", action="store_true",
                     help="switch off every search switch of Search.tune (equivalent covers, "
                          "canonical ranks, table between bouts only, quick wins, enhanced "
-                         "transposition cut-offs)")
+                         "transposition cut-offs, ply-count bound)")
     a = ap.parse_args()
     fams = a.family or list(FAMILIES)
     print("| family | n | solved | median s | max s | median nodes | M nodes/s | TT entries "

@@ -69,9 +69,10 @@ holds the answers equal with them switched off):
   several cards is skipped where leading one of them and throwing the others
   in does at least as well for the attacker (no transfers, opposite sides).
 * ``iso_ranks``: between bouts the live ranks are renumbered canonically.
-* ``quick_win``: two players without transfers, a lead state the attacker
-  surely wins (the defender beats none of his cards, or he sheds one rank
-  and the defender keeps a card) is decided without search.
+* ``quick_win``: no transfers, two players (or only the hero and one other
+  of 3+ still holding cards), a lead state the attacker surely wins (the
+  defender beats none of his cards, or he sheds one rank and the defender
+  keeps a card) is decided without search.
 * After a take, one thrower's run of extra cards is searched in increasing
   card order only (the order of the run changes nothing, R9, R10, R16).
 * ``hero_side_out`` and ``odd_duel`` (3+ players): once the hero's side is
