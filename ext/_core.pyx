@@ -271,7 +271,8 @@ ctypedef struct CondEntry:
     uint64_t tag        # path[maxref].visit << 17 | prover slot << 16 | depth (0: empty)
     uint64_t refs       # the path indices referred to (bit i: path[i])
 
-DEF ISO_CACHE = 4096
+DEF ISO_BITS = 14
+DEF ISO_CACHE = 1 << ISO_BITS   # 16384 entries, 384 KiB
 
 ctypedef struct IsoEntry:
     uint64_t live       # the live cards | (trump + 1) << 56; 0: empty
@@ -311,6 +312,9 @@ ctypedef struct Ctx:
     int abort           # 1 budget, 2 interrupted
     int64_t tt_stores
     uint32_t hist[2][8][64]   # history heuristic: cut-off counts per (mover is prover, kind, card)
+    int8_t hbonus[2][8][64]   # the same as an ordering bonus (see score_moves)
+    int8_t cost2[64]          # per card: twice its ordering cost (card_cost); 0 from 52 on
+    uint64_t same_rank[64]    # per card: the cards of its rank; 0 from 52 on
     int equiv           # drop moves of interchangeable cards (drop_equivalent)
     int iso             # canonical ranks by iso_ranks (else dead ranks dropped)
     int lead_table      # table entries for lead states only (see dfs)
@@ -377,6 +381,9 @@ cdef inline int throw_order(Ctx* c, St* s, int* order) noexcept nogil:
     """R12: the throwers in the order they are asked (see GameState.throw_order)."""
     cdef int n = c.n, d = s.defender, k, t, cnt = 0
     cdef int left = -1, right = -1
+    if n == 2:
+        order[0] = s.attacker  # the only other seat, whatever the options
+        return 1
     if c.flags & F_NEIGH:
         left = next_active(c, s, d)
         right = prev_active(c, s, d)
@@ -496,9 +503,14 @@ cdef inline int lead_limit(Ctx* c, St* s) noexcept nogil:
     return s.cap if s.cap < h else h
 
 
-cdef int gen_moves(Ctx* c, St* s, Mv* out) noexcept nogil:
-    """Every legal move, in solver.engine.legal_moves order."""
-    cdef int cnt = 0, ph = phase(s), seat, limit, r, k, m, i, j, l, q
+cdef int gen_moves(Ctx* c, St* s, Mv* out, int singles) noexcept nogil:
+    """Every legal move, in solver.engine.legal_moves order.
+
+    ``singles``: leads of one card only (``single_leads_suffice``); the
+    moves keep the index (``Mv.idx``) they have in the full list, so the
+    table's cut-off move names the same move either way.
+    """
+    cdef int cnt = 0, ph = phase(s), seat, limit, r, k, m, i, j, l, q, nidx = 0
     cdef uint64_t hand, rm, open_, b, bb, rk, x
     cdef int cs[4]
     cdef int a, cc, rank, nd, natt, size, t, low
@@ -518,6 +530,19 @@ cdef int gen_moves(Ctx* c, St* s, Mv* out) noexcept nogil:
                 cs[m] = __builtin_ctzll(x)
                 x &= x - 1
                 m += 1
+            if singles:
+                for i in range(m):
+                    add_move(out, &cnt, K_LEAD, (<uint64_t>1) << cs[i], cs[i], -1)
+                    out[cnt - 1].idx = nidx + i
+                # skip the pairs, triples and the four of a kind
+                nidx += m
+                if limit >= 2:
+                    nidx += m * (m - 1) // 2
+                if limit >= 3:
+                    nidx += m * (m - 1) * (m - 2) // 6
+                if limit >= 4 and m == 4:
+                    nidx += 1
+                continue
             # itertools.combinations order, sizes 1..min(m, limit)
             for i in range(m):
                 add_move(out, &cnt, K_LEAD, (<uint64_t>1) << cs[i], cs[i], -1)
@@ -760,7 +785,7 @@ cdef inline int key_hero(Ctx* c) noexcept nogil:
     return c.hero
 
 
-cdef inline void iso_ranks(Ctx* c, uint64_t live, int* crank) noexcept nogil:
+cdef inline void iso_ranks(Ctx* c, uint64_t live, int8_t* crank) noexcept nogil:
     """Canonical ranks of the live cards, the pile being empty.
 
     The rules never compare ranks of different suits: a card beats a higher
@@ -829,7 +854,7 @@ cdef inline void iso_ranks(Ctx* c, uint64_t live, int* crank) noexcept nogil:
         sm[3] &= x
 
 
-cdef inline void place_cards(uint64_t* words, uint64_t cards, uint64_t code, int* pos) noexcept nogil:
+cdef inline void place_cards(uint64_t* words, uint64_t cards, uint64_t code, int8_t* pos) noexcept nogil:
     """Put the location ``code`` into the nibble of every card of ``cards``:
     word = the card's suit, nibble = ``pos[rank]``."""
     cdef int card
@@ -843,7 +868,8 @@ cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
     cdef uint64_t sig[4]
     cdef uint64_t live, x, lr, tmp, tag, shown
     cdef IsoEntry* ie
-    cdef int crank[13]
+    cdef int8_t own[13]
+    cdef int8_t* crank = own
     cdef int i, r, su, canon, j
     cdef int order[3]
     sig[0] = 0
@@ -862,15 +888,11 @@ cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
             # many states share (a take moves cards, it does not kill them):
             # a small cache keeps it.
             tag = live | ((<uint64_t>(c.trump + 1)) << 56)
-            ie = &c.iso_cache[mix64(tag) & (ISO_CACHE - 1)]
-            if ie.live == tag:
-                for r in range(13):
-                    crank[r] = ie.crank[r]
-            else:
-                iso_ranks(c, live, crank)
+            ie = &c.iso_cache[(tag * <uint64_t>0x9e3779b97f4a7c15) >> (64 - ISO_BITS)]
+            if ie.live != tag:
+                iso_ranks(c, live, ie.crank)
                 ie.live = tag
-                for r in range(13):
-                    ie.crank[r] = crank[r]
+            crank = ie.crank  # read in place: nothing below touches the cache
         else:
             # dead ranks dropped: the live ranks numbered in order
             lr = rank_set(live)
@@ -946,12 +968,11 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
 
 
 cdef inline uint64_t key_hash(uint64_t* k) noexcept nogil:
-    cdef uint64_t h = mix64(k[0] + <uint64_t>0x9e3779b97f4a7c15)
-    h = mix64(h ^ k[1])
-    h = mix64(h ^ k[2])
-    h = mix64(h ^ k[3])
-    h = mix64(h ^ k[4])
-    return h
+    # one multiply per word, the words weighted apart, then one full mix: the
+    # index takes the low bits, which the final mix makes depend on every bit
+    return mix64(k[0] * <uint64_t>0x9e3779b97f4a7c15 + k[1] * <uint64_t>0xc2b2ae3d27d4eb4f
+                 + k[2] * <uint64_t>0x165667b19e3779f9 + k[3] * <uint64_t>0xd6e8feb86659fd93
+                 + k[4] * <uint64_t>0xff51afd7ed558ccd)
 
 
 cdef inline int key_eq(uint64_t* a, uint64_t* b) noexcept nogil:
@@ -1063,9 +1084,10 @@ cdef inline int card_cost(Ctx* c, int card) noexcept nogil:
     return (card % 13) + (16 if card // 13 == c.trump else 0)
 
 
-cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
+cdef void score_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
     """Static ordering (cheap cards first, keep trumps, take last) nudged by
-    the history of cut-offs; insertion sort by score.
+    the history of cut-offs: each move's ``score``, lowest first.  The search
+    takes them in that order, stably (``sort_moves`` or ``next_move``).
 
     Measured on 30 random 8 v 8 endgames (value search, 5 s cap): taking
     only after every cover, trumps included, cut the nodes' geometric mean
@@ -1079,45 +1101,56 @@ cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
     transfer (R14) is tried last, after the take: 20 random 8 v 8 endgames
     with transfers, 20 of 20 solved instead of 17, 466k -> 87k.
     """
-    cdef int i, j, k, sc, hb
-    cdef uint32_t hv
-    cdef Mv tmp
+    cdef int i, k, sc, card
+    cdef uint64_t att_hand = s.hand[s.attacker] if s.attacker >= 0 else 0
     for i in range(n):
         k = ms[i].kind
+        card = ms[i].card & 63
         if k == K_LEAD:
             # singles first: a rank held twice is worth keeping for throw-ins
-            sc = (card_cost(c, ms[i].card) * 2 - 3 * (popcount64(ms[i].cards) - 1)
-                  + 10 * popcount64(s.hand[s.attacker] & (SPREAD << (ms[i].card % 13))))
+            sc = (c.cost2[card] - 3 * (popcount64(ms[i].cards) - 1)
+                  + 10 * popcount64(att_hand & c.same_rank[card]))
         elif k == K_COVER:
             # a cover of a rank the attacker holds opens throw-ins (R9): later
-            sc = card_cost(c, ms[i].card) * 2
-            if s.attacker >= 0:
-                sc += 5 * popcount64(s.hand[s.attacker] & (SPREAD << (ms[i].card % 13)))
+            sc = c.cost2[card] + 5 * popcount64(att_hand & c.same_rank[card])
         elif k == K_TAKE:
             sc = 70
         elif k == K_TRANSFER:
-            sc = 80 + card_cost(c, ms[i].card)
+            sc = 80 + (c.cost2[card] >> 1)
         elif k == K_SHOW:
             sc = -20
         elif k == K_THROW:
-            sc = card_cost(c, ms[i].card) * 2
+            sc = c.cost2[card]
         elif k == K_PASS:
             sc = 30
         else:
             sc = 0
-        hv = c.hist[mine][k][ms[i].card & 63]
-        # 2 * floor(log2(hv)), at most 20
-        hb = 0
-        if hv > 1:
-            hb = 2 * (31 - __builtin_clz(hv))
-            if hb > 20:
-                hb = 20
-        sc -= hb
+        sc -= c.hbonus[mine][k][card]
         if sc > 120:
             sc = 120
         if sc < -120:
             sc = -120
         ms[i].score = sc
+
+
+cdef inline void count_cutoff(Ctx* c, int mine, int kind, int card) noexcept nogil:
+    """History heuristic: one more cut-off by a move that was not tried first;
+    the ordering bonus is 2 * floor(log2(count)), at most 20."""
+    cdef uint32_t hv = c.hist[mine][kind][card] + 1
+    cdef int hb = 0
+    c.hist[mine][kind][card] = hv
+    if hv > 1:
+        hb = 2 * (31 - __builtin_clz(hv))
+        if hb > 20:
+            hb = 20
+    c.hbonus[mine][kind][card] = hb
+
+
+cdef inline void sort_moves(Mv* ms, int n) noexcept nogil:
+    """Stable insertion sort by score: the whole order, for a node that looks
+    at every child first (the enhanced transposition cut-off)."""
+    cdef int i, j
+    cdef Mv tmp
     for i in range(1, n):
         tmp = ms[i]
         j = i - 1
@@ -1125,6 +1158,23 @@ cdef void order_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
             ms[j + 1] = ms[j]
             j -= 1
         ms[j + 1] = tmp
+
+
+cdef inline void next_move(Mv* ms, int i, int n) noexcept nogil:
+    """Bring the first lowest-scored move of ``ms[i:n]`` to ``i``, the rest
+    keeping their order: step ``i`` of ``sort_moves``' order, paid only for
+    the moves a node gets to (most nodes are cut off by their first)."""
+    cdef int k = i, j
+    cdef Mv tmp
+    for j in range(i + 1, n):
+        if ms[j].score < ms[k].score:
+            k = j
+    if k != i:
+        tmp = ms[k]
+        while k > i:
+            ms[k] = ms[k - 1]
+            k -= 1
+        ms[i] = tmp
 
 
 # ------------------------------------------------------------------ search
@@ -1371,7 +1421,8 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
     with a ply limit: a node whose limit is below the bound fails at once,
     which takes the bulk of the work off the last plies of a bounded search.
     """
-    cdef int i, r, total = 0, low = 99, others[MAXP], no = 0, j, t
+    cdef int i, r, total = 0, low = 99, no = 0, j, t
+    cdef int others[MAXP]
     if s.pile > 0:
         return 0
     for i in range(c.n):
@@ -1425,7 +1476,6 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     cdef int top, pruned = 0, etc, usett, reps
     cdef int bound = c.pathlen
     cdef CondEntry* ce
-    cdef Mv tmv
     cdef uint64_t* ks
     cdef int64_t nodes0
     cdef Mv* ms
@@ -1509,20 +1559,17 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     ms = &c.mstack[c.msp]
     ks = &c.kstack[6 * c.msp]
     cs = &c.cstack[c.msp]
-    nm = gen_moves(c, s, ms)
     mine = side_of(c, to_move(s)) == c.prover
     if ph == PH_LEAD and depth == UNLIM and single_leads_suffice(c, s):
-        j = 0
-        for i in range(nm):
-            if ms[i].kind != K_LEAD or (ms[i].cards & (ms[i].cards - 1)) == 0:
-                ms[j] = ms[i]
-                j += 1
-        if j < nm and not mine:
-            # the other side's best may have been among the skipped moves:
-            # the plies of a success here are no longer exact
+        nm = gen_moves(c, s, ms, 1)
+        if (not mine and lead_limit(c, s) >= 2
+                and popcount64(s.hand[s.attacker]) > popcount64(rank_set(s.hand[s.attacker]))):
+            # the other side's best may have been among the skipped leads of
+            # several cards: the plies of a success here are no longer exact
             pruned = 1
-        nm = j
-    if s.pile == 0 and not (c.flags & F_SHOW) and c.equiv:
+    else:
+        nm = gen_moves(c, s, ms, 0)
+    if ph == PH_DEFEND and s.pile == 0 and not (c.flags & F_SHOW) and c.equiv:
         nm = drop_equivalent(c, s, ms, nm)
     if ph == PH_TAKEN and not usett and s.tfloor >= 0 and s.tfseat == s.turn:
         # R16/P4: the cards one thrower adds to a taker's pile in one run
@@ -1575,19 +1622,16 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 make_key(c, &cs[i], &ks[6 * i])
                 ks[6 * i + 5] = key_hash(&ks[6 * i])
                 tt_prefetch(c, ks[6 * i + 5])
-    order_moves(c, s, ms, nm, mine)
+    score_moves(c, s, ms, nm, mine)
     if bm:
         # the table's cut-off move first (ordering only: any order is sound;
         # under canonical relabelling the index may name another move)
         for i in range(nm):
             if ms[i].idx == bm - 1:
-                tmv = ms[i]
-                j = i
-                while j > 0:
-                    ms[j] = ms[j - 1]
-                    j -= 1
-                ms[0] = tmv
+                ms[i].score = -128  # below every score (clamped to +-120)
                 break
+    if etc:
+        sort_moves(ms, nm)
     c.msp += nm
     cdepth = depth if depth == UNLIM else depth - 1
     if etc:
@@ -1658,7 +1702,9 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     refs[1] = BIGPLY
     cdepth = depth if depth == UNLIM else depth - 1
     for i in range(nm):
-        if ms[i].fails:
+        if not etc:
+            next_move(ms, i, nm)
+        elif ms[i].fails:
             continue
         if etc and ks[6 * ms[i].ki + 4] != 1:
             child = cs[ms[i].ki]  # played by the enhanced transposition cut-off
@@ -1678,7 +1724,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 best = d + 1
                 cut = ms[i].idx + 1
                 if i > 0:
-                    c.hist[1][ms[i].kind][ms[i].card & 63] += 1
+                    count_cutoff(c, 1, ms[i].kind, ms[i].card & 63)
                 break
             merge_refs(refs, rp, bound)
         else:
@@ -1687,7 +1733,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 merge_refs(refs, rp, bound)
                 cut = ms[i].idx + 1
                 if i > 0:
-                    c.hist[0][ms[i].kind][ms[i].card & 63] += 1
+                    count_cutoff(c, 0, ms[i].kind, ms[i].card & 63)
                 break
             if d + 1 > best:
                 best = d + 1
@@ -1730,13 +1776,13 @@ cdef class CState:
     def moves(self):
         """Legal moves as (kind, cards mask, card, target), engine order."""
         cdef Mv ms[MAXMOVES]
-        cdef int n = gen_moves(self.c, &self.s, ms), i
+        cdef int n = gen_moves(self.c, &self.s, ms, 0), i
         return [(ms[i].kind, ms[i].cards, ms[i].card, ms[i].target) for i in range(n)]
 
     def play(self, int index):
         """The state after the ``index``-th legal move."""
         cdef Mv ms[MAXMOVES]
-        cdef int n = gen_moves(self.c, &self.s, ms)
+        cdef int n = gen_moves(self.c, &self.s, ms, 0)
         if not 0 <= index < n:
             raise IndexError("move index out of range")
         cdef CState out = CState.__new__(CState)
@@ -1896,6 +1942,9 @@ cdef class Search:
             raise ValueError("players: 2 to 6")
         c.n = n
         c.trump = trump
+        for i in range(64):
+            c.cost2[i] = 2 * card_cost(c, i) if i < 52 else 0
+            c.same_rank[i] = SPREAD << (i % 13) if i < 52 else 0
         c.flags = flags
         c.low_rank = low_rank
         c.pile_len = len(pile_order)
@@ -1967,6 +2016,7 @@ cdef class Search:
         another position order this one's moves worse than none: measured)."""
         self.c.gen = <uint8_t>(self.c.gen + 1)
         memset(self.c.hist, 0, sizeof(self.c.hist))
+        memset(self.c.hbonus, 0, sizeof(self.c.hbonus))
 
     def prove(self, CState st, int hero, int prover, int depth=UNLIM,
               double max_time=0.0, int64_t max_nodes=0):

@@ -242,7 +242,7 @@ cdef int po_run(Ctx* c, St* s, int limit, int stop_at_endgame, int8_t* order, in
             return PO_OVER
         if stop_at_endgame and s.pile == 0 and s.att == 0:
             return PO_ENDGAME
-        nm = gen_moves(c, s, ms)
+        nm = gen_moves(c, s, ms, 0)
         i = po_greedy(c, s, ms, nm, order, norder[0])
         if i < 0:
             return PO_OVER
@@ -275,7 +275,7 @@ def greedy_index(CState st, tuple table_order=()):
     cdef int8_t order[PO_MAXTAB]
     cdef int norder = po_order(&st.s, table_order, order)
     cdef Mv ms[MAXMOVES]
-    cdef int n = gen_moves(st.c, &st.s, ms)
+    cdef int n = gen_moves(st.c, &st.s, ms, 0)
     return po_greedy(st.c, &st.s, ms, n, order, norder)
 
 
@@ -301,7 +301,7 @@ def greedy_playout(CState st, int me, int limit=1500, tuple table_order=(), int 
     if not 0 <= me < c.n:
         raise ValueError(f"me: seat {me} is not at the table")
     if first >= 0:
-        n = gen_moves(c, &s, ms)
+        n = gen_moves(c, &s, ms, 0)
         if first >= n:
             raise IndexError("move index out of range")
         po_play(c, &s, &ms[first], order, &norder)
