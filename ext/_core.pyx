@@ -219,6 +219,11 @@ DEF F_TEAMS = 32
 DEF F_FBL = 64
 
 cdef uint64_t SUIT13 = 0x1FFF
+cdef uint8_t CARD_SUIT[64]   # card // 13 and card % 13, looked up (make_key's inner loop)
+cdef uint8_t CARD_RANK[64]
+for _c in range(64):
+    CARD_SUIT[_c] = _c // 13 if _c < 52 else 0
+    CARD_RANK[_c] = _c % 13
 cdef uint64_t SPREAD = (<uint64_t>1) | ((<uint64_t>1) << 13) | ((<uint64_t>1) << 26) | ((<uint64_t>1) << 39)
 
 ctypedef struct St:
@@ -861,7 +866,7 @@ cdef inline void place_cards(uint64_t* words, uint64_t cards, uint64_t code, int
     while cards:
         card = __builtin_ctzll(cards)
         cards &= cards - 1
-        words[card // 13] |= code << (4 * pos[card % 13])
+        words[CARD_SUIT[card]] |= code << (4 * pos[CARD_RANK[card]])
 
 
 cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
