@@ -91,7 +91,7 @@ Transposition table
 Buckets of ``TT_WAYS`` entries in one malloc'ed block (the number of buckets
 is the largest power of two that fits in ``tt_mb`` MiB; what is left of
 ``tt_mb`` holds the side table of repetition-dependent failures).  An entry
-is 48 bytes (asserted at import):
+is 48 bytes, a bucket of four 192 bytes (asserted at import):
 
     uint64 key[5]   the whole canonical state: words 0-3 one per suit slot, 13
                     nibbles each (location of the card of the k-th live rank:
@@ -105,7 +105,9 @@ is 48 bytes (asserted at import):
                     and 1 + gen_moves index of the last cut-off move
 
 Both provers share the entry, so the cross-prover cut-off reads the other
-side's bounds from the same probe.
+side's bounds from the same probe.  A bucket stores its four data words and
+first key words together in its first cache line (``Bucket``): a probe for
+a state that is not there reads that line only.
 
 The key is exact -- the probe compares all five words -- so a hash collision
 can never give a wrong proof.  Replacement: a hit on the same key merges the
@@ -257,9 +259,13 @@ ctypedef struct Mv:
 
 ctypedef int (*Test)(Ctx* c, St* s) noexcept nogil
 
-ctypedef struct Entry:
-    uint64_t key[5]     # the canonical state, without the prover (make_key)
-    uint64_t data       # both provers' bounds, age, work, move (see ent_*)
+ctypedef struct Bucket:
+    # TT_WAYS entries, 192 bytes, three cache lines.  The first line holds
+    # every way's data word and first key word, so a probe for a state that
+    # is not there -- most of them -- reads one line; a hit reads one more.
+    uint64_t data[TT_WAYS]      # both provers' bounds, age, work, move (see ent_*); 0 empty
+    uint64_t key0[TT_WAYS]      # word 0 of the canonical state (make_key)
+    uint64_t rest[TT_WAYS][4]   # its words 1-4
 
 ctypedef struct PathItem:
     uint64_t key[5]
@@ -296,7 +302,7 @@ ctypedef struct Ctx:
     int epoch
     int rep_on          # repetitions possible in this game (R23): 3+ players or transfers
     # table
-    Entry* tt
+    Bucket* tt
     uint64_t tt_mask    # number of buckets - 1
     uint8_t gen
     # path of lead states (R23)
@@ -984,7 +990,7 @@ cdef inline int key_eq(uint64_t* a, uint64_t* b) noexcept nogil:
     return a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and a[3] == b[3] and a[4] == b[4]
 
 
-# Entry.data: bits 0-9 lb and 10-19 ub of slot 0, 20-39 the same for slot 1,
+# An entry's data word: bits 0-9 lb and 10-19 ub of slot 0, 20-39 the same for slot 1,
 # 40-47 generation, 48-53 log2 of the work, 54-62 the cut-off move (1 +
 # gen_moves index, 0 none).  A bound in 10 bits: 1023 INF; lb at most 1020
 # (a larger one is stored as 1020: weaker, still true); ub 1021 stands for
@@ -1006,82 +1012,88 @@ cdef inline int enc_ub(int v) noexcept nogil:
     return v if v <= 1020 else 1021
 
 
-cdef inline int ent_lb(Entry* e, int slot) noexcept nogil:
-    cdef int x = (e.data >> (20 * slot)) & B10
+cdef inline int ent_lb(uint64_t* e, int slot) noexcept nogil:
+    cdef int x = (e[0] >> (20 * slot)) & B10
     return INF if x == B10 else x
 
 
-cdef inline int ent_ub(Entry* e, int slot) noexcept nogil:
-    cdef int x = (e.data >> (20 * slot + 10)) & B10
+cdef inline int ent_ub(uint64_t* e, int slot) noexcept nogil:
+    cdef int x = (e[0] >> (20 * slot + 10)) & B10
     if x == B10:
         return INF
     return UNLIM - 1 if x >= 1021 else x
 
 
-cdef inline int ent_move(Entry* e) noexcept nogil:
-    return (e.data >> 54) & 511
+cdef inline int ent_move(uint64_t* e) noexcept nogil:
+    return (e[0] >> 54) & 511
 
 
-cdef inline int ent_gen(Entry* e) noexcept nogil:
-    return (e.data >> 40) & 255
+cdef inline int ent_gen(uint64_t* e) noexcept nogil:
+    return (e[0] >> 40) & 255
 
 
-cdef inline int ent_work(Entry* e) noexcept nogil:
-    return (e.data >> 48) & 63
+cdef inline int ent_work(uint64_t* e) noexcept nogil:
+    return (e[0] >> 48) & 63
 
 
-cdef inline Entry* tt_probe(Ctx* c, uint64_t* key, uint64_t h) noexcept nogil:
-    cdef Entry* b = &c.tt[(h & c.tt_mask) * TT_WAYS]
+cdef inline int way_holds(Bucket* b, int i, uint64_t* key) noexcept nogil:
+    return (b.key0[i] == key[0] and b.data[i] != 0 and b.rest[i][0] == key[1]
+            and b.rest[i][1] == key[2] and b.rest[i][2] == key[3] and b.rest[i][3] == key[4])
+
+
+cdef inline uint64_t* tt_probe(Ctx* c, uint64_t* key, uint64_t h) noexcept nogil:
+    """The data word of ``key``'s entry, or NULL."""
+    cdef Bucket* b = &c.tt[h & c.tt_mask]
     cdef int i
     for i in range(TT_WAYS):
-        if b[i].data != 0 and key_eq(b[i].key, key):
-            return &b[i]
+        if way_holds(b, i, key):
+            return &b.data[i]
     return NULL
 
 
 cdef inline void tt_store(Ctx* c, uint64_t* key, uint64_t h, int lb, int ub, int64_t work, int move) noexcept nogil:
-    cdef Entry* b = &c.tt[(h & c.tt_mask) * TT_WAYS]
-    cdef Entry* e = NULL
-    cdef int i, best = 1 << 30, sc, w = 0
+    cdef Bucket* b = &c.tt[h & c.tt_mask]
+    cdef int i, e = -1, best = 1 << 30, sc, w = 0
     while work > 1 and w < 63:
         work >>= 1
         w += 1
     cdef int slot = c.slot, sh = 20 * c.slot, olb, oub
     cdef uint64_t d
     for i in range(TT_WAYS):
-        if b[i].data == 0:
+        if b.data[i] == 0:
             if best > -(1 << 29):  # the first empty way beats every occupied one
-                e = &b[i]
+                e = i
                 best = -(1 << 29)
             continue
-        if key_eq(b[i].key, key):
-            olb = ent_lb(&b[i], slot)
-            oub = ent_ub(&b[i], slot)
+        if way_holds(b, i, key):
+            olb = ent_lb(&b.data[i], slot)
+            oub = ent_ub(&b.data[i], slot)
             if olb > lb:
                 lb = olb
             if oub < ub:
                 ub = oub
-            d = b[i].data & ~((<uint64_t>0xFFFFF) << sh) & ~((<uint64_t>0xFF) << 40)
+            d = b.data[i] & ~((<uint64_t>0xFFFFF) << sh) & ~((<uint64_t>0xFF) << 40)
             d |= ((<uint64_t>enc_lb(lb)) | ((<uint64_t>enc_ub(ub)) << 10)) << sh
             d |= (<uint64_t>c.gen) << 40
-            if w > ent_work(&b[i]):
+            if w > ent_work(&b.data[i]):
                 d = (d & ~((<uint64_t>63) << 48)) | ((<uint64_t>w) << 48)
             if move:
                 d = (d & ~((<uint64_t>511) << 54)) | ((<uint64_t>(move & 511)) << 54)
-            b[i].data = d
+            b.data[i] = d
             return
-        sc = ent_work(&b[i]) - 4 * (<uint8_t>(c.gen - ent_gen(&b[i])))
+        sc = ent_work(&b.data[i]) - 4 * (<uint8_t>(c.gen - ent_gen(&b.data[i])))
         if sc < best:
             best = sc
-            e = &b[i]
+            e = i
     c.tt_stores += 1
-    memcpy(e.key, key, 5 * sizeof(uint64_t))
+    b.key0[e] = key[0]
+    memcpy(b.rest[e], &key[1], 4 * sizeof(uint64_t))
     d = ((<uint64_t>enc_lb(lb)) | ((<uint64_t>enc_ub(ub)) << 10)) << sh
     d |= (<uint64_t>SLOT_EMPTY) << (20 * (1 - slot))
     d |= (<uint64_t>c.gen) << 40
     d |= (<uint64_t>w) << 48
     d |= (<uint64_t>(move & 511)) << 54
-    e.data = d
+    b.data[e] = d
 
 
 # ------------------------------------------------------------------ ordering
@@ -1205,11 +1217,10 @@ cdef int check_budget(Ctx* c) noexcept nogil:
 
 
 cdef inline void tt_prefetch(Ctx* c, uint64_t h) noexcept nogil:
-    cdef const char* b = <const char*>&c.tt[(h & c.tt_mask) * TT_WAYS]
-    __builtin_prefetch(b)
-    __builtin_prefetch(b + 64)
+    cdef const char* b = <const char*>&c.tt[h & c.tt_mask]
+    __builtin_prefetch(b)        # the data and first key words
+    __builtin_prefetch(b + 64)   # the rest of the keys, for a hit
     __builtin_prefetch(b + 128)
-    __builtin_prefetch(b + TT_WAYS * sizeof(Entry) - 1)
 
 
 cdef inline int equivalent_lower(Ctx* c, St* s, uint64_t live, uint64_t hand, int x) noexcept nogil:
@@ -1471,7 +1482,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     """
     cdef uint64_t key[5]
     cdef uint64_t h
-    cdef Entry* e
+    cdef uint64_t* e
     cdef int ph, i, nm, r, d, mine, result, best, cdepth, pushed = 0, bm = 0, cut = 0, j
     cdef uint64_t rp[2]
     cdef uint64_t refs[2]
@@ -1849,7 +1860,7 @@ cdef class CState:
         return v if r else None
 
 
-assert sizeof(Entry) == 48, "TT entry layout changed"
+assert sizeof(Bucket) == 48 * TT_WAYS, "TT bucket layout changed"
 assert sizeof(CondEntry) == 56, "conditional entry layout changed"
 
 
@@ -1869,16 +1880,16 @@ cdef class Search:
     def __cinit__(self, int tt_mb=64):
         cdef uint64_t nb = 1
         cdef uint64_t bytes_ = (<uint64_t>tt_mb) << 20
-        while nb * 2 * TT_WAYS * sizeof(Entry) <= bytes_:
+        while nb * 2 * sizeof(Bucket) <= bytes_:
             nb *= 2
         self.c = <Ctx*>calloc(1, sizeof(Ctx))
         if self.c == NULL:
             raise MemoryError()
-        self.c.tt = <Entry*>dk_table_alloc(nb * TT_WAYS * sizeof(Entry))
+        self.c.tt = <Bucket*>dk_table_alloc(nb * sizeof(Bucket))
         # the path-dependent failures get what the power-of-two main table
         # leaves of tt_mb (at least a quarter of it)
         cdef uint64_t nc = 1
-        while (nc * 2 * sizeof(CondEntry)) <= bytes_ - nb * TT_WAYS * sizeof(Entry):
+        while (nc * 2 * sizeof(CondEntry)) <= bytes_ - nb * sizeof(Bucket):
             nc *= 2
         self.c.cond = <CondEntry*>dk_table_alloc(nc * sizeof(CondEntry))
         self.c.cond_mask = nc - 1
@@ -1911,7 +1922,7 @@ cdef class Search:
 
     @property
     def tt_bytes(self):
-        return self.buckets * TT_WAYS * sizeof(Entry)
+        return self.buckets * sizeof(Bucket)
 
     @property
     def nodes(self):
@@ -1925,13 +1936,15 @@ cdef class Search:
     def tt_used(self):
         """Number of occupied entries (a scan; for benchmarks)."""
         cdef uint64_t i, n = 0
-        for i in range(self.buckets * TT_WAYS):
-            if self.c.tt[i].data != 0:
-                n += 1
+        cdef int w
+        for i in range(self.buckets):
+            for w in range(TT_WAYS):
+                if self.c.tt[i].data[w] != 0:
+                    n += 1
         return n
 
     def clear(self):
-        memset(self.c.tt, 0, self.buckets * TT_WAYS * sizeof(Entry))
+        memset(self.c.tt, 0, self.buckets * sizeof(Bucket))
         memset(self.c.cond, 0, self.cond_entries * sizeof(CondEntry))
 
     def setup(self, int n, int trump, int flags, int low_rank, tuple hands, uint64_t att,
@@ -2057,7 +2070,7 @@ cdef class Search:
         if st.s.over:
             return None
         make_key(c, &st.s, key)
-        cdef Entry* e = tt_probe(c, key, key_hash(key))
+        cdef uint64_t* e = tt_probe(c, key, key_hash(key))
         if e == NULL:
             return (0, INF)
         return (ent_lb(e, c.slot), ent_ub(e, c.slot))
