@@ -1641,7 +1641,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         # under canonical relabelling the index may name another move)
         for i in range(nm):
             if ms[i].idx == bm - 1:
-                ms[i].score = -128  # below every score (clamped to +-120)
+                ms[i].score = -128  # below every score (score_moves: -40 to 110)
                 break
     if etc:
         sort_moves(ms, nm)
