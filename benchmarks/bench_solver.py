@@ -22,18 +22,16 @@ With ``--repeat N`` every time is the best of N runs of the same search.
 from __future__ import annotations
 
 import argparse
-import os
 import random
+import signal
 import statistics
-import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-
-from solver._solver_core import CoreBackend, load  # noqa: E402
-from solver.reference import ReferenceSolver  # noqa: E402
-from solver.rules import Rules  # noqa: E402
-from solver_positions import deal_endgame  # noqa: E402
+from solver.game.deal import deal_endgame
+from solver.game.rules import Rules
+from solver.search.driver import CoreBackend
+from solver.search.native import load
+from solver.search.reference import ReferenceSolver
 
 FAMILIES = {
     "6v6": ([6, 6], False), "6v6t": ([6, 6], True),
@@ -72,7 +70,6 @@ def solve_one(backend: CoreBackend, state, max_time: float):
 def python_time(state, limit: float):
     ref = ReferenceSolver(state, state.to_move)
     t0 = time.perf_counter()
-    import signal
 
     def stop(*_):
         raise TimeoutError

@@ -3,7 +3,7 @@
 A policy sees the game as its seat sees it: its own hand, the table, the
 discard pile, every hand size, the face-up trump and the pile size.  The
 state a policy receives may hold the opponents' cards (a dealt game) or only
-their counts (a seat's view from :mod:`solver.knowledge`); :class:`RandomPolicy`
+their counts (a seat's view from :mod:`solver.hints.knowledge`); :class:`RandomPolicy`
 and :class:`GreedyPolicy` read nothing but the public fields and their own
 hand, so both give the same move either way.  Policies that search (the hint
 bot in :mod:`solver.match`) must be given the seat's view.
@@ -15,10 +15,11 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from .cards import beaters, bit, cards_of, rank_of, suit_of
-from .engine import legal_moves
-from .moves import Kind, Move, PASS, SWAP, TAKE
-from .state import GameState, Phase
+from solver.errors import OptionError
+from solver.game.cards import beaters, bit, cards_of, rank_of, suit_of
+from solver.game.movegen import legal_moves
+from solver.game.moves import PASS, SWAP, TAKE, Kind, Move
+from solver.game.state import GameState, Phase
 
 
 @runtime_checkable
@@ -39,7 +40,7 @@ class RandomPolicy:
     def choose(self, state: GameState, seat: int, rng: random.Random) -> Move:
         moves = legal_moves(state)
         if not moves:
-            raise ValueError("the game is over: no move to choose")
+            raise OptionError("the game is over: no move to choose")
         return moves[rng.randrange(len(moves))]
 
 
@@ -109,7 +110,7 @@ def greedy_move(state: GameState, seat: int | None = None) -> Move:
     """The greedy player's move for the seat to move (see :class:`GreedyPolicy`)."""
     moves = legal_moves(state)
     if not moves:
-        raise ValueError("the game is over: no move to choose")
+        raise OptionError("the game is over: no move to choose")
     if len(moves) == 1:
         return moves[0]
     if SWAP in moves:
@@ -208,5 +209,5 @@ def make_policy(name: str, **kw) -> Policy:
     try:
         cls = POLICIES[name]
     except KeyError:
-        raise ValueError(f"unknown policy {name!r} (known: {', '.join(POLICIES)}, hint)") from None
+        raise OptionError(f"unknown policy {name!r} (known: {', '.join(POLICIES)}, hint)") from None
     return cls(**kw)

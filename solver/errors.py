@@ -1,24 +1,27 @@
-"""Errors and exit codes.
+"""The errors a caller of durak-solver can meet, with one base.
 
-Every error a user can cause is a ``ValueError`` subclass whose message names
-the field and the token (python-chess style), so the CLI can print it on one
-line and exit with :data:`ExitCode.BAD_INPUT`.
+Every error a user can cause is a :class:`DurakError` -- a ``ValueError`` --
+whose message names the field and quotes the token (python-chess style), so
+the CLI prints it on one line and exits 2.  Anything else that escapes is a
+bug and exits 1 (the CLI says so).  A budget that runs out is
+:class:`BudgetExceeded` (exit 3), carrying what is known.
 """
 from __future__ import annotations
 
-import enum
+
+class DurakError(ValueError):
+    """Base of every error a caller can cause: bad input, an impossible request."""
 
 
-class ExitCode(enum.IntEnum):
-    """Exit codes of the ``durak`` command (NOTATION.md, "Machine output")."""
-
-    OK = 0
-    INTERNAL = 1
-    BAD_INPUT = 2
-    BUDGET = 3
+class OptionError(DurakError):
+    """A request that cannot be honoured: an option out of range, an unknown name."""
 
 
-class PositionError(ValueError):
+class CardError(DurakError):
+    """Text that names no card of the deck."""
+
+
+class PositionError(DurakError):
     """A position that does not parse or cannot occur; names the field."""
 
     def __init__(self, field: str, problem: str):
@@ -27,19 +30,19 @@ class PositionError(ValueError):
         super().__init__(f"{field}: {problem}")
 
 
-class MoveError(ValueError):
+class MoveError(DurakError):
     """Move text that does not parse."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(DurakError):
     """A well-formed move that the rules do not allow here."""
 
 
-class HiddenCardsError(ValueError):
+class HiddenCardsError(DurakError):
     """The answer needs cards that the position keeps hidden."""
 
 
-class BudgetExceeded(Exception):
+class BudgetExceeded(DurakError):
     """A time, node or memory budget ran out (exit 3); ``partial`` holds what is known."""
 
     def __init__(self, message: str, partial: object = None):

@@ -2,7 +2,7 @@
 
 Each deal is played once per seat with policy A in that seat and policy B in
 every other seat (two players: the same deal from both sides).  Every policy
-is shown only its seat's view (:class:`solver.knowledge.PublicTracker`): its
+is shown only its seat's view (:class:`solver.hints.knowledge.PublicTracker`): its
 own hand, the public cards, hand sizes, the face-up trump.  Results are from
 A's side: win / draw / loss (R20; with 3+ players a loss means A is the durak).
 
@@ -13,19 +13,22 @@ the same games with any number of worker processes.
 from __future__ import annotations
 
 import math
+import multiprocessing as mp
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .bots import GreedyPolicy, Policy, RandomPolicy
-from .deal import new_game
-from .engine import legal_moves
-from .hint import DEFAULT_SAMPLES
-from .knowledge import PublicTracker, knowledge_of
-from .moves import Move
-from .rules import Rules
-from .state import GameState
+from solver.bots import GreedyPolicy, Policy, RandomPolicy
+from solver.errors import OptionError
+from solver.game.deal import new_game
+from solver.game.movegen import legal_moves
+from solver.game.moves import Move
+from solver.game.rules import Rules
+from solver.game.state import GameState
+from solver.hints import DEFAULT_SAMPLES, hint_knowledge
+from solver.hints.knowledge import PublicTracker, knowledge_of
+from solver.hints.stats import wilson
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
 MAX_MOVES = 4000
@@ -45,13 +48,11 @@ class HintPolicy:
         self.config = config
 
     def choose(self, state: GameState, seat: int, rng: random.Random) -> Move:
-        from .hint import hint_knowledge
-
         moves = legal_moves(state)
         if len(moves) == 1:
             return moves[0]
         k = knowledge_of(state, seat)  # the view: opponents' unknown cards are hidden
-        res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), time=self.time,
+        res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), max_time=self.time,
                              config=self.config)
         return Move.parse(res.best, state.rules.deck)
 
@@ -64,7 +65,7 @@ def make_policy(name: str, hint_samples: int = BOT_HINT_SAMPLES, hint_time: floa
         return GreedyPolicy()
     if name == "hint":
         return HintPolicy(hint_samples, hint_time)
-    raise ValueError(f"policy: unknown policy {name!r} (known: random, greedy, hint)")
+    raise OptionError(f"policy: unknown policy {name!r} (known: random, greedy, hint)")
 
 
 @dataclass
@@ -159,8 +160,6 @@ class MatchResult:
         return sum(g.seconds[side] for g in self.games) / n if n else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        from .hint import wilson
-
         n = len(self.games)
         decided = self.wins + self.losses
         r = lambda x: round(x, 4)  # noqa: E731
@@ -188,11 +187,11 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
           progress: Callable[[int, int], None] | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to whole deals, each played from every seat)."""
     if games < 1:
-        raise ValueError(f"games: need at least 1, got {games}")
+        raise OptionError(f"games: need at least 1, got {games}")
     if workers < 1:
-        raise ValueError(f"workers: need at least 1, got {workers}")
+        raise OptionError(f"workers: need at least 1, got {workers}")
     if not 2 <= spec.players <= 6:
-        raise ValueError(f"players: {spec.players} is not between 2 and 6")
+        raise OptionError(f"players: {spec.players} is not between 2 and 6")
     make_policy(spec.a)
     make_policy(spec.b)
     new_game(spec.players, spec.rules, seed=0)  # validates players against the rules
@@ -205,8 +204,6 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
             if progress:
                 progress(len(records), len(jobs))
     else:
-        import multiprocessing as mp
-
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         with ctx.Pool(workers) as pool:
             for rec in pool.imap(_run_one, jobs, chunksize=1):

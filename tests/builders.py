@@ -5,11 +5,11 @@ depend on the notation parser (which has tests of its own).
 """
 from __future__ import annotations
 
-from solver.cards import parse_card, parse_suit, to_mask
-from solver.engine import legal_moves, play
-from solver.moves import Move
-from solver.rules import Rules, parse_rules
-from solver.state import NO_COVER, GameState
+from solver.game.cards import parse_card, parse_suit, to_mask
+from solver.game.movegen import legal_moves, play
+from solver.game.moves import Move
+from solver.game.rules import Rules, parse_rules
+from solver.game.state import NO_COVER, GameState
 
 
 def cards(text: str) -> int:

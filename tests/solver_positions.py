@@ -3,12 +3,10 @@ from __future__ import annotations
 
 import random
 
-from solver import engine
-from solver.cards import cards_of, deck_mask, to_mask
-from solver.deal import hands_of_sizes
-from solver.rules import Rules
-from solver.state import GameState
-
+from solver.game import movegen as engine
+from solver.game.deal import deal_endgame  # noqa: F401  (the tests import it from here)
+from solver.game.rules import Rules
+from solver.game.state import GameState
 
 #: Rule sets that between them switch on every option the core implements.
 OPTION_SETS = [
@@ -24,23 +22,6 @@ OPTION_SETS = [
     Rules(deck=24),
     Rules(transfer=True, first_out_wins=True, deck=52),
 ]
-
-
-def deal_endgame(rng: random.Random, sizes: list[int], rules: Rules = Rules(),
-                 attacker: int | None = None, trump: int | None = None) -> GameState:
-    """Hands of the given sizes from a shuffled deck, the rest discarded, pile empty."""
-    deck = list(cards_of(deck_mask(rules.deck)))
-    rng.shuffle(deck)
-    hands = hands_of_sizes(deck, sizes)
-    out = to_mask(deck[sum(sizes):])
-    if trump is None:
-        trump = rng.randrange(4)
-    holders = [s for s, h in enumerate(hands) if h]
-    if attacker is None:
-        attacker = rng.choice(holders)
-    s = GameState(rules=rules, trump=trump, hands=tuple(hands), attacker=attacker,
-                  defender=-1, out=out)
-    return s.replace(defender=s.defender_for(attacker))
 
 
 def random_prefix(rng: random.Random, s: GameState, plies: int) -> GameState:

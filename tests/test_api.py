@@ -6,6 +6,7 @@ import json
 from click.testing import CliRunner
 
 import solver
+from solver import Value
 from solver.cli import main
 
 POS = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
@@ -16,17 +17,17 @@ def test_solve_matches_cli_json():
     out = CliRunner().invoke(main, ["solve", POS, "--json"])
     assert out.exit_code == 0
     cli = json.loads(out.output)
-    assert (api.value, api.best, api.pv) == (cli["value"], cli["best"], cli["pv"])
+    assert (api.value.text, api.best, api.pv) == (cli["value"], cli["best"], cli["pv"])
     # seat 1 wins by leading a spade: the king of trumps would be the losing lead
-    assert api.value == "win" and "KH" not in api.best
+    assert api.value == Value.WIN and "KH" not in api.best
 
 
 def test_analyse_gives_every_legal_move():
     res = solver.analyse(POS)
     state = solver.parse_position(POS).state
-    from solver.engine import legal_moves
+    from solver.game.movegen import legal_moves
     assert sorted(m.move for m in res.moves) == sorted(str(m) for m in legal_moves(state))
-    assert {m.move: m.value for m in res.moves}["KH"] == "loss"
+    assert {m.move: m.value for m in res.moves}["KH"] == Value.LOSS
 
 
 def test_hint_api_is_seeded():

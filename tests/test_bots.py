@@ -4,16 +4,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from builders import state
 
 from solver.bots import GreedyPolicy, Policy, RandomPolicy, greedy_move, make_policy
-from solver.deal import new_game
-from solver.engine import legal_moves, play
-from solver.knowledge import PublicTracker
+from solver.game.deal import new_game
+from solver.game.movegen import legal_moves, play
+from solver.game.moves import Kind, Move
+from solver.game.rules import parse_rules
+from solver.hints.knowledge import PublicTracker
 from solver.match import MatchSpec, match
-from solver.moves import Kind, Move
-from solver.rules import parse_rules
-
-from builders import state
 
 
 def test_policies_follow_the_protocol():

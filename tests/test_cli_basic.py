@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.engine import apply_move
-from solver.moves import parse_move_with_seat
+from solver.game.movegen import apply_move
+from solver.game.moves import parse_move_with_seat
 from solver.notation import parse_position
 
 P2 = "trump H; hands 7S KH | 9C AH; table 6S/8S 8C; attacker 1"

@@ -1,4 +1,4 @@
-"""The Cython core's rules equal solver.engine's, state by state (issue 3).
+"""The Cython core's rules equal solver.game.movegen's, state by state (issue 3).
 
 Random play-outs from fresh deals (every option, 2-6 players, known pile
 order, so drawing R17 and trump_swap R7 are exercised) and from small
@@ -11,15 +11,13 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from solver import engine
-from solver._solver_core import load, move_text
-from solver.core import core
-from solver.deal import new_game
-from solver.rules import Rules
-from solver.state import GameState
-
 from solver_positions import OPTION_SETS
+
+from solver.game import movegen as engine
+from solver.game.deal import new_game
+from solver.game.rules import Rules
+from solver.game.state import GameState
+from solver.search.native import core, load, move_text
 
 
 def py_fields(s: GameState) -> dict:

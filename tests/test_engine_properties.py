@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from solver.cards import beats, count, deck_mask, rank_of
-from solver.deal import new_game
-from solver.engine import legal_moves, play
-from solver.rules import Rules
-from solver.state import NO_COVER, GameState, Phase
+from solver.game.cards import beats, count, deck_mask, rank_of
+from solver.game.deal import new_game
+from solver.game.movegen import legal_moves, play
+from solver.game.rules import Rules
+from solver.game.state import NO_COVER, GameState, Phase
 
 OPTION_SETS = [
     Rules(),

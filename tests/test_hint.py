@@ -7,14 +7,18 @@ import pytest
 from click.testing import CliRunner
 
 from solver.bots import greedy_move
-from solver.cards import deck_mask
 from solver.cli import main
-from solver.deal import new_game
-from solver.engine import legal_moves, play
-from solver.hint import HintConfig, aggregate, evaluate_deal, hint, hint_knowledge, wilson
-from solver.knowledge import PublicTracker, knowledge_of, seat_view
-from solver.moves import Move
-from solver.search import MoveValue, SolveResult, Solver
+from solver.game.cards import deck_mask
+from solver.game.deal import new_game
+from solver.game.movegen import legal_moves, play
+from solver.game.moves import Move
+from solver.game.value import Value
+from solver.hints import HintConfig, evaluate_deal, hint, hint_knowledge
+from solver.hints.advise import aggregate
+from solver.hints.knowledge import PublicTracker, knowledge_of, seat_view
+from solver.hints.stats import wilson
+from solver.search import Solver
+from solver.search.result import MoveValue, SolveResult
 
 POS = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
        "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
@@ -41,8 +45,8 @@ def test_single_consistent_deal_gives_the_solvers_exact_answer(seed):
     assert k.view.hidden[1 - me] > 0
     res = hint_knowledge(k, samples=8, seed=1)
     assert res.exhaustive and res.samples == 1 and res.exact_deals == 1
-    exact = Solver(tt_mb=16).analyse(s, me, distance=False, pv=False)
-    values = {mv.move: {"win": 1, "draw": 0, "loss": -1}[mv.value] for mv in exact.moves}
+    exact = Solver(tt_mb=16).analyse(s, me + 1, distance=False, pv=False)
+    values = {mv.move: int(mv.value) for mv in exact.moves}
     assert res.best in exact.best
     for m in res.moves:
         assert m.score == values[m.move]
@@ -54,19 +58,19 @@ class StandIn:
 
     backend = "core"
 
-    def __init__(self, values: dict[str, str]):
+    def __init__(self, values: dict[str, Value]):
         self.values = values
         self.calls = 0
 
     def analyse(self, state, hero, distance=False, pv=False, max_nodes=None):
         self.calls += 1
-        moves = [MoveValue(str(m), self.values.get(str(m), "loss"), None)
+        moves = [MoveValue(str(m), self.values.get(str(m), Value.LOSS), None)
                  for m in legal_moves(state)]
-        return SolveResult(hero + 1, "win", [], [], None, 0, 0.0, True, moves)
+        return SolveResult(hero, Value.WIN, [], [], None, 0, 0.0, True, moves)
 
 
 def test_exact_deals_use_the_solver_values():
-    res = hint(ONE_DEAL, samples=4, seed=0, solver=StandIn({"QD": "win", "7S": "draw"}))
+    res = hint(ONE_DEAL, samples=4, seed=0, solver=StandIn({"QD": Value.WIN, "7S": Value.DRAW}))
     assert res.best == "QD" and res.exhaustive
     by = {m.move: m for m in res.moves}
     assert by["QD"].win == 1 and by["7S"].draw == 1 and by["KH"].loss == 1
@@ -80,7 +84,7 @@ def test_one_deal_position_with_the_real_solver():
 
     st = parse_position(ONE_DEAL).state
     full = st.replace(hands=(st.hands[0], deck_mask(36) & ~st.all_cards()), hidden=(0, 0))
-    a = exact.analyse(full, 0, distance=False, pv=False)
+    a = exact.analyse(full, 1, distance=False, pv=False)
     assert res.best in a.best
 
 
@@ -102,9 +106,9 @@ def test_seeded_hint_is_deterministic_and_independent_of_workers():
 
 def test_time_budget_scores_a_prefix_of_the_seeded_deals():
     # a budget that has run out after the first deal: exactly that deal is scored
-    res = hint(POS, samples=500, seed=2, time=1e-9)
+    res = hint(POS, samples=500, seed=2, max_time=1e-9)
     assert res.samples == 1
-    first = hint(POS, samples=500, seed=2, time=1e-9, config=HintConfig(playouts="python"))
+    first = hint(POS, samples=500, seed=2, max_time=1e-9, config=HintConfig(playouts="python"))
     assert [m.to_json() for m in res.moves] == [m.to_json() for m in first.moves]
 
 

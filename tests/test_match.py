@@ -6,8 +6,8 @@ import json
 from click.testing import CliRunner
 
 from solver.cli import main
+from solver.game.rules import parse_rules
 from solver.match import HintPolicy, MatchSpec, match, play_match_game
-from solver.rules import parse_rules
 
 
 def test_each_deal_is_played_from_every_seat():

@@ -5,16 +5,18 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from solver.cards import parse_card, to_mask
-from solver.deal import new_game
-from solver.determinize import deal_hidden, unseen_cards
-from solver.engine import legal_moves, play
 from solver.errors import PositionError
-from solver.notation import Position, format_position, parse_position, position_to_json
-from solver.rules import Rules
-from solver.state import NO_COVER, Phase
+from solver.game.cards import parse_card, to_mask
+from solver.game.deal import new_game
+from solver.game.determinize import deal_hidden, unseen_cards
+from solver.game.movegen import legal_moves, play
+from solver.game.rules import Rules
+from solver.game.state import NO_COVER, Phase
+from solver.notation import format_position, parse_position, position_to_json
+from solver.notation.position import Position
 
 
 def cards(text: str) -> int:
@@ -156,7 +158,7 @@ def test_R10_first_bout_limit_default_cap():
     assert s.cap == 5
     s = parse(f"trump 6H; pile 23; {hands}; attacker 1; table 6D; rules first_bout_limit=5")
     assert s.limit == 5
-    # something discarded: no longer the first bout (docs/rules-notes.md)
+    # something discarded: no longer the first bout (docs/rules.md)
     s = parse(f"trump 6H; pile 22; {hands}; attacker 1; out 6D 7D; rules first_bout_limit=5")
     assert s.cap == 6
     # a 24-card deal to four players leaves no pile: its first bout is capped all the same

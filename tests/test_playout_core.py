@@ -14,17 +14,15 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from solver import engine
-from solver._solver_core import load, move_text
-from solver.bots import greedy_move
-from solver.core import core
-from solver.deal import new_game
-from solver.hint import playout
-from solver.rules import Rules
-from solver.state import GameState
-
 from solver_positions import OPTION_SETS
+
+from solver.bots import greedy_move
+from solver.game import movegen as engine
+from solver.game.deal import new_game
+from solver.game.rules import Rules
+from solver.game.state import GameState
+from solver.hints.playout import playout
+from solver.search.native import core, load, move_text
 
 TEAM_SETS = [
     Rules(teams=True),
@@ -183,8 +181,8 @@ def test_hint_is_the_same_with_core_and_python_playouts():
     Python reference: mid-game deals, deals whose pile holds at most 2 cards
     (the exact endgame hand-over), empty-pile deals (exact, playout tie-break),
     2 and 3 players, with and without transfer."""
-    from solver.hint import HintConfig, hint_knowledge
-    from solver.knowledge import PublicTracker
+    from solver.hints import HintConfig, hint_knowledge
+    from solver.hints.knowledge import PublicTracker
 
     rng = random.Random(8)
     piles = []
@@ -205,7 +203,7 @@ def test_hint_is_the_same_with_core_and_python_playouts():
 
 
 def test_unknown_playout_backend_is_refused():
-    from solver.hint import HintConfig, evaluate_deal
+    from solver.hints import HintConfig, evaluate_deal
 
     g = new_game(2, seed=4)
     with pytest.raises(ValueError, match="playouts"):

@@ -15,12 +15,10 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from solver._solver_core import load
-from solver.core import core
-from solver.rules import Rules
-
 from solver_positions import OPTION_SETS, deal_endgame, random_prefix
+
+from solver.game.rules import Rules
+from solver.search.native import core, load
 
 LIMITS = range(1, 15)
 

@@ -5,10 +5,12 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.puzzle_gen import GenOptions, as_collection, generate
-from solver.puzzles import (PuzzleFormatError, check_puzzle, default_dir, format_collection,
-                            load_all, load_collection, parse_collection)
-from solver.rules import parse_rules
+from solver.game.rules import parse_rules
+from solver.game.value import Value
+from solver.puzzles.collection import (PuzzleFormatError, check_puzzle, default_dir,
+                                       format_collection, load_all, load_collection,
+                                       parse_collection)
+from solver.puzzles.generate import GenOptions, as_collection, generate
 from solver.search import Solver
 
 HEADER = '''id = "mini"
@@ -156,7 +158,7 @@ def test_check_accepts_a_right_puzzle():
     (p,) = parse(TAKE_AND_WIN).puzzles
     r = check_puzzle(p, Solver(tt_mb=4))
     assert r.ok, r.problems
-    assert r.value == "win" and r.solution == ("take",) and r.greedy != "take"
+    assert r.value == Value.WIN and r.solution == ("take",) and r.greedy != "take"
     assert r.distance == 9
 
 

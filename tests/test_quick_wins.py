@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import random
 
-from solver.cards import beats, cards_of
-from solver.reference import ReferenceSolver
-from solver.rules import Rules
-from solver.search import Solver
-
 from solver_positions import deal_endgame
+
+from solver.game.cards import beats, cards_of
+from solver.game.rules import Rules
+from solver.search import Solver
+from solver.search.reference import ReferenceSolver
 
 
 def core_state(solver: Solver, s):
-    from solver._solver_core import load
+    from solver.search.native import load
 
     return load(solver._core.search, s)
 
@@ -105,7 +105,7 @@ def test_quick_wins_of_two_left_of_three_agree_with_the_retrograde_oracle():
     """R18/R20: with one of three players out and the hero one of the two
     left, a claimed quick win makes the defender the durak; with the hero
     out none is claimed (both left are the others', who need not win)."""
-    from solver.reference import retrograde
+    from solver.search.reference import retrograde
 
     solver = Solver(tt_mb=1)
     rng = random.Random(35)
@@ -130,7 +130,7 @@ def test_decisions_for_three_players_agree_with_the_retrograde_oracle():
     """R18/R20/R23: where the core says the hero surely escapes (out, two
     others with an odd number of cards) the oracle's value is a win; where it
     says the hero's side is out for good, the value is not a loss."""
-    from solver.reference import GraphTooLarge, retrograde
+    from solver.search.reference import GraphTooLarge, retrograde
 
     solver = Solver(tt_mb=1)
     escapes = out = even = 0

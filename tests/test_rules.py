@@ -1,17 +1,18 @@
 """Rules tests, one or more per rule id of RULES.md, on hand-checked positions."""
 from __future__ import annotations
 
-from solver.cards import beats, parse_card as C
-from solver.deal import new_game
-from solver.engine import legal_moves
-from solver.state import Phase
-
 from builders import after, cards, moves, state
+
+from solver.game.cards import beats
+from solver.game.cards import parse_card as C
+from solver.game.deal import new_game
+from solver.game.movegen import legal_moves
+from solver.game.state import Phase
 
 
 # ----------------------------------------------------------------- R1, R2
 def test_R1_deck_sizes():
-    from solver.cards import count, deck_mask
+    from solver.game.cards import count, deck_mask
     assert count(deck_mask(36)) == 36
     assert count(deck_mask(24)) == 24
     assert count(deck_mask(52)) == 52
@@ -30,7 +31,7 @@ def test_R2_beating():
 # ----------------------------------------------------------------- R5, R6
 def test_R5_deal_six_each_trump_at_bottom():
     g = new_game(2, seed=7)
-    from solver.cards import count, suit_of
+    from solver.game.cards import count, suit_of
     assert [count(h) for h in g.hands] == [6, 6]
     assert g.pile == 24 and g.pile_order[-1] == g.trump_card
     assert suit_of(g.trump_card) == g.trump
@@ -39,13 +40,14 @@ def test_R5_deal_six_each_trump_at_bottom():
 def test_R5_six_players_dealer_keeps_trump():
     g = new_game(6, seed=3)
     assert g.pile == 0 and g.trump_card == -1
-    from solver.cards import suit_of
+    from solver.game.cards import suit_of
+
     # the trump is the suit of the dealer's (last seat's) last dealt card
     assert g.trump in {suit_of(c) for c in range(52) if g.hands[5] >> c & 1}
 
 
 def test_R6_lowest_trump_leads():
-    from solver.cards import cards_of, rank_of, suit_of
+    from solver.game.cards import cards_of, rank_of, suit_of
     for seed in range(30):
         g = new_game(3, seed=seed)
         lows = {s: min((rank_of(c) for c in cards_of(g.hands[s]) if suit_of(c) == g.trump), default=99)
@@ -101,7 +103,7 @@ def test_R10_limit_caps_at_six():
 def test_R10_first_bout_limit_option():
     g = new_game(2, seed=11, rules=__import__("solver").parse_rules("first_bout_limit=5"))
     assert g.cap == 5
-    from solver.engine import lead_limit
+    from solver.game.movegen import lead_limit
     assert lead_limit(g) == 5
 
 

@@ -11,16 +11,15 @@ import random
 from collections import Counter
 
 import pytest
-
-from solver.bots import greedy_move, RandomPolicy
-from solver.cards import bit, count, deck_mask, parse_card
-from solver.deal import new_game
-from solver.knowledge import PublicTracker, knowledge_of, replay, seat_view
-from solver.rules import parse_rules
-from solver.sampler import Sampler, consistent
-from solver.state import GameState
-
 from builders import cards, state
+
+from solver.bots import RandomPolicy, greedy_move
+from solver.game.cards import bit, count, deck_mask, parse_card
+from solver.game.deal import new_game
+from solver.game.rules import parse_rules
+from solver.game.state import GameState
+from solver.hints.knowledge import PublicTracker, knowledge_of, replay, seat_view
+from solver.hints.sampler import Sampler, consistent
 
 
 def looks_the_same(deal: GameState, k) -> bool:
@@ -79,7 +78,7 @@ def test_cards_picked_up_stay_known_and_drawn_cards_are_hidden():
 
 
 def parse_move(text):
-    from solver.moves import Move
+    from solver.game.moves import Move
 
     return Move.parse(text)
 

@@ -6,18 +6,18 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from solver_positions import deal_endgame
 
-import solver.search as search
-from solver import engine
+import solver.search.exact as search
 from solver.cli.app import main
 from solver.errors import BudgetExceeded, HiddenCardsError
-from solver.moves import Move
+from solver.game import movegen as engine
+from solver.game.moves import Move
+from solver.game.rules import Rules
+from solver.game.value import Value
 from solver.notation import parse_position
-from solver.reference import retrograde_moves
-from solver.rules import Rules
-from solver.search import Solver
-
-from solver_positions import deal_endgame
+from solver.search import MoveValue, Solver, SolveResult
+from solver.search.reference import retrograde_moves
 
 SIMPLE = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
 # three players, no transfer: the cards go round the table for ever (R23)
@@ -26,7 +26,7 @@ ROUND = "trump D; hands QH | 6H JH | KS 9C; attacker 3"
 
 def test_solve_api_and_json_keys():
     r = search.solve(SIMPLE)
-    assert (r.player, r.value, r.distance) == (1, "win", 6)
+    assert (r.player, r.value, r.distance) == (1, Value.WIN, 6)
     assert r.best == ["6S", "7S"]
     assert r.exact and r.nodes > 0 and r.seconds >= 0
     d = r.to_json()
@@ -34,7 +34,7 @@ def test_solve_api_and_json_keys():
         assert k in d
     a = search.analyse(SIMPLE)
     assert [(m.move, m.value, m.distance) for m in a.moves] == [
-        ("6S", "win", 6), ("7S", "win", 10), ("KH", "loss", 6)]
+        ("6S", Value.WIN, 6), ("7S", Value.WIN, 10), ("KH", Value.LOSS, 6)]
     assert a.to_json()["moves"][0] == {"move": "6S", "value": "win", "distance": 6}
 
 
@@ -51,8 +51,8 @@ def test_accepts_json_dict_and_state():
     pos = parse_position(SIMPLE)
     r1 = search.solve(pos.to_json())
     r2 = search.solve(pos.state)
-    r3 = Solver().solve(pos.state, 0)
-    assert r1.value == r2.value == r3.value == "win"
+    r3 = Solver().solve(pos.state, 1)
+    assert r1.value == r2.value == r3.value == Value.WIN
 
 
 def test_hero_is_one_based_and_checked():
@@ -70,13 +70,12 @@ def test_hidden_cards_refused():
 
 def test_known_pile_is_solved_with_drawing():
     from builders import state
-    names = {1: "win", 0: "draw", -1: "loss"}
     for hands, pile, rules in ((["6S 9H", "7S 8D"], ["TS", "JH"], ""),
                                (["6S 9H KD", "7S 8D"], ["TS", "6H"], "trump_swap"),
                                (["6S 6D", "6C TD"], ["QS", "JH"], "transfer")):
         s = state(hands, trump="H", pile=pile, rules=rules)
         r = Solver().analyse(s)
-        want = {m: names[v] for m, v, _ in retrograde_moves(s, s.to_move)}
+        want = {m: Value(v) for m, v, _ in retrograde_moves(s, s.to_move)}
         assert {m.move: m.value for m in r.moves} == want
 
 
@@ -91,43 +90,43 @@ def test_budget_raises_with_partial():
 
 def test_value_fast_path():
     s = parse_position(SIMPLE).state
-    assert Solver().value(s, 0) == 1
-    assert Solver().value(s, 1) == -1 or Solver().value(s.replace(), 1) in (-1, 0, 1)
+    assert Solver().value(s, 1) == Value.WIN
+    assert Solver().value(s, 2) == Value.LOSS
+    assert Solver().value(s) == Value.WIN  # the seat to move
 
 
 def test_round_the_table_is_a_draw_by_repetition():
     """R23: every line goes on for ever, so the value rests on repetitions."""
     pos = parse_position(ROUND)
     r = search.analyse(ROUND, hero=2)
-    assert r.value == "draw" and r.distance is None
+    assert r.value == Value.DRAW and r.distance is None
     # the principal variation does not end the game: it repeats
     s = pos.state
     for m in r.pv:
         s = engine.play(s, Move.parse(m))
     assert not s.is_over
-    names = {1: "win", 0: "draw", -1: "loss"}
-    want = {m: names[v] for m, v, _ in retrograde_moves(pos.state, 1)}
+    want = {m: Value(v) for m, v, _ in retrograde_moves(pos.state, 1)}
     assert {m.move: m.value for m in r.moves} == want
-    # the seats 1 and 3 alone cannot lose either way
+    # each seat's value is the best of its move values when it moves, else the worst
     for hero in (1, 3):
-        assert search.solve(ROUND, hero=hero).value == names[
-            max(v for _, v, _ in retrograde_moves(pos.state, hero - 1))] or True
+        values = [v for _, v, _ in retrograde_moves(pos.state, hero - 1)]
+        best = max if pos.state.to_move == hero - 1 else min
+        assert search.solve(ROUND, hero=hero).value == Value(best(values))
 
 
 def test_repetition_values_agree_with_retrograde_on_cyclic_games():
     """3-player positions where cycles occur: the core equals the retrograde oracle."""
     rng = random.Random(21)
     solver = Solver(8)
-    names = {1: "win", 0: "draw", -1: "loss"}
     draws = 0
     for _ in range(150):
         s = deal_endgame(rng, [rng.randint(1, 2) for _ in range(3)],
                          Rules(transfer=rng.random() < 0.5))
         hero = rng.randrange(3)
-        want = {m: names[v] for m, v, _ in retrograde_moves(s, hero)}
-        got = solver.analyse(s, hero)
+        want = {m: Value(v) for m, v, _ in retrograde_moves(s, hero)}
+        got = solver.analyse(s, hero + 1)
         assert {m.move: m.value for m in got.moves} == want
-        draws += got.value == "draw"
+        draws += got.value == Value.DRAW
     assert draws > 5
 
 
@@ -173,7 +172,7 @@ def test_cli_budget_after_the_value_says_the_value_is_proven():
     res = CliRunner().invoke(main, ["solve", text, "--max-nodes", "16384"])
     assert res.exit_code == 3
     assert "seat 1: loss (value proven; best moves and variation not finished)" in res.output
-    assert Solver(8).value(parse_position(text).state, 0) == -1
+    assert Solver(8).value(parse_position(text).state, 1) == Value.LOSS
 
 
 def test_partial_answer_names_what_is_unfinished(capsys):
@@ -181,13 +180,13 @@ def test_partial_answer_names_what_is_unfinished(capsys):
     says only the variation is missing; before the moves, both."""
     from solver.cli.solve import _print
 
-    moves = [search.MoveValue("9D", "loss", 23), search.MoveValue("AH", "loss", 15)]
-    done = search.SolveResult(1, "loss", ["9D", "AH"], [], 23, 10, 1.0, False, moves,
-                              "loss", "loss")
+    moves = [MoveValue("9D", Value.LOSS, 23), MoveValue("AH", Value.LOSS, 15)]
+    done = SolveResult(1, Value.LOSS, ["9D", "AH"], [], 23, 10, 1.0, False, moves,
+                       Value.LOSS, Value.LOSS)
     _print(done, True)
     out = capsys.readouterr().out
     assert "value proven; variation not finished" in out and "9D" in out
-    _print(search.SolveResult(1, "loss", [], [], None, 10, 1.0, False, [], "loss", "loss"),
+    _print(SolveResult(1, Value.LOSS, [], [], None, 10, 1.0, False, [], Value.LOSS, Value.LOSS),
            True)
     assert "value proven; best moves and variation not finished" in capsys.readouterr().out
 

@@ -1,6 +1,6 @@
-"""The Cython solver agrees with the pure-Python oracles (solver.reference).
+"""The Cython solver agrees with the pure-Python oracles (solver.search.reference).
 
-Two players: the alpha-beta minimax over solver.engine.  Three or more: the
+Two players: the alpha-beta minimax over solver.game.movegen.  Three or more: the
 retrograde analysis of the whole state graph (it handles endless play, R23, by
 definition and not by repetition checks).
 
@@ -14,15 +14,15 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from solver.reference import ReferenceSolver, retrograde_moves
-from solver.notation import parse_position
-from solver.rules import Rules
-from solver.search import Solver
-
 from solver_positions import deal_endgame, random_prefix
 
-NAMES = {1: "win", 0: "draw", -1: "loss"}
+from solver.game.rules import Rules
+from solver.game.value import Value
+from solver.notation import parse_position
+from solver.search import Solver
+from solver.search.reference import ReferenceSolver, retrograde_moves
+
+NAMES = {1: Value.WIN, 0: Value.DRAW, -1: Value.LOSS}
 
 
 @pytest.fixture(scope="module")
@@ -38,14 +38,14 @@ def check(solver: Solver, s, hero: int) -> None:
         ref_moves = ReferenceSolver(s, hero).moves(s)
     want = {m: (NAMES[v], d) for m, v, d in ref_moves}
     rv, rd = root_of(ref_moves, hero_moves(s, hero))
-    got = solver.analyse(s, hero)
+    got = solver.analyse(s, hero + 1)
     assert (got.value, got.distance) == (NAMES[rv], rd), s
     assert {m.move: (m.value, m.distance) for m in got.moves} == want, s
-    assert solver.value(s, hero) == rv, s
+    assert solver.value(s, hero + 1) == rv, s
     best_v = max if hero_moves(s, hero) else min
-    vals = [{"win": 1, "draw": 0, "loss": -1}[v] for v, _ in want.values()]
+    vals = [int(v) for v, _ in want.values()]
     assert set(got.best) == {m for m, (v, _) in want.items()
-                             if {"win": 1, "draw": 0, "loss": -1}[v] == best_v(vals)}
+                             if int(v) == best_v(vals)}
 
 
 def root_of(ref_moves, mine: bool):
@@ -143,7 +143,8 @@ def test_budgeted_endgame_values():
     """S2 through the hint engine's door (``CoreBackend.budgeted_value``): a
     value within the node budget is the oracle's, and a budget too small for
     the position gives None instead of a guess."""
-    from solver._solver_core import CoreBackend, load
+    from solver.search.driver import CoreBackend
+    from solver.search.native import load
 
     rng = random.Random(15)
     for _ in range(120):

@@ -18,17 +18,16 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from solver.rules import Rules
-from solver.search import Solver
-
 from solver_positions import deal_endgame, random_prefix
+
+from solver.game.rules import Rules
+from solver.search import Solver
 
 
 def answers(position, hero: int, **switches):
     solver = Solver(tt_mb=8)
     solver._core.search.tune(**switches)
-    res = solver.analyse(position, hero, pv=False)
+    res = solver.analyse(position, hero + 1, pv=False)
     return res.value, res.distance, sorted((m.move, m.value, m.distance) for m in res.moves)
 
 

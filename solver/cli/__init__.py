@@ -1,5 +1,6 @@
 """The ``durak`` command line.  Each subcommand lives in its own module."""
-from .app import main
-from . import show, moves, playout, solve, hint, match, puzzle  # noqa: F401  (register commands)
+from solver.cli import (hint, match, moves, playout, puzzle,  # noqa: F401  (register commands)
+                        show, solve)
+from solver.cli.app import main
 
 __all__ = ["main"]

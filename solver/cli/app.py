@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
+from solver import __version__
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

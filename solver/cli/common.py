@@ -1,11 +1,14 @@
 """What every subcommand shares: reading a POSITION, printing, exit codes.
 
 Results go to stdout, diagnostics to stderr (HTTPie style).  Errors a user can
-cause become one line on stderr and :data:`ExitCode.BAD_INPUT`; nothing a user
-types produces a traceback.
+cause (:class:`~solver.errors.DurakError`) become one line on stderr and
+:data:`ExitCode.BAD_INPUT`; anything else is a bug: one line saying so and
+:data:`ExitCode.INTERNAL`, with a traceback only under ``DURAK_TRACEBACK=1``.
+Nothing a user types produces a traceback.
 """
 from __future__ import annotations
 
+import enum
 import functools
 import json
 import os
@@ -15,13 +18,27 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 import click
 from rich.console import Console
 
-from ..errors import BudgetExceeded, ExitCode
+from solver.errors import BudgetExceeded, DurakError
+from solver.notation import parse_position
 
 if TYPE_CHECKING:
-    from ..notation import Position
-    from ..state import GameState
+    from solver.game.state import GameState
+    from solver.notation.position import Position
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: The environment switch that lets an internal error show its traceback.
+TRACEBACK_ENV = "DURAK_TRACEBACK"
+
+
+class ExitCode(enum.IntEnum):
+    """Exit codes of the ``durak`` command (docs/notation.md, "Machine output")."""
+
+    OK = 0
+    INTERNAL = 1
+    BAD_INPUT = 2
+    BUDGET = 3
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), what is known is printed first
 
 
 def stdout_console() -> Console:
@@ -47,8 +64,6 @@ def read_position_text(arg: str) -> str:
 
 def load_position(arg: str) -> "Position":
     """Parse a POSITION argument into a :class:`solver.notation.Position`."""
-    from ..notation import parse_position
-
     return parse_position(read_position_text(arg))
 
 
@@ -120,7 +135,7 @@ def handles_errors(func: F) -> F:
         except BudgetExceeded as e:
             click.echo(f"durak: budget: {e}", err=True)
             sys.exit(int(ExitCode.BUDGET))
-        except ValueError as e:
+        except DurakError as e:
             fail(" ".join(str(e).split()) or type(e).__name__)
         except BrokenPipeError:  # the reader went away (`| head`): stop quietly
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -128,11 +143,11 @@ def handles_errors(func: F) -> F:
             sys.exit(int(ExitCode.INTERNAL))
         except KeyboardInterrupt:
             click.echo("durak: interrupted", err=True)
-            sys.exit(int(ExitCode.BUDGET))
-        except Exception as e:  # an internal error: say so, exit 1, no traceback unless asked
-            if os.environ.get("DURAK_DEBUG"):
+            sys.exit(int(ExitCode.INTERRUPTED))
+        except Exception as e:  # a bug: say so, exit 1, no traceback unless asked
+            if os.environ.get(TRACEBACK_ENV):
                 raise
-            fail(f"internal error: {type(e).__name__}: {e} (set DURAK_DEBUG=1 for a traceback)",
-                 ExitCode.INTERNAL)
+            fail(f"internal error: {type(e).__name__}: {e} "
+                 f"(set {TRACEBACK_ENV}=1 for a traceback)", ExitCode.INTERNAL)
 
     return wrapper  # type: ignore[return-value]

@@ -4,17 +4,19 @@ from __future__ import annotations
 import sys
 
 import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
-from .app import main
-from .common import emit_json, handles_errors, load_position, stderr_console, stdout_console
+from solver.cli.app import main
+from solver.cli.common import (emit_json, handles_errors, load_position, stderr_console,
+                               stdout_console)
+from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
 
 
 def _progress_bar(enabled: bool):
     """A rich progress bar on stderr, or None when stderr is not a terminal."""
     if not enabled:
         return None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-        TimeElapsedColumn
 
     return Progress(TextColumn("sampling deals"), BarColumn(), MofNCompleteColumn(),
                     TimeElapsedColumn(), console=stderr_console(), transient=True)
@@ -44,8 +46,6 @@ def hint_command(position: str, samples: int | None, time_: float | None, seed: 
     greedy player (docs/hint.md).  With --time and no --samples, deals are
     scored until the time is up.
     """
-    from ..hint import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
-
     pos = load_position(position)
     if samples is None:
         samples = TIME_ONLY_SAMPLES if time_ is not None else DEFAULT_SAMPLES
@@ -62,19 +62,17 @@ def hint_command(position: str, samples: int | None, time_: float | None, seed: 
 
     if bar is not None:
         with bar:
-            res = hint(pos, samples=samples, seed=seed, time=time_, workers=workers, me=me,
+            res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me,
                        progress=progress)
     else:
-        res = hint(pos, samples=samples, seed=seed, time=time_, workers=workers, me=me)
+        res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me)
     if as_json:
         emit_json(res.to_json())
         return
-    _print_table(res)
+    print_hint_table(res)
 
 
-def _print_table(res) -> None:
-    from rich.table import Table
-
+def print_hint_table(res) -> None:
     con = stdout_console()
     how = ("every consistent deal" if res.exhaustive
            else f"{res.samples} sampled deals of {res.deals_total:,}")

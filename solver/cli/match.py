@@ -4,9 +4,12 @@ from __future__ import annotations
 import sys
 
 import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .app import main
-from .common import emit_json, handles_errors, stderr_console, stdout_console
+from solver.cli.app import main
+from solver.cli.common import emit_json, handles_errors, stderr_console, stdout_console
+from solver.game.rules import parse_rules
+from solver.match import BOT_HINT_SAMPLES, MatchSpec, match
 
 POLICY_NAMES = ["random", "greedy", "hint"]
 
@@ -36,16 +39,10 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     Reports A's wins, draws and losses (a loss: A is the durak), a 95% interval
     of A's share of the decided games, and the mean time per decision.
     """
-    from ..match import BOT_HINT_SAMPLES, MatchSpec, match
-    from ..rules import parse_rules
-
     spec = MatchSpec(a=a, b=b, players=players, rules=parse_rules(rules), seed=seed,
                      hint_samples=hint_samples or BOT_HINT_SAMPLES, hint_time=hint_time)
     bar = None
     if sys.stderr.isatty():
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-            TimeElapsedColumn
-
         bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
                        TimeElapsedColumn(), console=stderr_console(), transient=True)
     task = None

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import click
 
-from ..engine import legal_moves
-from ..notation import format_position
-from .app import main
-from .common import emit_json, handles_errors, load_position, outcome_info, phase_name
+from solver.cli.app import main
+from solver.cli.common import emit_json, handles_errors, load_position, outcome_info, phase_name
+from solver.game.movegen import legal_moves
+from solver.notation import format_position
 
 
 @main.command("moves")

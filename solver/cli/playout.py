@@ -1,7 +1,7 @@
 """`durak play-out`: play a position to the end with random legal moves.
 
 Hidden cards are first dealt at random from the unseen pool
-(:func:`solver.determinize.deal_hidden`), so every move of the record is
+(:func:`solver.game.determinize.deal_hidden`), so every move of the record is
 known.  One ``random.Random(seed)`` drives the deal and the moves: a seed
 always gives the same game.
 """
@@ -14,15 +14,14 @@ from typing import Any
 
 import click
 
-from ..cards import cards_of, card_name
-from ..determinize import deal_hidden
-from ..engine import legal_moves, play
-from ..errors import ExitCode
-from ..moves import Kind, Move
-from ..notation import format_position
-from ..state import GameState
-from .app import main
-from .common import emit_json, handles_errors, load_position, outcome_info
+from solver.cli.app import main
+from solver.cli.common import ExitCode, emit_json, handles_errors, load_position, outcome_info
+from solver.game.cards import card_name, cards_of
+from solver.game.determinize import deal_hidden
+from solver.game.movegen import legal_moves, play
+from solver.game.moves import Kind, Move
+from solver.game.state import GameState
+from solver.notation import format_position
 
 
 @dataclass

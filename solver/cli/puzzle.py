@@ -10,23 +10,28 @@ import time
 from typing import Any
 
 import click
+from rich.progress import Progress
 from rich.table import Table
 
-from ..cards import cards_of, card_name, SUIT_SYMBOLS
-from ..errors import MoveError
-from ..moves import Move
-from ..puzzles import (Collection, Puzzle, TASK_VALUES, check_puzzle, find_puzzle, load_all,
-                       select, winning_set)
-from ..state import NO_COVER, GameState
-from .app import main
-from .common import emit_json, handles_errors, stderr_console, stdout_console
+from solver.cli.app import main
+from solver.cli.common import emit_json, handles_errors, stderr_console, stdout_console
+from solver.errors import MoveError, OptionError
+from solver.game.cards import SUIT_SYMBOLS, card_name, cards_of
+from solver.game.movegen import legal_moves, play
+from solver.game.moves import Move
+from solver.game.rules import parse_rules
+from solver.game.state import NO_COVER, GameState
+from solver.game.value import Value, value_text
+from solver.puzzles.collection import (TASK_VALUES, Collection, Puzzle, check_puzzle, find_puzzle,
+                                       format_collection, load_all, select, winning_set)
+from solver.puzzles.generate import GenOptions, as_collection, generate
+from solver.search import Solver
+from solver.search.result import on_hero_side
 
 TT_MB = 16
 
 
 def _solver():
-    from ..search import Solver
-
     ctx = click.get_current_context(silent=True)
     backend = (ctx.obj or {}).get("backend") if ctx else None
     if backend:
@@ -39,8 +44,6 @@ def _collections(ctx: click.Context) -> list[Collection]:
 
 
 def _mine(state: GameState, hero: int, seat: int) -> bool:
-    from ..search import on_hero_side
-
     return on_hero_side(state, hero, seat)
 
 
@@ -75,8 +78,6 @@ def board_lines(state: GameState) -> list[str]:
 
 def _seat_moves(state: GameState, line: list[str]) -> str:
     """A move line with a seat prefix on every move: ``1:6S 2:6S/AH``."""
-    from ..engine import play
-
     out = []
     s = state
     for m in line:
@@ -210,14 +211,14 @@ def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
     """
     p = find_puzzle(_collections(ctx), puzzle_id)
     state = p.state()
-    an = _solver().analyse(state, hero=p.hero - 1)  # a fresh table: honest node counts
+    an = _solver().analyse(state, hero=p.hero)  # a fresh table: honest node counts
     res = check_puzzle(p, _solver())
     if as_json:
         emit_json({"id": p.id, "task": p.task, "hero": p.hero, "agrees": res.ok,
                    "problems": res.problems,
                    "stored": {"solution": list(p.solution), "pv": list(p.pv), "plies": p.plies,
                               "nodes": p.nodes},
-                   "solver": {"value": an.value, "solution": list(res.solution), "pv": an.pv,
+                   "solver": {"value": value_text(an.value), "solution": list(res.solution), "pv": an.pv,
                               "distance": an.distance, "nodes": an.nodes,
                               "seconds": round(an.seconds, 6),
                               "moves": [m.to_json() for m in an.moves]},
@@ -229,7 +230,7 @@ def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
     t.add_column("")
     t.add_column("stored")
     t.add_column("solver")
-    t.add_row("value", "/".join(TASK_VALUES[p.task]), an.value)
+    t.add_row("value", "/".join(v.text for v in TASK_VALUES[p.task]), value_text(an.value))
     t.add_row("solution", " ".join(p.solution), " ".join(res.solution))
     t.add_row("line", " ".join(p.pv), " ".join(an.pv))
     t.add_row("plies", "" if p.plies is None else str(p.plies),
@@ -243,7 +244,7 @@ def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
     mt.add_column("plies")
     for m in an.moves:
         note = " (greedy)" if m.move == res.greedy else ""
-        mt.add_row(m.move + note, m.value, "" if m.distance is None else str(m.distance))
+        mt.add_row(m.move + note, value_text(m.value), "" if m.distance is None else str(m.distance))
     con.print(mt)
     if res.ok:
         con.print("The solver agrees with the stored solution; the greedy move "
@@ -272,15 +273,13 @@ def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...],
     if ids:
         missing = set(ids) - {p.id for p in puzzles}
         if missing:
-            raise ValueError(f"--id: no puzzle {', '.join(sorted(missing))!r}")
+            raise OptionError(f"--id: no puzzle {', '.join(sorted(missing))!r}")
     solver = _solver()
     t0 = time.perf_counter()
     results = []
     err = stderr_console()
     show_bar = not as_json and sys.stderr.isatty()
     if show_bar:
-        from rich.progress import Progress
-
         with Progress(console=err, transient=True) as bar:
             task = bar.add_task("checking", total=len(puzzles))
             for p in puzzles:
@@ -367,8 +366,6 @@ def _hint_text(p: Puzzle, state: GameState, good: list[str], level: int) -> str:
 
 def _train_one(p: Puzzle, solver: Any) -> bool:
     """Play one puzzle at the prompt; True when solved without a mistake."""
-    from ..engine import legal_moves, play
-
     state = p.state()
     hero = p.hero - 1
     click.echo("")
@@ -379,7 +376,7 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
     shown = None
     while not state.is_over:
         if not _mine(state, hero, state.to_move):
-            res = solver.solve(state, hero=hero)
+            res = solver.solve(state, hero=p.hero)
             reply = Move.parse(res.pv[0] if res.pv else res.best[0], state.rules.deck)
             click.echo(f"{describe(state, reply)}.")
             state = play(state, reply)
@@ -388,7 +385,7 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
             for line in board_lines(state):
                 click.echo(line)
             shown = state
-        an = solver.analyse(state, hero=hero)
+        an = solver.analyse(state, hero=p.hero)
         target = an.value
         good = list(winning_set(an.moves, p.task, target)) if p.task == "avoid-durak" \
             else [m.move for m in an.moves if m.value == target]
@@ -425,10 +422,10 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
         if not ok:
             clean = False
             after = play(state, legal[name])
-            ref = solver.solve(after, hero=hero)
-            what = {"loss": "you lose", "draw": "it is only a draw",
-                    "win": "you still win"}[mine.value]
-            if p.task == "avoid-durak" and mine.value == "loss":
+            ref = solver.solve(after, hero=p.hero)
+            what = {Value.LOSS: "you lose", Value.DRAW: "it is only a draw",
+                    Value.WIN: "you still win"}[mine.value]
+            if p.task == "avoid-durak" and mine.value == Value.LOSS:
                 what = "you end up the durak"
             click.echo(f"Wrong: after {name} {what} against best play"
                        + (f" ({mine.distance} plies)." if mine.distance is not None else "."))
@@ -468,7 +465,7 @@ def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None)
     else:
         puzzles = [p for c in colls for p in c.puzzles]
     if not puzzles:
-        raise ValueError("COLLECTION: no puzzles to train on")
+        raise OptionError("COLLECTION: no puzzles to train on")
     solver = _solver()
     solved = tried = 0
     try:
@@ -516,13 +513,9 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
 
     Writes a collection in the puzzle format, best-scored first.
     """
-    from ..puzzle_gen import GenOptions, as_collection, generate
-    from ..puzzles import format_collection
-    from ..rules import parse_rules
-
     rules = parse_rules(rules_text)
     if rules.teams and players != 4:
-        raise ValueError("--players: teams=2v2 needs 4 players")
+        raise OptionError("--players: teams=2v2 needs 4 players")
     opts = GenOptions(count=count, seed=seed, players=players, rules=rules, min_depth=min_depth,
                       max_cards=max_cards, method=method, max_solutions=max_solutions,
                       tries=tries, prefix=prefix, max_nodes=max_nodes, max_depth=max_depth,
@@ -530,8 +523,6 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
     err = stderr_console()
     t0 = time.perf_counter()
     if sys.stderr.isatty() and not as_json:
-        from rich.progress import Progress
-
         with Progress(console=err, transient=True) as bar:
             task = bar.add_task("mining", total=opts.tries or 60 * count)
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 import click
 from rich.text import Text
 
-from ..cards import HEARTS, DIAMONDS, SUIT_SYMBOLS, SUITS, card_name, cards_of, count, suit_of
-from ..engine import legal_moves
-from ..errors import HiddenCardsError
-from ..notation import Position, format_position, position_to_json
-from ..state import NO_COVER, GameState, Phase
-from .app import main
-from .common import (emit_json, handles_errors, load_position, outcome_info, phase_name,
-                     stdout_console)
+from solver.cli.app import main
+from solver.cli.common import (emit_json, handles_errors, load_position, outcome_info, phase_name,
+                               stdout_console)
+from solver.errors import HiddenCardsError
+from solver.game.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, card_name, cards_of, count,
+                               suit_of)
+from solver.game.movegen import legal_moves
+from solver.game.state import NO_COVER, GameState, Phase
+from solver.notation import format_position, position_to_json
+from solver.notation.position import Position
 
 RED_SUITS = (HEARTS, DIAMONDS)
 

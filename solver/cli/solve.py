@@ -12,10 +12,16 @@ import sys
 from contextlib import nullcontext
 
 import click
+from rich.console import Console
+from rich.table import Table
 
-from ..errors import BudgetExceeded, ExitCode
-from .app import main
-from .common import emit_json, handles_errors, load_position, stdout_console
+from solver.cli.app import main
+from solver.cli.common import ExitCode, emit_json, handles_errors, load_position, stdout_console
+from solver.cli.hint import print_hint_table
+from solver.errors import BudgetExceeded
+from solver.game.value import value_text
+from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
+from solver.search import Solver
 
 _STYLE = {"win": "bold green", "draw": "yellow", "loss": "bold red", "unknown": "dim"}
 
@@ -38,15 +44,12 @@ def _spinner():
     """A rich spinner on stderr while searching, only when stderr is a terminal."""
     if not sys.stderr.isatty():
         return nullcontext()
-    from rich.console import Console
 
     return Console(stderr=True).status("solving...", spinner="dots")
 
 
 def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt_mb,
          all_moves: bool) -> None:
-    from ..search import Solver
-
     pos = load_position(position)
     state = pos.state
     if all_moves and _hidden(state):
@@ -56,19 +59,18 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
         raise click.BadParameter(f"seat {hero} is not in a {state.players}-player game",
                                  param_hint="--hero")
     solver = Solver(tt_mb)
-    h0 = None if hero is None else hero - 1
     exact = True
     try:
         with _spinner():
             fn = solver.analyse if all_moves else solver.solve
-            res = fn(state, h0, max_time=max_time, max_nodes=max_nodes)
+            res = fn(state, hero, max_time=max_time, max_nodes=max_nodes)
     except BudgetExceeded as e:
         res = e.partial
         exact = False
         click.echo(f"durak: budget: {e}", err=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive
         click.echo("durak: interrupted", err=True)
-        sys.exit(int(ExitCode.BUDGET))
+        sys.exit(int(ExitCode.INTERRUPTED))
     if as_json:
         emit_json(res.to_json())
     else:
@@ -87,26 +89,23 @@ def _hint_instead(pos, me: int | None, as_json: bool, max_time) -> None:
 
     ``--hero`` names the asking seat here; ``--max-time`` bounds the sampling.
     """
-    from ..hint import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
-    from .hint import _print_table
-
     samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
-    res = hint(pos, samples=samples, time=max_time, me=me)
+    res = hint(pos, samples=samples, max_time=max_time, me=me)
     if as_json:
         emit_json(res.to_json())
     else:
-        _print_table(res)
+        print_hint_table(res)
 
 
 def _print(res, all_moves: bool) -> None:
     con = stdout_console()
-    v = res.value
+    v = value_text(res.value)
     if res.exact:
         head = f"seat {res.player}: [{_STYLE[v]}]{v}[/]"
     elif res.lower == res.upper:
         # the value is proven; the budget ran out on the moves or the variation
         unfinished = "variation" if res.best else "best moves and variation"
-        head = (f"seat {res.player}: [{_STYLE[res.lower]}]{res.lower}[/] [dim](value proven; "
+        head = (f"seat {res.player}: [{_STYLE[res.lower.text]}]{res.lower}[/] [dim](value proven; "
                 f"{unfinished} not finished)[/]")
     else:
         head = (f"seat {res.player}: [dim]not proven[/] (between {res.lower} and {res.upper})")
@@ -118,14 +117,13 @@ def _print(res, all_moves: bool) -> None:
     if res.pv:
         con.print("pv:   " + " ".join(res.pv))
     if all_moves and res.moves:
-        from rich.table import Table
-
         t = Table(show_header=True, header_style="bold")
         t.add_column("move")
         t.add_column("value")
         t.add_column("distance", justify="right")
         for m in res.moves:
-            t.add_row(m.move, f"[{_STYLE.get(m.value, '')}]{m.value}[/]",
+            mv = value_text(m.value)
+            t.add_row(m.move, f"[{_STYLE[mv]}]{mv}[/]",
                       "" if m.distance is None else str(m.distance))
         con.print(t)
     rate = res.nodes / res.seconds if res.seconds > 0 else 0.0

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+from solver.errors import CardError
+
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 RANK_CHARS = "23456789TJQKA"  # index = rank - 2
@@ -53,26 +55,26 @@ def parse_suit(text: str) -> int:
     # variation selectors sometimes follow the symbols
     if len(t) == 2 and t[1] == "\ufe0f" and t[0] in SUIT_SYMBOLS:
         return SUIT_SYMBOLS.index(t[0])
-    raise ValueError(f"unknown suit {text!r} (expected one of S H D C or ♠ ♥ ♦ ♣)")
+    raise CardError(f"unknown suit {text!r} (expected one of S H D C or ♠ ♥ ♦ ♣)")
 
 
 def parse_card(text: str, deck: int = 36) -> int:
     """Card from its text (``TH``, ``10h``, ``6♠``); rejects ranks outside ``deck``."""
     t = text.strip().upper().replace("\ufe0f", "")
     if len(t) < 2:
-        raise ValueError(f"unknown card {text!r}")
+        raise CardError(f"unknown card {text!r}")
     rank_text, suit_text = t[:-1], t[-1]
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANK_CHARS:
-        raise ValueError(f"unknown card {text!r}: bad rank {rank_text!r}")
+        raise CardError(f"unknown card {text!r}: bad rank {rank_text!r}")
     try:
         suit = parse_suit(suit_text)
     except ValueError:
-        raise ValueError(f"unknown card {text!r}: bad suit {suit_text!r}") from None
+        raise CardError(f"unknown card {text!r}: bad suit {suit_text!r}") from None
     rank = RANK_CHARS.index(rank_text) + 2
     if rank < DECK_LOW_RANK[deck]:
-        raise ValueError(f"unknown card {text!r}: not in the {deck}-card deck")
+        raise CardError(f"unknown card {text!r}: not in the {deck}-card deck")
     return make_card(rank, suit)
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import random
 
-from .cards import bit, cards_of, deck_mask, rank_of, suit_of, to_mask
-from .engine import HAND_SIZE
-from .rules import Rules
-from .state import GameState
+from solver.errors import OptionError
+from solver.game.cards import bit, cards_of, deck_mask, rank_of, suit_of, to_mask
+from solver.game.rules import HAND_SIZE, Rules, bout_cap
+from solver.game.state import GameState
 
 
 def hands_of_sizes(cards: list[int], sizes: list[int]) -> list[int]:
@@ -34,12 +34,12 @@ def new_game(players: int = 2, rules: Rules | None = None,
     """
     rules = rules or Rules()
     if not 2 <= players <= 6:
-        raise ValueError(f"players: {players} is not between 2 and 6")
+        raise OptionError(f"players: {players} is not between 2 and 6")
     if rules.teams and players != 4:
-        raise ValueError("players: teams=2v2 needs exactly 4 players")
+        raise OptionError("players: teams=2v2 needs exactly 4 players")
     deck = list(cards_of(deck_mask(rules.deck)))
     if players * HAND_SIZE > len(deck):
-        raise ValueError(f"players: {players} players need {players * HAND_SIZE} cards, "
+        raise OptionError(f"players: {players} players need {players * HAND_SIZE} cards, "
                          f"the deck has {len(deck)}")
     rng = rng or random.Random(seed)
     rng.shuffle(deck)
@@ -65,6 +65,24 @@ def new_game(players: int = 2, rules: Rules | None = None,
     state = GameState(
         rules=rules, trump=trump, hands=tuple(hands), attacker=leader, defender=-1,
         pile=len(rest), trump_card=trump_card if rest else -1, pile_order=pile_order,
-        cap=5 if rules.first_bout_limit else HAND_SIZE,
+        cap=bout_cap(rules, 0),
     )
     return state.replace(defender=state.defender_for(leader))
+
+
+def deal_endgame(rng: random.Random, sizes: list[int], rules: Rules = Rules(),
+                 attacker: int | None = None, trump: int | None = None) -> GameState:
+    """A random endgame: hands of the given sizes from a shuffled deck, the rest
+    discarded, the pile empty (the solver's benchmark and test families)."""
+    deck = list(cards_of(deck_mask(rules.deck)))
+    rng.shuffle(deck)
+    hands = hands_of_sizes(deck, sizes)
+    out = to_mask(deck[sum(sizes):])
+    if trump is None:
+        trump = rng.randrange(4)
+    holders = [s for s, h in enumerate(hands) if h]
+    if attacker is None:
+        attacker = rng.choice(holders)
+    s = GameState(rules=rules, trump=trump, hands=tuple(hands), attacker=attacker,
+                  defender=-1, out=out)
+    return s.replace(defender=s.defender_for(attacker))

@@ -9,24 +9,21 @@ pile has cards, a known ``pile_order``, so the engine can play it to the end.
 
 This is the plain building block: it knows nothing of what a particular seat
 has seen (cards picked up, shown trumps).  The hint engine's sampler
-(:mod:`solver.sampler`) deals from a seat's knowledge instead.
+(:mod:`solver.hints.sampler`) deals from a seat's knowledge instead.
 """
 from __future__ import annotations
 
 import random
 
-from .cards import bit, cards_of, count, deck_mask
-from .state import GameState
+from solver.errors import PositionError
+from solver.game.cards import bit, cards_of, count, deck_mask
+from solver.game.defaults import hidden_pile_slots
+from solver.game.state import GameState
 
 
 def unseen_cards(state: GameState) -> int:
     """The cards the position does not place (mask): they fill the hidden slots."""
     return deck_mask(state.rules.deck) & ~state.all_cards()
-
-
-def hidden_pile_slots(state: GameState) -> int:
-    """Pile cards whose identity is unknown (all but the face-up trump)."""
-    return state.pile - 1 if state.pile > 0 and state.pile_order is None else 0
 
 
 def deal_hidden(state: GameState, rng: random.Random) -> GameState:
@@ -38,9 +35,9 @@ def deal_hidden(state: GameState, rng: random.Random) -> GameState:
     pool = sorted(cards_of(unseen_cards(state)))
     slots = sum(state.hidden) + hidden_pile_slots(state)
     if len(pool) != slots:
-        raise ValueError(f"position: {len(pool)} unseen card(s) for {slots} hidden place(s)")
+        raise PositionError("position", f"{len(pool)} unseen card(s) for {slots} hidden place(s)")
     if state.pile > 0 and state.pile_order is None and state.trump_card < 0:
-        raise ValueError("position: the pile has cards but no face-up trump card")
+        raise PositionError("pile", "the pile has cards but no face-up trump card")
     rng.shuffle(pool)
     hands = list(state.hands)
     k = 0

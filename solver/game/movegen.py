@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .cards import beaters, bit, cards_of, count, make_card, rank_of, DECK_LOW_RANK, rank_mask
-from .errors import HiddenCardsError, IllegalMoveError
-from .moves import Kind, Move, PASS, SWAP, TAKE
-from .state import NO_COVER, GameState, Phase
-
-HAND_SIZE = 6  # R5, R17
+from solver.errors import HiddenCardsError, IllegalMoveError
+from solver.game.cards import (DECK_LOW_RANK, beaters, bit, cards_of, count, make_card, rank_mask,
+                               rank_of)
+from solver.game.moves import PASS, SWAP, TAKE, Kind, Move
+from solver.game.rules import HAND_SIZE, bout_cap
+from solver.game.state import NO_COVER, GameState, Phase
 
 
 def lead_limit(state: GameState) -> int:
@@ -139,14 +139,14 @@ def play(state: GameState, move: Move) -> GameState:
             limit=lead_limit(state),
             shown=0,
         )
-        return _settle(s)
+        return settle(s)
     if k is Kind.COVER:
         c = move.cards[0]
         hands[seat] &= ~bit(c)
         table = tuple((a, c if a == move.target else cv) for a, cv in state.table)
-        return _settle(state.replace(hands=tuple(hands), table=table, turn=-1))
+        return settle(state.replace(hands=tuple(hands), table=table, turn=-1))
     if k is Kind.TAKE:
-        return _settle(state.replace(take=True, turn=-1))
+        return settle(state.replace(take=True, turn=-1))
     if k in (Kind.TRANSFER, Kind.SHOW):
         c = move.cards[0]
         table = state.table
@@ -163,7 +163,7 @@ def play(state: GameState, move: Move) -> GameState:
             defender=new_def,
             limit=min(s.cap, s.hand_size(new_def)),
         )
-        return _settle(s)
+        return settle(s)
     if k is Kind.THROW:
         c = move.cards[0]
         hands[seat] &= ~bit(c)
@@ -171,11 +171,11 @@ def play(state: GameState, move: Move) -> GameState:
         # P3: back to the defender, next round asks from the main attacker.
         # P4 (F3): the same seat is asked again.
         turn = seat if state.take else -1
-        return _settle(state.replace(hands=tuple(hands), table=table, turn=turn))
+        return settle(state.replace(hands=tuple(hands), table=table, turn=turn))
     if k is Kind.PASS:
         order = state.throw_order()
         after = order[order.index(seat) + 1:] if seat in order else []
-        return _settle(state, candidates=after)
+        return settle(state, candidates=after)
     raise AssertionError(f"unknown move kind {k}")
 
 
@@ -184,7 +184,7 @@ def settle(state: GameState, candidates: list[int] | None = None) -> GameState:
 
     ``candidates`` are the throwers still to be asked, in R12 order (default:
     all of them, or from ``state.turn`` on in P4).  Public because the notation
-    settles P3/P4 positions the same way (solver.validate).
+    settles P3/P4 positions the same way (solver.notation.build).
     """
     if not state.table:
         return state
@@ -200,19 +200,6 @@ def settle(state: GameState, candidates: list[int] | None = None) -> GameState:
         if state.can_throw(s):
             return state.replace(turn=s)
     return end_bout(state)
-
-
-_settle = settle  # the old private name, kept for callers
-
-
-def _next_cap(first_bout_limit: bool, out: int) -> int:
-    """R10 option: the first bout lasts, for the cap, until something is discarded.
-
-    Project reading (docs/rules-notes.md, "First bout"): a bout is still the
-    first while nothing is discarded, so a take in the first bout keeps the
-    cap of 5 for the next one (also in a deal with no pile at all).
-    """
-    return 5 if first_bout_limit and out == 0 else HAND_SIZE
 
 
 def end_bout(state: GameState) -> GameState:
@@ -252,7 +239,7 @@ def end_bout(state: GameState) -> GameState:
     s = state.replace(
         hands=tuple(hands), hidden=tuple(hidden), out=out, table=(), take=False,
         turn=-1, pile=pile, pile_order=order, trump_card=trump_card, limit=0,
-        shown=0, cap=_next_cap(state.rules.first_bout_limit, out),
+        shown=0, cap=bout_cap(state.rules, out),
     )
     # R18: after success the defender leads, after a take the seat after him.
     if taken:

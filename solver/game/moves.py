@@ -8,8 +8,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .cards import card_name, parse_card, rank_of
-from .errors import MoveError
+from solver.errors import MoveError
+from solver.game.cards import card_name, parse_card, rank_of
 
 
 class Kind(enum.IntEnum):

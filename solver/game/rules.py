@@ -8,6 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from solver.errors import OptionError
+
+#: R5, R17: cards dealt to each seat and drawn back up to after a bout.
+HAND_SIZE = 6
+#: R10 option ``first_bout_limit=5``: the cap of the first bout.
+FIRST_BOUT_CAP = 5
+
 #: Option names in the canonical order they are written in.
 OPTION_NAMES = (
     "transfer",
@@ -88,8 +95,19 @@ def parse_rules(text: str | list[str] | tuple[str, ...] | None) -> Rules:
         elif key in ("deck=24", "deck=36", "deck=52"):
             deck = int(key[5:])
             if "deck" in kw and kw["deck"] != deck:
-                raise ValueError(f"conflicting deck options: deck={kw['deck']} and {item!r}")
+                raise OptionError(f"conflicting deck options: deck={kw['deck']} and {item!r}")
             kw["deck"] = deck
         else:
-            raise ValueError(f"unknown option {item!r} (known: {', '.join(OPTION_NAMES)})")
+            raise OptionError(f"unknown option {item!r} (known: {', '.join(OPTION_NAMES)})")
     return Rules(**kw)  # type: ignore[arg-type]
+
+
+def bout_cap(rules: Rules, out: int) -> int:
+    """R10: the cap of a bout -- 6, or 5 in the first bout under ``first_bout_limit=5``.
+
+    Project reading (docs/rules.md, "First bout"): a bout is still the first
+    while nothing has been discarded (``out`` is the discard pile's mask), so
+    a take in the first bout keeps the cap of 5 for the next one, also in a
+    deal with no pile at all.
+    """
+    return FIRST_BOUT_CAP if rules.first_bout_limit and out == 0 else HAND_SIZE

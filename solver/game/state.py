@@ -1,8 +1,8 @@
 """The game state: everything that is true at one moment of a game.
 
-:class:`GameState` is immutable; the rules engine (:mod:`solver.engine`)
+:class:`GameState` is immutable; the rules engine (:mod:`solver.game.movegen`)
 builds new states from old ones.  Seats are 0-based here and 1-based in every
-text a user sees (NOTATION.md).  Hands are card-set masks (:mod:`solver.cards`);
+text a user sees (NOTATION.md).  Hands are card-set masks (:mod:`solver.game.cards`);
 ``hidden[s]`` counts cards of seat ``s`` that the position does not show.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from .cards import count, rank_of, cards_of
-from .rules import Rules
+from solver.game.cards import cards_of, count, rank_of
+from solver.game.rules import Rules
 
 NO_COVER = -1
 
@@ -172,7 +172,7 @@ class GameState:
         never the defender, never the defender's partner (R22).  Under
         ``throw_in=neighbours`` a co-attacker must be one of the defender's two
         active neighbours (F7); the main attacker, who led the bout, keeps his
-        right to throw in (project reading, see docs/rules-notes.md).
+        right to throw in (project reading, see docs/rules.md).
         """
         n = self.players
         d = self.defender

@@ -10,12 +10,12 @@ from the pile, the order of the pile -- is hidden.
 :class:`GameState` in which every opponent's hand holds only the cards the seat
 knows are there and ``hidden[s]`` counts the rest, with ``pile_order`` unknown.
 ``unseen`` is the pool of cards whose place the seat does not know; the
-sampler (:mod:`solver.sampler`) deals it among the hidden hand slots and the
+sampler (:mod:`solver.hints.sampler`) deals it among the hidden hand slots and the
 pile.
 
 Two ways in: :func:`knowledge_of` takes a position (a state that may already
 hold ``?`` cards), :class:`PublicTracker` follows a game record move by move
-from a dealt game (:func:`solver.deal.new_game`) and gives any seat's
+from a dealt game (:func:`solver.game.deal.new_game`) and gives any seat's
 knowledge at any moment.
 """
 from __future__ import annotations
@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .cards import bit, count, deck_mask, SUIT_MASK
-from .engine import play
-from .errors import PositionError
-from .moves import Move
-from .state import GameState
+from solver.errors import PositionError
+from solver.game.cards import SUIT_MASK, bit, count, deck_mask, format_cards
+from solver.game.movegen import apply_move, play
+from solver.game.moves import Move
+from solver.game.state import GameState
 
 
 @dataclass(frozen=True)
@@ -161,8 +161,6 @@ class PublicTracker:
 
 def replay(state: GameState, moves: Iterable[Move | str]) -> PublicTracker:
     """A tracker after playing ``moves`` (move objects or text) from ``state``."""
-    from .engine import apply_move
-
     t = PublicTracker(state)
     for m in moves:
         mv = Move.parse(m, state.rules.deck) if isinstance(m, str) else m
@@ -173,8 +171,6 @@ def replay(state: GameState, moves: Iterable[Move | str]) -> PublicTracker:
 
 def describe(k: Knowledge) -> str:
     """One line: the unseen pool and the slots it fills (for diagnostics)."""
-    from .cards import format_cards
-
     parts = [f"seat {s + 1}: {n}" for s, n in enumerate(k.hand_slots) if n]
     if k.pile_slots:
         parts.append(f"pile: {k.pile_slots}")

@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Iterator
 
-from .cards import bit, cards_of, count, to_mask
-from .knowledge import Knowledge
-from .state import GameState
+from solver.errors import OptionError, PositionError
+from solver.game.cards import bit, cards_of, count, deck_mask, to_mask
+from solver.game.state import GameState
+from solver.hints.knowledge import Knowledge
 
 
 @dataclass(frozen=True)
@@ -50,10 +51,10 @@ class Sampler:
         self.bottoms = tuple(cards_of(knowledge.bottom_mask))
         slots = sum(self.hand_slots) + self.pile_slots + (1 if self.bottoms else 0)
         if slots != len(self.pool) or any(h < 0 for h in self.hand_slots):
-            raise ValueError(
+            raise PositionError("position",
                 f"no consistent deal: {slots} hidden place(s) for {len(self.pool)} unseen card(s)")
         if knowledge.view.pile > 0 and knowledge.view.trump_card < 0 and not self.bottoms:
-            raise ValueError("no consistent deal: no unseen trump can be the face-up card")
+            raise PositionError("pile", "no consistent deal: no unseen trump can be the face-up card")
 
     # ---------------------------------------------------------- counting
     def count(self) -> int:
@@ -121,7 +122,7 @@ class Sampler:
     def deals(self, n: int, rng: random.Random) -> DealSet:
         """``n`` deals to score moves on: all of them when there are at most ``n``."""
         if n < 1:
-            raise ValueError(f"samples: need at least 1, got {n}")
+            raise OptionError(f"samples: need at least 1, got {n}")
         total = self.count()
         if total <= n:
             return DealSet(tuple(self.enumerate()), True, total)
@@ -166,5 +167,4 @@ def consistent(deal: GameState, k: Knowledge) -> bool:
     for c in deal.pile_order or ():
         seen |= bit(c)
         total += 1
-    from .cards import deck_mask
     return total == count(seen) and seen == deck_mask(v.rules.deck)

@@ -1,60 +1,27 @@
 """From parsed fields to a game state, checking that the position can occur.
 
-:mod:`solver.notation` reads the syntax into a :class:`~solver.notation.Raw`
-record of located tokens; :func:`build_position` gives them meaning and rejects
-what the rules do not allow.  Each check cites the rule it enforces; each
-failure is a :class:`~solver.errors.PositionError` that names the field, quotes
-the token and says where it stands.
-
-The defaults of NOTATION.md live here too (:func:`default_cap`,
-:func:`default_limit`, :func:`default_turn`), so the formatter leaves out
-exactly what the parser would put back.
+:mod:`solver.notation.syntax` reads text or JSON into a
+:class:`~solver.notation.syntax.Raw` record of located tokens;
+:func:`build_position` gives them meaning and rejects what the rules do not
+allow.  Each check cites the rule it enforces; each failure is a
+:class:`~solver.errors.PositionError` that names the field, quotes the token
+and says where it stands.  What a position leaves unsaid is put back from
+:mod:`solver.game.defaults`, the same place the formatter reads it.
 """
 from __future__ import annotations
 
-from .cards import (beats, bit, count, deck_mask, parse_card, parse_suit, rank_of, suit_of,
-                    SUITS, card_name)
-from .engine import HAND_SIZE, settle
-from .errors import PositionError
-from .notation import Position, Raw, Tok
-from .rules import Rules, parse_rules
-from .state import NO_COVER, GameState, Phase
+import json
+from typing import Any, Mapping
 
-FIRST_BOUT_CAP = 5  # R10 option first_bout_limit=5
-
-
-# ------------------------------------------------------------------ defaults
-
-def default_cap(state: GameState) -> int:
-    """R10 cap of a bout: 6, or 5 in the first bout under ``first_bout_limit=5``.
-
-    Project reading (docs/rules-notes.md, "First bout"): a bout is the first
-    while nothing has been discarded.
-    """
-    if state.rules.first_bout_limit and state.out == 0:
-        return FIRST_BOUT_CAP
-    return HAND_SIZE
-
-
-def default_limit(state: GameState) -> int:
-    """R10, F6: min(cap, defender's hand now + his covers on the table)."""
-    covers = sum(1 for _, c in state.table if c != NO_COVER)
-    return min(default_cap(state), state.hand_size(state.defender) + covers)
-
-
-def default_turn(state: GameState) -> int:
-    """P3/P4: the first thrower in R12 order who could add a card (F2), or -1."""
-    for s in state.throw_order():
-        if state.can_throw(s):
-            return s
-    return -1
-
-
-def hidden_slots(state: GameState) -> int:
-    """Places of unknown cards: ``?`` cards in hands, and the pile above the face-up card."""
-    pile_hidden = state.pile - 1 if state.pile > 0 and state.pile_order is None else 0
-    return sum(state.hidden) + pile_hidden
-
+from solver.errors import PositionError
+from solver.game.cards import (SUITS, beats, bit, card_name, count, deck_mask, parse_card,
+                               parse_suit, rank_of, suit_of)
+from solver.game.defaults import default_cap, default_limit
+from solver.game.movegen import settle
+from solver.game.rules import HAND_SIZE, Rules, parse_rules
+from solver.game.state import NO_COVER, GameState, Phase
+from solver.notation.position import Position
+from solver.notation.syntax import Raw, Tok, raw_from_json, raw_from_text
 
 # ------------------------------------------------------------------ helpers
 
@@ -400,3 +367,33 @@ def _check_shown(raw: Raw, state: GameState) -> None:
         if suit_of(c) != state.trump or rank_of(c) != rank:
             raise PositionError("shown", f"{t.text!r}{t.at()} is not a trump of the attack "
                                 f"rank {card_name(state.table[0][0])[0]} (R14)")
+
+
+# ------------------------------------------------------------------ entry point
+
+def parse_position(source: Any) -> Position:
+    """A :class:`Position` from a position string, JSON text, a JSON dict,
+    a :class:`GameState` or a :class:`Position`.
+
+    Raises :class:`PositionError` (a ``ValueError``) naming the field and token.
+    """
+    if isinstance(source, Position):
+        return source
+    if isinstance(source, GameState):
+        return Position(source)
+    if isinstance(source, Mapping):
+        return build_position(raw_from_json(source))
+    if isinstance(source, (bytes, bytearray)):
+        source = source.decode("utf-8", errors="replace")
+    if not isinstance(source, str):
+        raise PositionError("position", f"cannot read a position from {type(source).__name__}")
+    text = source.lstrip("\ufeff")
+    if text.lstrip().startswith("{"):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise PositionError("JSON", f"{e.msg} at line {e.lineno} column {e.colno}") from None
+        if not isinstance(obj, dict):
+            raise PositionError("JSON", "expected an object")
+        return build_position(raw_from_json(obj))
+    return build_position(raw_from_text(text))

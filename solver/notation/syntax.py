@@ -1,36 +1,11 @@
-"""Position notation: parse and format positions (NOTATION.md, "Position string").
+"""The syntax of a position: text or JSON to a record of located tokens.
 
-Three equivalent forms of one position:
-
-* the **string** ``trump H; hands 6S 7S KH | 8C 9C AH; table 6S/8S 8C; attacker 1``
-  (fields separated by ``;`` or newlines, ``#`` starts a comment, keys any case,
-  ``key value`` or ``key: value``);
-* the **JSON** object of NOTATION.md (a ``str`` starting with ``{`` or a ``dict``);
-* a :class:`Position`: a :class:`~solver.state.GameState` plus the ``me`` seat.
-
-:func:`parse_position` reads any of them; :func:`format_position` writes the
-canonical one-line string and :func:`position_to_json` the canonical JSON
-object.  Canonical means: fields in the order of NOTATION.md's table, cards in
-suit-then-rank order within a hand, every field equal to its default left
-out.  ``parse(format(state)) == state`` for every state the engine reaches
-(tested with hypothesis in ``tests/test_notation.py``).
-
-Parsing happens in two steps kept in two modules: this one turns text or JSON
-into a :class:`Raw` record of located tokens (syntax: which field, which
-token, where); :mod:`solver.validate` turns that record into a state and
-checks it can occur (semantics: R2, R9, R10, F1, F7, counts of the deck).
-Every problem is a :class:`~solver.errors.PositionError` naming the field and
-quoting the token, with its column (text) or JSON path.
-
-Extensions to NOTATION.md (documented in ``docs/notation-extensions.md``):
-
-* ``pile`` may list the draw pile's cards, top first, the last being the
-  face-up trump: ``pile 7S KD 9H`` (JSON ``"pile": ["7S", "KD", "9H"]``).  This
-  sets ``GameState.pile_order``; ``trump`` may then name the suit or the same
-  face-up card.
-* ``shown`` lists the trumps shown for a transfer in this bout under
-  ``transfer_by_trump_show`` (R14: each trump may be shown once per bout).
-* Seat numbers are 1-based in text and JSON, 0-based in ``GameState``.
+The **string** form ``trump H; hands 6S 7S KH | 8C 9C AH; table 6S/8S 8C;
+attacker 1`` (fields separated by ``;`` or newlines, ``#`` starts a comment,
+keys any case, ``key value`` or ``key: value``) and the **JSON** object of
+docs/notation.md both become a :class:`Raw` record: which field, which token,
+and where it stands (column or JSON path).  Nothing here knows what a card
+means in the game; :mod:`solver.notation.build` does.
 """
 from __future__ import annotations
 
@@ -39,36 +14,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .cards import SUITS, card_name, cards_of, count, deck_mask, format_cards
-from .errors import PositionError
-from .state import NO_COVER, GameState, Phase
+from solver.errors import PositionError
 
 #: Field names in canonical order (NOTATION.md's table, then the extension ``shown``).
 FIELDS = ("trump", "hands", "table", "attacker", "defender", "take", "turn", "pile",
           "out", "limit", "shown", "me", "rules")
-
-
-@dataclass(frozen=True)
-class Position:
-    """A parsed position: the game state and the seat whose view a hint takes.
-
-    ``me`` is a 0-based seat or ``None`` (the default: the seat to move).
-    """
-
-    state: GameState
-    me: int | None = None
-
-    def __str__(self) -> str:
-        return format_position(self.state, self.me)
-
-    def to_json(self) -> dict[str, Any]:
-        return position_to_json(self.state, self.me)
-
-    @property
-    def view_seat(self) -> int:
-        """The seat a hint is for: ``me``, else the seat to move."""
-        return self.me if self.me is not None else self.state.to_move
-
 
 # ------------------------------------------------------------------ raw record
 
@@ -85,7 +35,7 @@ class Tok:
 
 @dataclass
 class Raw:
-    """A position as given, before any meaning is checked (see :mod:`solver.validate`).
+    """A position as given, before any meaning is checked (see :mod:`solver.notation.build`).
 
     ``hands`` holds one token list per seat (``[]`` = empty hand); a token is a
     card or ``?N``.  ``table`` holds (attack, cover-or-None) token pairs.
@@ -107,38 +57,6 @@ class Raw:
     shown: list[Tok] | None = None
     me: Tok | None = None
     rules: Tok | None = None
-
-
-# ------------------------------------------------------------------ entry point
-
-def parse_position(source: Any) -> Position:
-    """A :class:`Position` from a position string, JSON text, a JSON dict,
-    a :class:`GameState` or a :class:`Position`.
-
-    Raises :class:`PositionError` (a ``ValueError``) naming the field and token.
-    """
-    from .validate import build_position
-
-    if isinstance(source, Position):
-        return source
-    if isinstance(source, GameState):
-        return Position(source)
-    if isinstance(source, Mapping):
-        return build_position(raw_from_json(source))
-    if isinstance(source, (bytes, bytearray)):
-        source = source.decode("utf-8", errors="replace")
-    if not isinstance(source, str):
-        raise PositionError("position", f"cannot read a position from {type(source).__name__}")
-    text = source.lstrip("\ufeff")
-    if text.lstrip().startswith("{"):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise PositionError("JSON", f"{e.msg} at line {e.lineno} column {e.colno}") from None
-        if not isinstance(obj, dict):
-            raise PositionError("JSON", "expected an object")
-        return build_position(raw_from_json(obj))
-    return build_position(raw_from_text(text))
 
 
 # ------------------------------------------------------------------ text form
@@ -375,111 +293,3 @@ def raw_from_json(obj: Mapping[str, Any]) -> Raw:
             setattr(raw, key, _jint(key, v, path))
     return raw
 
-
-# ------------------------------------------------------------------ formatting
-
-def _hand_text(state: GameState, seat: int) -> str:
-    parts = []
-    if state.hands[seat]:
-        parts.append(format_cards(state.hands[seat]))
-    if state.hidden[seat]:
-        parts.append(f"?{state.hidden[seat]}")
-    return " ".join(parts) or "-"
-
-
-def _pair_text(a: int, c: int) -> str:
-    return card_name(a) if c == NO_COVER else f"{card_name(a)}/{card_name(c)}"
-
-
-def _field_values(state: GameState, me: int | None) -> dict[str, Any]:
-    """The non-default fields of a state, as Python values (cards as names)."""
-    from .validate import default_cap, default_limit, default_turn, hidden_slots
-
-    f: dict[str, Any] = {}
-    f["trump"] = card_name(state.trump_card) if state.pile > 0 and state.trump_card >= 0 \
-        else SUITS[state.trump]
-    f["hands"] = [(state.hands[s], state.hidden[s]) for s in range(state.players)]
-    if state.table:
-        f["table"] = list(state.table)
-    if state.attacker >= 0:
-        f["attacker"] = state.attacker + 1
-    if state.take:
-        f["take"] = True
-    if state.table and state.phase in (Phase.THROW, Phase.TAKEN) and state.turn >= 0:
-        if state.turn != default_turn(state):
-            f["turn"] = state.turn + 1
-    if state.pile > 0:
-        f["pile"] = list(state.pile_order) if state.pile_order is not None else state.pile
-    if hidden_slots(state) > 0:
-        unseen = deck_mask(state.rules.deck) & ~state.all_cards()
-        if state.out or count(unseen) != hidden_slots(state):
-            f["out"] = state.out
-    if state.table:
-        if state.limit != default_limit(state):
-            f["limit"] = state.limit
-    elif state.cap != default_cap(state) and not state.is_over:
-        f["limit"] = state.cap
-    if state.shown:
-        f["shown"] = state.shown
-    if me is not None:
-        f["me"] = me + 1
-    if state.rules.names():
-        f["rules"] = state.rules.names()
-    return f
-
-
-def format_position(state: GameState, me: int | None = None) -> str:
-    """The canonical one-line position string of ``state`` (defaults left out)."""
-    f = _field_values(state, me)
-    parts = [f"trump {f['trump']}",
-             "hands " + " | ".join(_hand_text(state, s) for s in range(state.players))]
-    if "table" in f:
-        parts.append("table " + " ".join(_pair_text(a, c) for a, c in f["table"]))
-    if "attacker" in f:
-        parts.append(f"attacker {f['attacker']}")
-    if "take" in f:
-        parts.append("take")
-    if "turn" in f:
-        parts.append(f"turn {f['turn']}")
-    if "pile" in f:
-        p = f["pile"]
-        parts.append("pile " + (" ".join(card_name(c) for c in p) if isinstance(p, list)
-                                else str(p)))
-    if "out" in f:
-        parts.append("out " + (format_cards(f["out"]) or "-"))
-    if "limit" in f:
-        parts.append(f"limit {f['limit']}")
-    if "shown" in f:
-        parts.append("shown " + format_cards(f["shown"]))
-    if "me" in f:
-        parts.append(f"me {f['me']}")
-    if "rules" in f:
-        parts.append("rules " + ",".join(f["rules"]))
-    return "; ".join(parts)
-
-
-def position_to_json(state: GameState, me: int | None = None) -> dict[str, Any]:
-    """The canonical JSON object of ``state`` (NOTATION.md, "JSON position")."""
-    f = _field_values(state, me)
-    out: dict[str, Any] = {"trump": f["trump"]}
-    hands: list[Any] = []
-    for known, hidden in f["hands"]:
-        names = [card_name(c) for c in cards_of(known)]
-        hands.append({"known": names, "unknown": hidden} if hidden else names)
-    out["hands"] = hands
-    if "table" in f:
-        out["table"] = [[card_name(a), None if c == NO_COVER else card_name(c)]
-                        for a, c in f["table"]]
-    for key in ("attacker", "take", "turn", "limit", "me"):
-        if key in f:
-            out[key] = f[key]
-    if "pile" in f:
-        p = f["pile"]
-        out["pile"] = [card_name(c) for c in p] if isinstance(p, list) else p
-    if "out" in f:
-        out["out"] = [card_name(c) for c in cards_of(f["out"])]
-    if "shown" in f:
-        out["shown"] = [card_name(c) for c in cards_of(f["shown"])]
-    if "rules" in f:
-        out["rules"] = f["rules"]
-    return {k: out[k] for k in FIELDS if k in out}

@@ -27,20 +27,28 @@ from __future__ import annotations
 import json
 import os
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .errors import MoveError
-from .moves import Move
-from .state import GameState
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser as a package
+    import tomli as tomllib
+
+from solver.bots import greedy_move
+from solver.errors import DurakError, MoveError, OptionError
+from solver.game.movegen import legal_moves, play
+from solver.game.moves import Move
+from solver.game.state import GameState
+from solver.game.value import Value, value_text
+from solver.notation import parse_position
 
 #: The tasks a puzzle can set (for its hero, the seat to move at the start).
 TASKS = ("win", "draw", "avoid-durak")
 
 #: Solver values that fulfil each task.
-TASK_VALUES = {"win": ("win",), "draw": ("draw",), "avoid-durak": ("win", "draw")}
+TASK_VALUES = {"win": (Value.WIN,), "draw": (Value.DRAW,), "avoid-durak": (Value.WIN, Value.DRAW)}
 
 #: The tag vocabulary (free tags are allowed; these are the ones the docs explain).
 KNOWN_TAGS = (
@@ -54,7 +62,7 @@ PUZZLE_KEYS = {"id", "title", "position", "task", "hero", "solution", "pv",
                "difficulty", "tags", "comment"}
 
 
-class PuzzleFormatError(ValueError):
+class PuzzleFormatError(DurakError):
     """A puzzle file that does not parse; names the file, the puzzle and the field."""
 
     def __init__(self, path: str, puzzle: str | None, field_: str | None, problem: str):
@@ -90,8 +98,6 @@ class Puzzle:
 
     def state(self) -> GameState:
         """The starting position as a :class:`GameState`."""
-        from .notation import parse_position
-
         return parse_position(self.position).state
 
     @property
@@ -147,10 +153,11 @@ def default_dir() -> Path:
     env = os.environ.get("DURAK_PUZZLES")
     if env:
         return Path(env)
-    beside = Path(__file__).resolve().parent.parent / "puzzles"
+    package = Path(__file__).resolve().parent.parent  # solver/
+    beside = package.parent / "puzzles"
     if beside.is_dir():
         return beside
-    installed = Path(__file__).resolve().parent / "puzzle_data"
+    installed = package / "puzzle_data"
     if installed.is_dir():
         return installed
     return Path.cwd() / "puzzles"
@@ -205,7 +212,6 @@ def parse_puzzle(raw: Any, path: str = "<string>", collection: str = "",
     if task not in TASKS:
         raise PuzzleFormatError(path, pid, "task", f"unknown task {task!r} (known: {', '.join(TASKS)})")
 
-    from .notation import parse_position
 
     try:
         state = parse_position(position).state
@@ -231,7 +237,6 @@ def parse_puzzle(raw: Any, path: str = "<string>", collection: str = "",
         raise PuzzleFormatError(path, pid, "solution", "empty: give every first move that solves the task")
     if len(set(solution)) != len(solution):
         raise PuzzleFormatError(path, pid, "solution", "a move is listed twice")
-    from .engine import legal_moves, play
 
     legal = {str(m): m for m in legal_moves(state)}
     for m in solution:
@@ -306,7 +311,7 @@ def load_all(directory: str | os.PathLike | None = None) -> list[Collection]:
     """Every ``*.toml`` collection of a directory, by file name; ids unique across them."""
     d = Path(directory) if directory is not None else default_dir()
     if not d.is_dir():
-        raise ValueError(f"puzzle directory {str(d)!r} does not exist")
+        raise OptionError(f"puzzle directory {str(d)!r} does not exist")
     out = [load_collection(f) for f in sorted(d.glob("*.toml"))]
     seen: dict[str, str] = {}
     for c in out:
@@ -326,7 +331,7 @@ def select(collections: list[Collection], name: str | None) -> list[Collection]:
     hits = [c for c in collections if c.id == name or Path(c.path).stem == name]
     if not hits:
         known = ", ".join(c.id for c in collections) or "none"
-        raise ValueError(f"COLLECTION: no collection {name!r} (known: {known})")
+        raise OptionError(f"COLLECTION: no collection {name!r} (known: {known})")
     return hits
 
 
@@ -335,7 +340,7 @@ def find_puzzle(collections: Iterable[Collection], pid: str) -> Puzzle:
         for p in c.puzzles:
             if p.id == pid:
                 return p
-    raise ValueError(f"ID: no puzzle {pid!r}")
+    raise OptionError(f"ID: no puzzle {pid!r}")
 
 
 # ------------------------------------------------------------------ writing
@@ -387,7 +392,7 @@ class CheckResult:
     """What the solver says of one puzzle, and every way it disagrees with the file."""
 
     puzzle: Puzzle
-    value: str = ""
+    value: Value | None = None
     solution: tuple[str, ...] = ()
     greedy: str = ""
     distance: int | None = None
@@ -400,42 +405,36 @@ class CheckResult:
         return not self.problems
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.puzzle.id, "ok": self.ok, "value": self.value,
+        return {"id": self.puzzle.id, "ok": self.ok, "value": value_text(self.value),
                 "solution": list(self.solution), "greedy": self.greedy,
                 "distance": self.distance, "nodes": self.nodes,
                 "seconds": round(self.seconds, 4), "problems": list(self.problems)}
 
 
-def winning_set(moves: Iterable[Any], task: str, value: str) -> tuple[str, ...]:
+def winning_set(moves: Iterable[Any], task: str, value: Value) -> tuple[str, ...]:
     """The first moves that fulfil ``task`` given the position's ``value``.
 
     For ``win`` and ``draw`` these are the moves keeping the value; for
     ``avoid-durak`` every move that does not lose.
     """
-    if task == "avoid-durak":
-        good = ("win", "draw")
-    else:
-        good = (value,)
+    good = TASK_VALUES["avoid-durak"] if task == "avoid-durak" else (value,)
     return tuple(sorted(str(mv.move) for mv in moves if mv.value in good))
 
 
 def check_puzzle(p: Puzzle, solver: Any) -> CheckResult:
     """Re-verify a puzzle: value, the set of solving first moves, greedy fails, the pv."""
-    from .bots import greedy_move
-    from .engine import legal_moves, play
-
     res = CheckResult(p)
     t0 = time.perf_counter()
     state = p.state()
     hero = p.hero - 1
-    an = solver.analyse(state, hero=hero)
+    an = solver.analyse(state, hero=p.hero)
     res.value = an.value
     res.nodes = getattr(an, "nodes", 0) or 0
     res.distance = getattr(an, "distance", None)
     if not getattr(an, "exact", True):
         res.problems.append("the solver's answer is not exact")
     if an.value not in TASK_VALUES[p.task]:
-        res.problems.append(f"task {p.task!r} but the solver's value is {an.value!r}")
+        res.problems.append(f"task {p.task!r} but the solver's value is {value_text(an.value)!r}")
     res.solution = winning_set(an.moves, p.task, an.value)
     if set(res.solution) != set(p.solution):
         res.problems.append(f"solution {sorted(p.solution)} but the solver's is {list(res.solution)}")
@@ -452,12 +451,12 @@ def check_puzzle(p: Puzzle, solver: Any) -> CheckResult:
             s = play(s, moves[m])
         else:
             out = s.outcome() if s.is_over else None
-            want = {"win": 1, "draw": 0, "loss": -1}.get(an.value)
+            want = an.value
             if out is None:
                 if p.plies is not None and p.plies == len(p.pv):
                     res.problems.append("pv: the game is not over at its end")
             elif p.task != "avoid-durak" and out[hero] != want:
-                res.problems.append(f"pv ends with result {out[hero]:+d} for the hero, not {an.value}")
+                res.problems.append(f"pv ends with result {out[hero]:+d} for the hero, not {value_text(an.value)}")
             elif p.task == "avoid-durak" and out[hero] < 0:
                 res.problems.append("pv ends with the hero as the durak")
     if p.plies is not None and res.distance is not None and p.plies != res.distance:

@@ -3,7 +3,7 @@
 Candidates come from two sources, both driven by one injected
 ``random.Random`` so a seed always gives the same puzzles:
 
-* ``play``: deal a game (:func:`solver.deal.new_game`) and play it forward with a
+* ``play``: deal a game (:func:`solver.game.deal.new_game`) and play it forward with a
   mix of greedy and random moves until the pile is empty and few cards are left;
   every position after that, with the hero to move, is a candidate.
 * ``sample``: deal small hands directly from a few ranks (so ranks repeat and
@@ -23,15 +23,18 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from .bots import greedy_move
-from .cards import cards_of, count, deck_mask, make_card, DECK_LOW_RANK
-from .deal import hands_of_sizes, new_game
-from .engine import legal_moves, play
-from .errors import BudgetExceeded
-from .moves import Kind
-from .puzzles import Collection, Puzzle, TASK_VALUES, winning_set
-from .rules import Rules
-from .state import GameState
+from solver.bots import greedy_move
+from solver.errors import BudgetExceeded, OptionError
+from solver.game.cards import DECK_LOW_RANK, cards_of, count, deck_mask, make_card
+from solver.game.deal import hands_of_sizes, new_game
+from solver.game.movegen import legal_moves, play
+from solver.game.moves import Kind
+from solver.game.rules import Rules
+from solver.game.state import GameState
+from solver.game.value import Value
+from solver.notation import format_position
+from solver.puzzles.collection import TASK_VALUES, Collection, Puzzle, winning_set
+from solver.search import Solver
 
 
 @dataclass
@@ -145,7 +148,7 @@ def candidates(opts: GenOptions, rng: random.Random) -> Iterator[tuple[int, Game
         while True:
             yield next(a) if rng.random() < 0.5 else next(b)
     else:
-        raise ValueError(f"--method: unknown method {opts.method!r} (known: play, sample, mixed)")
+        raise OptionError(f"--method: unknown method {opts.method!r} (known: play, sample, mixed)")
 
 
 def auto_tags(state: GameState, solution: tuple[str, ...], pv: list[str], task: str) -> list[str]:
@@ -199,18 +202,18 @@ def try_position(state: GameState, opts: GenOptions, make_solver: Callable[[], A
     budget = {"max_nodes": opts.max_nodes} if opts.max_nodes else {}
     solver = make_solver()
     try:
-        an = solver.analyse(state, hero=hero, **budget)
+        an = solver.analyse(state, hero=hero + 1, **budget)
     except BudgetExceeded:
         return None
     if not getattr(an, "exact", True):
         return None
     if state.players >= 3:
         task = "avoid-durak"
-        if an.value == "loss":
+        if an.value == Value.LOSS:
             return None
-    elif an.value == "win":
+    elif an.value == Value.WIN:
         task = "win"
-    elif an.value == "draw":
+    elif an.value == Value.DRAW:
         task = "draw"
     else:
         return None
@@ -220,7 +223,7 @@ def try_position(state: GameState, opts: GenOptions, make_solver: Callable[[], A
         return None
     solver = make_solver()
     try:
-        res = solver.solve(state, hero=hero, distance=True, pv=True, **budget)
+        res = solver.solve(state, hero=hero + 1, distance=True, pv=True, **budget)
     except BudgetExceeded:
         return None
     plies = res.distance if res.distance is not None else len(res.pv)
@@ -250,11 +253,7 @@ def try_position(state: GameState, opts: GenOptions, make_solver: Callable[[], A
 def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
              progress: Callable[[int, int], None] | None = None) -> list[Found]:
     """Mine up to ``opts.count`` puzzles; the best by :func:`score`, in score order."""
-    from .notation import format_position
-
     if make_solver is None:
-        from .search import Solver
-
         def make_solver() -> Any:
             return Solver(tt_mb=16)
     rng = random.Random(opts.seed)

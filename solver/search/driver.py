@@ -1,22 +1,23 @@
-"""Glue between :mod:`solver.search` and the Cython core (``solver._core``).
+"""The prover driver: composes the core's two boolean searches into answers.
 
-Converts a :class:`GameState` into the core's bitmask state, turns core
-moves back into :class:`Move` values, and composes the two boolean searches
-of the core (see ``ext/_core.pyx``) into values, distances, best moves and a
-principal variation.
+The core (``ext/``) answers one question at a time -- can this side force a
+decisive result, within so many plies? -- and this module asks the questions
+that make up an answer: the value (both provers in turn, with growing node
+budgets), the distance (ply-limited proofs), every move's value and the
+principal variation.  :class:`solver.search.Solver` is the public face.
 """
 from __future__ import annotations
 
 import time
 
-from .cards import DECK_LOW_RANK, cards_of
-from .core import core as _core
-from .moves import PASS, SWAP, TAKE, Move
-from .state import GameState
+from solver.game.state import GameState
+from solver.game.value import Value
+from solver.search.native import core as _core
+from solver.search.native import load, move_text
+from solver.search.result import MoveValue, SolveResult, on_hero_side, rank_moves
 
 UNLIM = _core.UNLIMITED
 INF = _core.INFINITE
-VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
 #: Ply-limited proofs (3+ players, ``CoreBackend._decide``): the first limit
 #: and its step, and the limit from which only the unlimited search goes on.
 DEEPEN_STEP = 4
@@ -29,62 +30,6 @@ class Aborted(Exception):
     def __init__(self, interrupted: bool):
         super().__init__("interrupted" if interrupted else "budget")
         self.interrupted = interrupted
-
-
-#: Rule options and the core's flag bit for each.
-_RULE_FLAGS = (
-    ("transfer", "FLAG_TRANSFER"),
-    ("transfer_by_trump_show", "FLAG_SHOW"),
-    ("throw_in_neighbours", "FLAG_NEIGHBOURS"),
-    ("trump_swap", "FLAG_SWAP"),
-    ("first_out_wins", "FLAG_FIRST_OUT_WINS"),
-    ("teams", "FLAG_TEAMS"),
-    ("first_bout_limit", "FLAG_FIRST_BOUT_LIMIT"),
-)
-
-
-def rule_flags(state: GameState) -> int:
-    """The core's bit set of the options ``state`` is played with."""
-    f = 0
-    for attr, flag in _RULE_FLAGS:
-        if getattr(state.rules, attr):
-            f |= getattr(_core, flag)
-    return f
-
-
-def load(search, state: GameState):
-    """The core state of ``state`` (every card must be known)."""
-    att, opn, cov = state.table_masks()
-    order = tuple(state.pile_order) if state.pile > 0 and state.pile_order else ()
-    return search.setup(
-        state.players, state.trump, rule_flags(state), DECK_LOW_RANK[state.rules.deck],
-        tuple(state.hands), att, opn, cov, state.shown, state.attacker, state.defender,
-        state.turn, int(state.take), state.limit, state.cap, order,
-        state.trump_card if state.pile > 0 else -1, int(state.out == 0),
-    )
-
-
-def to_move_obj(mv) -> Move:
-    kind, cards, card, target = mv
-    if kind == 0:
-        return Move.lead(*cards_of(cards))
-    if kind == 1:
-        return Move.cover(target, card)
-    if kind == 2:
-        return TAKE
-    if kind == 3:
-        return Move.transfer(card)
-    if kind == 4:
-        return Move.show(card)
-    if kind == 5:
-        return Move.throw(card)
-    if kind == 6:
-        return PASS
-    return SWAP
-
-
-def move_text(mv) -> str:
-    return str(to_move_obj(mv))
 
 
 class CoreBackend:
@@ -253,6 +198,10 @@ class CoreBackend:
         return out
 
     # ------------------------------------------------------------- API
+    def load(self, state: GameState):
+        """``state`` as a state of this backend's core search."""
+        return load(self.search, state)
+
     def value(self, state: GameState, hero: int) -> int:
         self.deadline = 0.0
         self.max_nodes = 0
@@ -279,27 +228,25 @@ class CoreBackend:
 
     def run(self, state: GameState, hero: int, all_moves: bool, max_time, max_nodes,
             want_distance: bool, want_pv: bool):
-        from .search import MoveValue, SolveResult, on_hero_side, rank_moves
-
         self.deadline = (time.monotonic() + max_time) if max_time else 0.0
         self.max_nodes = int(max_nodes) if max_nodes else 0
         self.search.reset_nodes()
         self.search.new_generation()
         st = load(self.search, state)
-        lower, upper = "loss", "win"
-        result = SolveResult(hero + 1, "unknown", [], [], None, 0, 0.0, False, [], lower, upper)
+        result = SolveResult(hero + 1, None, [], [], None, 0, 0.0, False, [], Value.LOSS,
+                             Value.WIN)
         try:
             # the value first (fastest), then each move, then the variation
             bounds = [-1, 1]  # [lower, upper]
             try:
                 value = self._decide(st, hero, bounds)[0]
             finally:
-                result.lower, result.upper = VALUE_NAMES[bounds[0]], VALUE_NAMES[bounds[1]]
-            result.value = VALUE_NAMES[value]
+                result.lower, result.upper = Value(bounds[0]), Value(bounds[1])
+            result.value = Value(value)
             result.lower = result.upper = result.value
             kids = self._children(st, hero, want_distance)
             mine = on_hero_side(state, hero, st.to_move())
-            moves = [MoveValue(move_text(mv), VALUE_NAMES[v], d) for mv, v, d in kids]
+            moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in kids]
             ordered, best = rank_moves(moves, mine)
             result.best = best
             if all_moves:
@@ -324,7 +271,7 @@ class CoreBackend:
         # table could not keep: a drawn variation stops where extending it
         # would cost more than four times what the answer did (a won or lost
         # one ends by its distance).
-        draw = bool(ordered) and ordered[0].value == "draw"
+        draw = bool(ordered) and ordered[0].value == Value.DRAW
         budget = self.search.nodes + max(250_000, 4 * self.search.nodes)
         own = self.max_nodes
         if draw and (not own or own > budget):
@@ -340,8 +287,6 @@ class CoreBackend:
         return pv
 
     def _pv_steps(self, st, hero, ordered, state, want_distance, pv, seen, texts) -> None:
-        from .search import MoveValue, on_hero_side, rank_moves
-
         while ordered:
             mv = ordered[0].move
             pv.append(mv)
@@ -356,4 +301,4 @@ class CoreBackend:
             mine = on_hero_side(state, hero, st.to_move())
             texts = [move_text(m) for m, _, _ in kids]
             ordered, _ = rank_moves(
-                [MoveValue(t, VALUE_NAMES[v], d) for t, (_, v, d) in zip(texts, kids)], mine)
+                [MoveValue(t, Value(v), d) for t, (_, v, d) in zip(texts, kids)], mine)

@@ -1,102 +1,37 @@
-"""The exact endgame solver: the Python face of the Cython search (S1, S2, R23).
+"""The exact endgame solver: the public face of the Cython search (S1, S2, R23).
 
 Use :class:`Solver` when solving many positions (it keeps its transposition
 table in C memory between calls); the module functions :func:`solve` and
-:func:`analyse` take a position string, a JSON-like dict, a parsed
-``Position`` or a :class:`GameState`, and a 1-based hero seat.
+:func:`analyse` use one shared solver.  Every entry point takes a position in
+any accepted form (a position string, a JSON-like dict, a parsed ``Position``
+or a :class:`GameState`), a **1-based** hero seat (default: the seat to move)
+and the same budget keywords, ``max_time`` (seconds) and ``max_nodes``.
 
-Values are for the hero (S2, S2a): the side to move with two players, a chosen
-seat with more (the others play as one coalition; under ``teams=2v2`` the
-hero's partner plays with him).  ``win`` means the hero's side can force a
-decisive result in its favour, ``loss`` that the others can force one against
-it, ``draw`` everything else -- including endless play (R23).
-
-``distance`` is in plies (one move of the turn protocol P1-P4, passes
-included): the fastest forced win for a won position, the longest resistance
-for a lost one, ``None`` for a draw.
-
-How the search works is documented in ``ext/_core.pyx`` and ``docs/solver.md``.
+A budget that runs out raises :class:`~solver.errors.BudgetExceeded` whose
+``partial`` holds what was proven (value bounds, moves valued so far).
+How the search works is documented in ``ext/`` and ``docs/solver.md``.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .errors import BudgetExceeded, HiddenCardsError
-from .state import GameState
+from solver.errors import BudgetExceeded, OptionError, PositionError
+from solver.game.movegen import play
+from solver.game.moves import Move
+from solver.game.state import GameState
+from solver.game.value import Value
+from solver.notation import Position, parse_position
+from solver.search.driver import CoreBackend
+from solver.search.native import core
+from solver.search.reference import ReferenceSolver, reference_value
+from solver.search.result import MoveValue, SolveResult, check_solvable, on_hero_side, rank_moves
 
-VALUE_NAMES = {1: "win", 0: "draw", -1: "loss"}
-_HINT = "use `durak hint` for positions with hidden cards or an unknown pile"
-
-
-@dataclass
-class MoveValue:
-    """One legal move and its value for the hero (S2a)."""
-
-    move: str
-    value: str  # 'win' | 'draw' | 'loss' (or 'unknown' when a budget ran out)
-    distance: int | None  # plies to the end of the game after best play, this move included
-
-    def to_json(self) -> dict[str, Any]:
-        return {"move": self.move, "value": self.value, "distance": self.distance}
+#: The transposition table of a solver made without ``tt_mb`` (MB of C memory).
+DEFAULT_TT_MB = 64
 
 
-@dataclass
-class SolveResult:
-    """The answer of :meth:`Solver.solve` / :meth:`Solver.analyse`.
-
-    ``player`` is 1-based.  When ``exact`` is false (a budget ran out) ``value``
-    is ``'unknown'`` unless it was proven, and ``lower``/``upper`` bound it.
-    """
-
-    player: int
-    value: str
-    best: list[str]
-    pv: list[str]
-    distance: int | None
-    nodes: int
-    seconds: float
-    exact: bool = True
-    moves: list[MoveValue] = field(default_factory=list)
-    lower: str = "loss"
-    upper: str = "win"
-    interrupted: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "player": self.player,
-            "value": self.value,
-            "best": list(self.best),
-            "pv": list(self.pv),
-            "distance": self.distance,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-            "exact": self.exact,
-        }
-        if not self.exact:
-            d["lower"] = self.lower
-            d["upper"] = self.upper
-        if self.moves:
-            d["moves"] = [m.to_json() for m in self.moves]
-        return d
-
-
-def check_solvable(state: GameState) -> None:
-    """Refuse hidden hands and piles of unknown order (S3)."""
-    hidden = [i + 1 for i, h in enumerate(state.hidden) if h]
-    if hidden:
-        seats = ", ".join(str(s) for s in hidden)
-        raise HiddenCardsError(
-            f"hands: seat {seats} holds hidden cards; the exact solver needs every card "
-            f"known -- {_HINT}")
-    if state.pile > 0 and state.pile_order is None:
-        raise HiddenCardsError(
-            f"pile: {state.pile} cards in an unknown order; the exact solver needs every "
-            f"card known -- {_HINT}")
-
-
-def _budget_message(max_time, max_nodes) -> str:
+def _budget_message(max_time: float | None, max_nodes: int | None) -> str:
     parts = []
     if max_time is not None:
         parts.append(f"{max_time:g} s")
@@ -105,68 +40,112 @@ def _budget_message(max_time, max_nodes) -> str:
     return "search budget of " + " / ".join(parts) + " ran out before the answer was exact"
 
 
+def to_state(position: Any) -> GameState:
+    """The :class:`GameState` of a position given in any accepted form."""
+    if isinstance(position, GameState):
+        return position
+    if isinstance(position, Position):
+        return position.state
+    return parse_position(position).state
+
+
+def hero_index(state: GameState, hero: int | None) -> int:
+    """The 0-based seat of a 1-based ``hero`` (default: the seat to move, or seat 1 at the end)."""
+    if hero is None:
+        return state.to_move if not state.is_over else 0
+    if isinstance(hero, bool) or not isinstance(hero, int) or not 1 <= hero <= state.players:
+        raise PositionError("hero", f"seat {hero!r} is not in a {state.players}-player game")
+    return hero - 1
+
+
 class Solver:
     """An exact solver that keeps its transposition table between calls.
 
     ``tt_mb`` sizes the table (C memory, fixed for the life of the solver).
     ``backend`` is ``"core"`` (the Cython search) or ``"reference"`` (the slow
-    pure-Python minimax of :mod:`solver.reference`, for tests).
+    pure-Python minimax of :mod:`solver.search.reference`, for tests).
+    Seats are 1-based, as everywhere in the public API.
     """
 
-    def __init__(self, tt_mb: int = 64, backend: str = "core"):
+    def __init__(self, tt_mb: int = DEFAULT_TT_MB, backend: str = "core"):
         if tt_mb < 1:
-            raise ValueError(f"tt_mb: {tt_mb} must be at least 1")
+            raise OptionError(f"tt_mb: {tt_mb} must be at least 1")
+        if backend not in ("core", "reference"):
+            raise OptionError(f"backend: unknown backend {backend!r}")
         self.tt_mb = tt_mb
         self.backend = backend
-        self._core = None
-        if backend == "core":
-            from ._solver_core import CoreBackend
-
-            self._core = CoreBackend(tt_mb)
-        elif backend != "reference":
-            raise ValueError(f"backend: unknown backend {backend!r}")
+        self._core = CoreBackend(tt_mb) if backend == "core" else None
 
     # ---------------------------------------------------------------- API
-    def value(self, state: GameState, hero: int | None = None) -> int:
-        """+1 / 0 / -1 for ``hero`` (0-based; default the seat to move), fastest path."""
+    def value(self, position: Any, hero: int | None = None, *,
+              max_nodes: int | None = None) -> Value:
+        """The value for ``hero``: the fastest path (no distance, no moves).
+
+        ``position`` may also be a state of the compiled core loaded by
+        :meth:`core_state` of this solver (where a core playout stopped).
+        With ``max_nodes`` a search that needs more raises :class:`BudgetExceeded`.
+        """
+        if isinstance(position, core.CState):
+            if self._core is None:
+                raise TypeError("position: a core state needs the core backend")
+            players = self._core.search.game[0]
+            if hero is None or not 1 <= hero <= players:
+                raise PositionError("hero", f"seat {hero!r} is not in a {players}-player game")
+            v = self._core.budgeted_value(position, hero - 1, max_nodes or 0)
+            if v is None:
+                raise BudgetExceeded(_budget_message(None, max_nodes))
+            return Value(v)
+        state = to_state(position)
         check_solvable(state)
+        h = hero_index(state, hero)
         if state.is_over:
-            return state.outcome()[hero if hero is not None else 0]
-        if hero is None:
-            hero = state.to_move
-        if self._core is not None:
-            return self._core.value(state, hero)
-        from .reference import reference_value
+            return Value(state.outcome()[h])
+        if self._core is None:
+            return Value(reference_value(state, h)[0])
+        if max_nodes is not None:
+            v = self._core.budgeted_value(self._core.load(state), h, max_nodes)
+            if v is None:
+                raise BudgetExceeded(_budget_message(None, max_nodes))
+            return Value(v)
+        return Value(self._core.value(state, h))
 
-        return reference_value(state, hero)[0]
+    def solve(self, position: Any, hero: int | None = None, *, max_time: float | None = None,
+              max_nodes: int | None = None, distance: bool = True,
+              pv: bool = True) -> SolveResult:
+        """Value, best moves, principal variation and distance for ``hero``."""
+        return self._run(position, hero, False, max_time, max_nodes, distance, pv)
 
-    def solve(self, state: GameState, hero: int | None = None, *, max_time: float | None = None,
-              max_nodes: int | None = None, distance: bool = True, pv: bool = True) -> SolveResult:
-        """Value, best moves, principal variation and distance for ``hero`` (0-based)."""
-        return self._run(state, hero, False, max_time, max_nodes, distance, pv)
-
-    def analyse(self, state: GameState, hero: int | None = None, *, max_time: float | None = None,
-                max_nodes: int | None = None, distance: bool = True,
-                pv: bool = True) -> SolveResult:
+    def analyse(self, position: Any, hero: int | None = None, *,
+                max_time: float | None = None, max_nodes: int | None = None,
+                distance: bool = True, pv: bool = True) -> SolveResult:
         """As :meth:`solve`, with every legal move and its value, best first."""
-        return self._run(state, hero, True, max_time, max_nodes, distance, pv)
+        return self._run(position, hero, True, max_time, max_nodes, distance, pv)
+
+    def core_state(self, position: Any) -> Any:
+        """``position`` loaded into this solver's compiled core (every card known).
+
+        For the core's own routines, such as the greedy playouts of the hint
+        engine: a state where they stop can be valued by :meth:`value` in the
+        same table.
+        """
+        if self._core is None:
+            raise TypeError("core_state: needs the core backend")
+        return self._core.load(to_state(position))
 
     # ------------------------------------------------------------ details
-    def _run(self, state, hero, all_moves, max_time, max_nodes, distance, pv) -> SolveResult:
+    def _run(self, position: Any, hero: int | None, all_moves: bool, max_time: float | None,
+             max_nodes: int | None, distance: bool, pv: bool) -> SolveResult:
+        state = to_state(position)
         check_solvable(state)
-        if hero is None:
-            hero = state.to_move if not state.is_over else 0
-        if not 0 <= hero < state.players:
-            raise ValueError(f"hero: seat {hero + 1} is not in a {state.players}-player game")
+        h = hero_index(state, hero)
         t0 = time.perf_counter()
         if state.is_over:
-            v = state.outcome()[hero]
-            return SolveResult(hero + 1, VALUE_NAMES[v], [], [], 0, 0, 0.0, True, [],
-                               VALUE_NAMES[v], VALUE_NAMES[v])
+            v = Value(state.outcome()[h])
+            return SolveResult(h + 1, v, [], [], 0, 0, 0.0, True, [], v, v)
         if self._core is not None:
-            res = self._core.run(state, hero, all_moves, max_time, max_nodes, distance, pv)
+            res = self._core.run(state, h, all_moves, max_time, max_nodes, distance, pv)
         else:
-            res = _reference_run(state, hero, all_moves, pv)
+            res = _reference_run(state, h, all_moves, pv)
         res.seconds = time.perf_counter() - t0
         if not res.exact:
             msg = ("interrupted before the answer was exact" if res.interrupted
@@ -175,40 +154,10 @@ class Solver:
         return res
 
 
-def _order_key(mine: bool):
-    """Sort key for (value, distance): best for the mover first."""
-    def key(mv: MoveValue):
-        v = {"win": 1, "draw": 0, "loss": -1}[mv.value]
-        d = mv.distance if mv.distance is not None else 0
-        # hero side: win fast, lose slow; coalition: the reverse
-        k = (-v, d if v > 0 else -d) if mine else (v, -d if v > 0 else d)
-        return k
-    return key
-
-
-def rank_moves(moves: list[MoveValue], mine: bool) -> tuple[list[MoveValue], list[str]]:
-    """Moves sorted best first for the mover, and every move of the best value."""
-    ms = sorted(moves, key=_order_key(mine))
-    if not ms:
-        return ms, []
-    best_v = ms[0].value
-    return ms, [m.move for m in ms if m.value == best_v]
-
-
-def on_hero_side(state: GameState, hero: int, seat: int) -> bool:
-    if state.rules.teams:
-        return seat % 2 == hero % 2
-    return seat == hero
-
-
 def _reference_run(state: GameState, hero: int, all_moves: bool, want_pv: bool) -> SolveResult:
-    from . import engine
-    from .moves import Move
-    from .reference import ReferenceSolver
-
     ref = ReferenceSolver(state, hero)
     v, d = ref.root(state)
-    moves = [MoveValue(m, VALUE_NAMES[mv], md) for m, mv, md in ref.moves(state)]
+    moves = [MoveValue(m, Value(mv), md) for m, mv, md in ref.moves(state)]
     mine = on_hero_side(state, hero, state.to_move)
     ordered, best = rank_moves(moves, mine)
     pv: list[str] = []
@@ -217,63 +166,44 @@ def _reference_run(state: GameState, hero: int, all_moves: bool, want_pv: bool) 
         seen = {s}
         while not s.is_over and len(pv) < 1000:
             r = ReferenceSolver(s, hero)
-            ms = [MoveValue(m, VALUE_NAMES[mv], md) for m, mv, md in r.moves(s)]
+            ms = [MoveValue(m, Value(mv), md) for m, mv, md in r.moves(s)]
             o, _ = rank_moves(ms, on_hero_side(s, hero, s.to_move))
             pv.append(o[0].move)
-            s = engine.play(s, Move.parse(o[0].move, state.rules.deck))
+            s = play(s, Move.parse(o[0].move, state.rules.deck))
             if s in seen:
                 break
             seen.add(s)
-    return SolveResult(hero + 1, VALUE_NAMES[v], best, pv, d, ref.nodes, 0.0, True,
-                       ordered if all_moves else [], VALUE_NAMES[v], VALUE_NAMES[v])
+    return SolveResult(hero + 1, Value(v), best, pv, d, ref.nodes, 0.0, True,
+                       ordered if all_moves else [], Value(v), Value(v))
 
 
 # ------------------------------------------------------------ module API
-def _to_state(position) -> GameState:
-    if isinstance(position, GameState):
-        return position
-    st = getattr(position, "state", None)
-    if isinstance(st, GameState):
-        return st
-    try:
-        from .notation import parse_position
-    except ImportError:  # pragma: no cover - the notation module lands separately
-        raise TypeError("position: pass a GameState (solver.notation is not available)")
-    return parse_position(position).state
-
-
-_default_solver: Solver | None = None
+_shared: Solver | None = None
 
 
 def _solver(tt_mb: int | None) -> Solver:
-    global _default_solver
+    global _shared
     if tt_mb is not None:
         return Solver(tt_mb)
-    if _default_solver is None:
-        _default_solver = Solver()
-    return _default_solver
+    if _shared is None:
+        _shared = Solver()
+    return _shared
 
 
-def _hero0(state: GameState, hero: int | None) -> int | None:
-    if hero is None:
-        return None
-    if not 1 <= hero <= state.players:
-        raise ValueError(f"hero: seat {hero} is not in a {state.players}-player game")
-    return hero - 1
-
-
-def solve(position, hero: int | None = None, *, tt_mb: int | None = None, **kw) -> SolveResult:
+def solve(position: Any, hero: int | None = None, *, max_time: float | None = None,
+          max_nodes: int | None = None, distance: bool = True, pv: bool = True,
+          tt_mb: int | None = None) -> SolveResult:
     """Solve a position exactly; ``hero`` is 1-based (default the seat to move)."""
-    state = _to_state(position)
-    return _solver(tt_mb).solve(state, _hero0(state, hero), **kw)
+    return _solver(tt_mb).solve(position, hero, max_time=max_time, max_nodes=max_nodes,
+                                distance=distance, pv=pv)
 
 
-def analyse(position, hero: int | None = None, *, tt_mb: int | None = None,
-            **kw) -> SolveResult:
-    """Every legal move with its exact value; ``hero`` is 1-based."""
-    state = _to_state(position)
-    return _solver(tt_mb).analyse(state, _hero0(state, hero), **kw)
+def analyse(position: Any, hero: int | None = None, *, max_time: float | None = None,
+            max_nodes: int | None = None, distance: bool = True, pv: bool = True,
+            tt_mb: int | None = None) -> SolveResult:
+    """Every legal move with its exact value and distance; ``hero`` is 1-based."""
+    return _solver(tt_mb).analyse(position, hero, max_time=max_time, max_nodes=max_nodes,
+                                  distance=distance, pv=pv)
 
 
-__all__ = ["MoveValue", "SolveResult", "Solver", "solve", "analyse", "check_solvable"]
-_ = asdict  # dataclasses helpers re-exported for callers that want plain dicts
+__all__ = ["DEFAULT_TT_MB", "Solver", "analyse", "hero_index", "solve", "to_state"]

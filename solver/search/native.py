@@ -1,13 +1,18 @@
-"""Loads the compiled core; there is no silent fallback to Python.
+"""The compiled core ``solver._core`` and the conversions to and from it.
 
-If ``solver._core`` was not built, importing this module fails with a message
-that says how to build it, so a slow pure-Python path can never stand in for
-the solver unnoticed.
+Loading it here fails with a message that says how to build it: there is no
+silent fallback to Python, so a slow path can never stand in for the solver
+unnoticed.  Everything that turns a :class:`GameState` into the core's bitmask
+state, or a core move back into a :class:`Move`, lives in this module.
 """
 from __future__ import annotations
 
+from solver.game.cards import DECK_LOW_RANK, cards_of
+from solver.game.moves import PASS, SWAP, TAKE, Move
+from solver.game.state import GameState
+
 try:
-    from . import _core  # noqa: F401
+    import solver._core as core
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     raise ImportError(
         "the compiled core solver._core is not built: install the package with "
@@ -15,4 +20,58 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
         f"with Cython ({exc})"
     ) from exc
 
-core = _core
+
+#: Rule options and the core's flag bit for each.
+_RULE_FLAGS = (
+    ("transfer", "FLAG_TRANSFER"),
+    ("transfer_by_trump_show", "FLAG_SHOW"),
+    ("throw_in_neighbours", "FLAG_NEIGHBOURS"),
+    ("trump_swap", "FLAG_SWAP"),
+    ("first_out_wins", "FLAG_FIRST_OUT_WINS"),
+    ("teams", "FLAG_TEAMS"),
+    ("first_bout_limit", "FLAG_FIRST_BOUT_LIMIT"),
+)
+
+
+def rule_flags(state: GameState) -> int:
+    """The core's bit set of the options ``state`` is played with."""
+    f = 0
+    for attr, flag in _RULE_FLAGS:
+        if getattr(state.rules, attr):
+            f |= getattr(core, flag)
+    return f
+
+
+def load(search, state: GameState):
+    """The core state of ``state`` (every card must be known)."""
+    att, opn, cov = state.table_masks()
+    order = tuple(state.pile_order) if state.pile > 0 and state.pile_order else ()
+    return search.setup(
+        state.players, state.trump, rule_flags(state), DECK_LOW_RANK[state.rules.deck],
+        tuple(state.hands), att, opn, cov, state.shown, state.attacker, state.defender,
+        state.turn, int(state.take), state.limit, state.cap, order,
+        state.trump_card if state.pile > 0 else -1, int(state.out == 0),
+    )
+
+
+def to_move_obj(mv) -> Move:
+    kind, cards, card, target = mv
+    if kind == 0:
+        return Move.lead(*cards_of(cards))
+    if kind == 1:
+        return Move.cover(target, card)
+    if kind == 2:
+        return TAKE
+    if kind == 3:
+        return Move.transfer(card)
+    if kind == 4:
+        return Move.show(card)
+    if kind == 5:
+        return Move.throw(card)
+    if kind == 6:
+        return PASS
+    return SWAP
+
+
+def move_text(mv) -> str:
+    return str(to_move_obj(mv))

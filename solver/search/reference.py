@@ -1,7 +1,7 @@
 """The slow oracle: a plain minimax over the pure-Python rules engine.
 
 This module exists for tests and benchmarks only.  It walks
-:func:`solver.engine.legal_moves` / :func:`solver.engine.play` with a plain
+:func:`solver.game.movegen.legal_moves` / :func:`solver.game.movegen.play` with a plain
 fail-soft alpha-beta over three-valued scores and a memo of bounds -- no move
 ordering, no canonical forms, no boolean searches -- so that it shares no
 search code and no search idea with the Cython core
@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import sys
 
-from . import engine
-from .errors import HiddenCardsError
-from .state import GameState
+from solver.errors import HiddenCardsError
+from solver.game import movegen as engine
+from solver.game.state import GameState
 
 BIG = 1_000_000
 INF_PLY = 1 << 30

@@ -1,0 +1,15 @@
+"""The hint engine for positions with hidden cards (S3).
+
+:mod:`~solver.hints.knowledge` says what a seat knows, :mod:`~solver.hints.sampler`
+deals the unseen cards consistently with it, :mod:`~solver.hints.evaluate`
+scores every move on one deal, :mod:`~solver.hints.stats` holds the intervals
+and :mod:`~solver.hints.advise` puts it together into :func:`hint`.
+"""
+from solver.hints.advise import (DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, HintMove, HintResult, hint,
+                                 hint_knowledge)
+from solver.hints.evaluate import HintConfig, evaluate_deal
+from solver.hints.knowledge import Knowledge, PublicTracker, knowledge_of
+
+__all__ = ["DEFAULT_SAMPLES", "TIME_ONLY_SAMPLES", "HintConfig", "HintMove", "HintResult",
+           "Knowledge", "PublicTracker", "evaluate_deal", "hint", "hint_knowledge",
+           "knowledge_of"]

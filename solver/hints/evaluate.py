@@ -1,0 +1,198 @@
+"""How one fully known deal scores every candidate move (S3, step 3 of the hint engine).
+
+* **exact**: with the pile empty (or no bigger than
+  :attr:`HintConfig.exact_pile`), the exact solver
+  (:class:`solver.search.Solver`, through its public API with a node budget)
+  gives the value of every move for the asking seat (S1, S2; with 3+ players
+  against the coalition of the others).
+* **playout**: otherwise the move is played and the game finished by the
+  greedy player (:mod:`solver.bots`) in every seat; the result for the asking
+  seat is the move's score on that deal.  The compiled core plays them
+  (``ext/playout.pxi``, about 30 us a game); :func:`solver.hints.playout.playout`
+  is the pure-Python reference.  When the pile runs out during a two-player
+  playout, the rest is solved exactly within ``endgame_nodes``.
+
+There is no silent fallback: a configuration that cannot be honoured is an
+error, not a slower path.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from solver._core import greedy_playout
+from solver.errors import BudgetExceeded, OptionError
+from solver.game.cards import count
+from solver.game.movegen import play
+from solver.game.moves import Move
+from solver.game.state import GameState
+from solver.hints.playout import PLAYOUT_LIMIT, playout
+from solver.notation import format_position
+from solver.search import Solver
+
+
+@dataclass(frozen=True)
+class HintConfig:
+    """How a deal is scored (see the module docstring and ``docs/hint.md``).
+
+    ``solver``: ``"auto"`` uses the exact solver where the pile is empty only when
+    the compiled backend is present (the pure-Python reference is far too slow
+    for a hint), ``"always"`` uses whatever backend there is, ``"never"`` plays
+    every deal out.  ``exact_pile``: with the compiled solver, deals whose pile
+    holds at most this many cards are solved exactly with the sampled pile
+    order.  ``exact_nodes`` (two players) / ``exact_nodes_multi`` (three or
+    more): node budget of one exact solve; beyond it the deal falls back to
+    playouts.  ``exact_cards_multi``: with three or more players a deal is
+    solved only when at most this many cards are in the hands and on the table
+    (measured: up to 11 every solve took under 20 ms; from 12 most ran out of
+    50,000 nodes).  ``switch_z``: when the deals were sampled, the best-scoring
+    move is recommended over the greedy player's move only if its paired mean
+    advantage on the same deals exceeds ``switch_z`` standard errors; else the
+    greedy move is recommended (noise must not talk the engine out of a sound
+    default).  ``playouts``: ``"auto"`` runs the greedy playouts in the compiled
+    core (``ext/playout.pxi``, the same moves and results as :func:`playout`,
+    about a hundred times faster), ``"python"`` runs the pure-Python reference
+    :func:`playout`.
+    """
+
+    solver: str = "auto"
+    exact_pile: int = 0
+    exact_nodes: int = 500_000
+    exact_nodes_multi: int = 50_000
+    exact_cards_multi: int = 11
+    switch_z: float = 1.0
+    endgame_pile: int = 2
+    endgame_nodes: int = 30_000
+    tt_mb: int = 16
+    playout_limit: int = PLAYOUT_LIMIT
+    playouts: str = "auto"
+
+
+class _Evaluator:
+    """Scores the candidate moves on one deal; keeps one exact solver per process."""
+
+    def __init__(self, cfg: HintConfig, solver: Any = None):
+        if cfg.playouts not in ("auto", "python"):
+            raise OptionError(f"playouts: 'auto' or 'python', got {cfg.playouts!r}")
+        if cfg.solver not in ("auto", "always", "never"):
+            raise OptionError(f"solver: 'auto', 'always' or 'never', got {cfg.solver!r}")
+        self.cfg = cfg
+        self._solver = solver
+        self._po_solver: Solver | None = None  # a small solver whose table the playouts load deals into
+
+    def solver(self) -> Any:
+        """The exact solver for this process, made on first use; None under ``solver="never"``."""
+        if self._solver is None and self.cfg.solver != "never":
+            self._solver = Solver(tt_mb=self.cfg.tt_mb)
+        return self._solver
+
+    def endgame_value(self, state: GameState, me: int) -> int | None:
+        """The exact value of an empty-pile position for ``me`` (0-based) within
+        ``2 * endgame_nodes`` nodes, or None (:meth:`Solver.value` with a node budget)."""
+        return self._budgeted_value(state, me)
+
+    def _budgeted_value(self, state: Any, me: int) -> int | None:
+        try:
+            return int(self.solver().value(state, me + 1, max_nodes=2 * self.cfg.endgame_nodes))
+        except BudgetExceeded:
+            return None
+
+    def exact_wanted(self, deal: GameState) -> bool:
+        if deal.pile == 0:
+            if deal.players == 2:
+                return True
+            in_play = sum(count(h) for h in deal.hands) + count(deal.table_mask)
+            return in_play <= self.cfg.exact_cards_multi
+        return deal.pile <= self.cfg.exact_pile
+
+    def evaluate(self, deal: GameState, moves: Sequence[Move],
+                 me: int) -> tuple[list[int], list[float], bool]:
+        """Score of every move for ``me`` on ``deal`` (+1/0/-1), the tie-break
+        margins and whether the scores are exact.  For playouts the margin is the
+        card margin; for exact scores it is six times the greedy playout's result
+        plus its card margin (it only orders moves of equal exact value)."""
+        if self.exact_wanted(deal):
+            solver = self.solver()
+            if solver is not None:
+                try:
+                    budget = (self.cfg.exact_nodes if deal.players == 2
+                              else self.cfg.exact_nodes_multi)
+                    res = solver.analyse(deal, me + 1, distance=False, pv=False,
+                                         max_nodes=budget)
+                    vals = {mv.move: mv.value for mv in res.moves}
+                    if all(vals.get(str(m)) is not None for m in moves):
+                        # ties between equal exact values go to the practical chances:
+                        # the greedy playout's result and card margin
+                        tb = self.playouts(deal, moves, me, False)
+                        return ([int(vals[str(m)]) for m in moves],
+                                [6 * r + g for r, g in tb], True)
+                except BudgetExceeded:
+                    pass
+        eg = (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
+              and self.solver() is not None)
+        res = self.playouts(deal, moves, me, eg)
+        return [r for r, _ in res], [g for _, g in res], False
+
+    def playouts(self, deal: GameState, moves: Sequence[Move], me: int,
+                 endgame: bool) -> list[tuple[int, float]]:
+        """:func:`playout` after each move (with the exact endgame hand-over when
+        ``endgame``): in the compiled core, or in Python under ``playouts="python"``."""
+        if self.cfg.playouts == "auto":
+            return self._core_playouts(deal, moves, me, endgame)
+        eg = self.endgame_value if endgame else None
+        return [playout(play(deal, m), me, self.cfg.playout_limit, eg) for m in moves]
+
+    def _core_playouts(self, deal: GameState, moves: Sequence[Move], me: int,
+                       endgame: bool) -> list[tuple[int, float]]:
+        """The C playouts (``ext/playout.pxi``).
+
+        The deal is loaded once; each candidate move is played in C, by its
+        index in the core's move list (the same canonical order as
+        ``engine.legal_moves``).  With ``endgame`` the deal goes into the exact
+        solver's own table, so the position where the pile has run out can be
+        proven there without converting it back.
+        """
+        if endgame:
+            solver = self.solver()
+        else:
+            if self._po_solver is None:
+                self._po_solver = Solver(tt_mb=1)
+            solver = self._po_solver
+        st = solver.core_state(deal)
+        if len(st.moves()) != len(moves):
+            raise RuntimeError(f"the core lists {len(st.moves())} moves where the rules engine "
+                               f"lists {len(moves)}: {format_position(deal)}")
+        order = tuple(a for a, _ in deal.table)
+        limit = self.cfg.playout_limit
+        out = []
+        for i in range(len(moves)):
+            r, g, steps, end = greedy_playout(st, me, limit, order, i, endgame)
+            if end is not None:  # the pile ran out between bouts: solve or play on
+                v = self._budgeted_value(end, me)
+                if v is None:
+                    r, g, _, _ = greedy_playout(end, me, limit - steps)
+                else:
+                    r = v
+            out.append((r, g))
+        return out
+
+
+def evaluate_deal(deal: GameState, moves: Sequence[Move], me: int, cfg: HintConfig | None = None,
+                  solver: Any = None) -> tuple[list[int], list[float], bool]:
+    """Score every move for ``me`` (0-based) on one fully known deal: results
+    (+1/0/-1 each), card margins, exact or not."""
+    return _Evaluator(cfg or HintConfig(), solver).evaluate(deal, moves, me)
+
+
+# per-process state of the worker pool
+_worker: dict[str, Any] = {}
+
+
+def _pool_init(cfg: HintConfig, moves: list[Move], me: int) -> None:
+    _worker["ev"] = _Evaluator(cfg)
+    _worker["moves"] = moves
+    _worker["me"] = me
+
+
+def _pool_eval(deal: GameState) -> tuple[list[int], list[float], bool]:
+    return _worker["ev"].evaluate(deal, _worker["moves"], _worker["me"])

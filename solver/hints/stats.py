@@ -1,0 +1,46 @@
+"""Statistics of the hint engine: intervals of rates and means, paired differences."""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+#: The two-sided 95% normal quantile.
+Z95 = 1.959963984540054
+#: Weight of the mean card margin next to the mean score when moves are ranked.
+MARGIN_WEIGHT = 0.1 / 6
+
+
+def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``k/n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_ci(xs: Sequence[int], z: float = Z95) -> tuple[float, float, float]:
+    """Mean and normal 95% interval of scores in [-1, 1]."""
+    n = len(xs)
+    m = sum(xs) / n
+    if n < 2:
+        return m, -1.0, 1.0
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return m, max(-1.0, m - half), min(1.0, m + half)
+
+
+def paired_advantage(a: int, b: int, scores: Sequence[Sequence[int]],
+                     margins: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """Mean and standard error of the utility of move ``a`` minus move ``b``,
+    deal by deal (the deals are shared, so the luck of the deal cancels)."""
+    ds = [(r[a] + MARGIN_WEIGHT * m[a]) - (r[b] + MARGIN_WEIGHT * m[b])
+          for r, m in zip(scores, margins)]
+    n = len(ds)
+    mean = sum(ds) / n
+    if n < 2:
+        return mean, float("inf")
+    var = sum((x - mean) ** 2 for x in ds) / (n - 1)
+    return mean, math.sqrt(var / n)

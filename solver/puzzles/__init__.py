@@ -1,0 +1,11 @@
+"""Endgame puzzles: the collections' file format, checking and generating them.
+
+:mod:`~solver.puzzles.collection` reads and writes the TOML collections and
+checks a puzzle's solution against the solver; :mod:`~solver.puzzles.generate`
+finds new ones.
+"""
+from solver.puzzles.collection import (Collection, Puzzle, PuzzleFormatError, check_puzzle,
+                                       load_all, load_collection)
+
+__all__ = ["Collection", "Puzzle", "PuzzleFormatError", "check_puzzle", "load_all",
+           "load_collection"]
