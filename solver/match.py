@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import multiprocessing as mp
 import random
+import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -32,6 +33,8 @@ from solver.hints.stats import wilson
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
 MAX_MOVES = 4000
+#: The most games one match may be asked for (each keeps a small record).
+MAX_GAMES = 1_000_000
 #: The hint bot's default budget: deals per decision, the hint engine's default
 #: (docs/hint.md).
 BOT_HINT_SAMPLES = DEFAULT_SAMPLES
@@ -142,6 +145,7 @@ def _run_one(args: tuple[MatchSpec, int, int]) -> GameRecord:
 class MatchResult:
     spec: MatchSpec
     games: list[GameRecord]
+    interrupted: bool = False  # Ctrl-C stopped the match: the games so far are reported
 
     @property
     def wins(self) -> int:
@@ -168,6 +172,7 @@ class MatchResult:
         return {
             "a": self.spec.a, "b": self.spec.b, "players": self.spec.players,
             "rules": self.spec.rules.names(), "seed": self.spec.seed,
+            "interrupted": self.interrupted,
             "games": n, "wins": self.wins, "draws": self.draws, "losses": self.losses,
             "win_rate": r(self.wins / n) if n else None,
             "win_rate_decided": r(self.wins / decided) if decided else None,
@@ -186,8 +191,8 @@ class MatchResult:
 def match(spec: MatchSpec, games: int, workers: int = 1,
           progress: Callable[[int, int], None] | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to whole deals, each played from every seat)."""
-    if games < 1:
-        raise OptionError(f"games: need at least 1, got {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise OptionError(f"games: {games} is not between 1 and {MAX_GAMES:,}")
     if workers < 1:
         raise OptionError(f"workers: need at least 1, got {workers}")
     if not 2 <= spec.players <= 6:
@@ -198,16 +203,26 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
     deals = math.ceil(games / spec.players)
     jobs = [(spec, d, s) for d in range(deals) for s in range(spec.players)]
     records: list[GameRecord] = []
-    if workers == 1:
-        for j in jobs:
-            records.append(_run_one(j))
-            if progress:
-                progress(len(records), len(jobs))
-    else:
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        with ctx.Pool(workers) as pool:
-            for rec in pool.imap(_run_one, jobs, chunksize=1):
-                records.append(rec)
+    interrupted = False
+    try:
+        if workers == 1:
+            for j in jobs:
+                records.append(_run_one(j))
                 if progress:
                     progress(len(records), len(jobs))
-    return MatchResult(spec, records)
+        else:
+            ctx = (mp.get_context("fork") if "fork" in mp.get_all_start_methods()
+                   else mp.get_context())
+            with ctx.Pool(workers, initializer=_ignore_sigint) as pool:
+                for rec in pool.imap(_run_one, jobs, chunksize=1):
+                    records.append(rec)
+                    if progress:
+                        progress(len(records), len(jobs))
+    except KeyboardInterrupt:  # Ctrl-C: the games played so far are the answer
+        interrupted = True
+    return MatchResult(spec, records, interrupted)
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool and reports."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -11,21 +11,26 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import math
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 from rich.console import Console
 
-from solver.errors import BudgetExceeded, DurakError
+from solver.errors import BudgetExceeded, DurakError, PositionError
 from solver.notation import parse_position
+from solver.notation.build import MAX_POSITION_CHARS
 
 if TYPE_CHECKING:
     from solver.game.state import GameState
     from solver.notation.position import Position
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: A POSITION argument that is surely meant as a file: no spaces or semicolons, a dot or a slash.
+_FILE_NAME_RE = re.compile(r"[^\s;]*[./\\][^\s;]*")
 
 #: The environment switch that lets an internal error show its traceback.
 TRACEBACK_ENV = "DURAK_TRACEBACK"
@@ -41,6 +46,58 @@ class ExitCode(enum.IntEnum):
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), what is known is printed first
 
 
+#: The default time budget of `durak solve` and `durak analyse`, seconds.
+DEFAULT_MAX_TIME = 60.0
+#: The largest node budget a command takes (the core counts nodes in 63 bits).
+MAX_NODES = 1 << 62
+
+
+class Seconds(click.ParamType):
+    """A positive, finite number of seconds (``nan`` and ``inf`` are refused)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(v) or v <= 0:
+            self.fail(f"{value!r} is not a positive, finite number of seconds", param, ctx)
+        return v
+
+
+def machine_memory_mb() -> int:
+    """The machine's physical memory in MiB (0 when it cannot be told)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+class TableSize(click.ParamType):
+    """A transposition table size in MiB: at least 1, at most half the machine's memory.
+
+    The table is C memory allocated whole; a size the machine cannot give
+    would only end in swapping or the kernel's OOM killer.
+    """
+
+    name = "mib"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        try:
+            v = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a whole number of MiB", param, ctx)
+        if v < 1:
+            self.fail(f"{v} MiB: the table needs at least 1 MiB", param, ctx)
+        limit = max(machine_memory_mb() // 2, 64)
+        if v > limit:
+            self.fail(f"{v} MiB is more than half of this machine's "
+                      f"{machine_memory_mb():,} MiB of memory (at most {limit:,})", param, ctx)
+        return v
+
+
 def stdout_console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
@@ -50,15 +107,33 @@ def stderr_console() -> Console:
 
 
 def read_position_text(arg: str) -> str:
-    """POSITION: '-' reads stdin, an existing file is read, else the text itself."""
+    """POSITION: '-' reads stdin, an existing file is read, else the text itself.
+
+    At most :data:`MAX_POSITION_CHARS` (+1, to notice more) are read, so an
+    endless input (``< /dev/zero``) is refused at once instead of filling memory.
+    An argument that looks like a file name (no spaces, a dot or a slash) but
+    names no file is reported as a missing file, not as bad notation.
+    """
+    limit = MAX_POSITION_CHARS + 1
     if arg == "-":
-        return sys.stdin.read()
+        if sys.stdin is None or sys.stdin.closed:
+            raise PositionError("POSITION", "standard input is closed")
+        try:
+            return sys.stdin.read(limit)
+        except (OSError, ValueError) as e:
+            raise PositionError("POSITION", f"cannot read standard input: {e}") from None
+        except UnicodeDecodeError:
+            raise PositionError("POSITION", "standard input is not UTF-8 text") from None
     if len(arg) < 4096 and "\n" not in arg and os.path.isfile(arg):
         try:
             with open(arg, encoding="utf-8") as fh:
-                return fh.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise click.UsageError(f"POSITION: cannot read file {arg!r}: {e}") from None
+                return fh.read(limit)
+        except OSError as e:
+            raise PositionError("POSITION", f"cannot read file {arg!r}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise PositionError("POSITION", f"file {arg!r} is not UTF-8 text") from None
+    if _FILE_NAME_RE.fullmatch(arg) and not arg.lstrip().startswith("{"):
+        raise PositionError("POSITION", f"no such file {arg!r} (and it is not a position)")
     return arg
 
 
@@ -108,6 +183,12 @@ def outcome_info(state: "GameState") -> dict[str, Any] | None:
             "draws": drawn, "scores": list(res), "text": text}
 
 
+def outcome_text(state: "GameState") -> str:
+    """One line on how the game ended (R20-R22), or that it goes on."""
+    info = outcome_info(state)
+    return info["text"] if info is not None else "the game goes on"
+
+
 def _seats(seats: list[int]) -> str:
     return "+".join(str(s) for s in seats)
 
@@ -142,6 +223,8 @@ def handles_errors(func: F) -> F:
             os.dup2(devnull, sys.stdout.fileno())
             sys.exit(int(ExitCode.INTERNAL))
         except KeyboardInterrupt:
+            if kwargs.get("as_json"):  # one valid JSON object whatever the moment
+                emit_json({"interrupted": True, "error": "interrupted before an answer"})
             click.echo("durak: interrupted", err=True)
             sys.exit(int(ExitCode.INTERRUPTED))
         except Exception as e:  # a bug: say so, exit 1, no traceback unless asked

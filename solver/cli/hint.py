@@ -8,9 +8,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from solver.cli.app import main
-from solver.cli.common import (emit_json, handles_errors, load_position, stderr_console,
-                               stdout_console)
+from solver.cli.common import (ExitCode, Seconds, emit_json, handles_errors, load_position,
+                               stderr_console, stdout_console)
 from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
+
+#: The most deals one hint may be asked to score.
+MAX_SAMPLES = 1_000_000
 
 
 def _progress_bar(enabled: bool):
@@ -24,11 +27,12 @@ def _progress_bar(enabled: bool):
 
 @main.command("hint")
 @click.argument("position")
-@click.option("--samples", "-n", type=click.IntRange(min=1), default=None,
+@click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help="Deals to score the moves on (default 128, or up to 5000 with --time; "
                    "all deals when there are fewer).")
-@click.option("--time", "time_", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Stop scoring new deals after this many seconds.")
+@click.option("--time", "--max-time", "time_", type=Seconds(), default=None,
+              help="Stop scoring new deals after this many seconds (exit 3 if fewer deals "
+                   "than asked were scored).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the deals (default: a fresh one, printed).")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1,
@@ -47,6 +51,7 @@ def hint_command(position: str, samples: int | None, time_: float | None, seed: 
     scored until the time is up.
     """
     pos = load_position(position)
+    time_only = samples is None and time_ is not None
     if samples is None:
         samples = TIME_ONLY_SAMPLES if time_ is not None else DEFAULT_SAMPLES
     bar = _progress_bar(sys.stderr.isatty())
@@ -60,24 +65,37 @@ def hint_command(position: str, samples: int | None, time_: float | None, seed: 
             task = bar.add_task("deals", total=total)
         bar.update(task, completed=done, total=total)
 
+    # with a time budget only, the answer is complete once the default number of deals is in
+    floor = DEFAULT_SAMPLES if time_only else None
     if bar is not None:
         with bar:
             res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me,
-                       progress=progress)
+                       progress=progress, min_samples=floor)
     else:
-        res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me)
+        res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me,
+                   min_samples=floor)
     if as_json:
         emit_json(res.to_json())
-        return
-    print_hint_table(res)
+    else:
+        print_hint_table(res)
+    if res.interrupted:
+        click.echo(f"durak: interrupted after {res.samples} deals", err=True)
+        sys.exit(int(ExitCode.INTERRUPTED))
+    if not res.complete:
+        click.echo(f"durak: budget: {res.samples} of the {res.wanted} deals asked for were "
+                   f"scored in {time_:g} s; the answer rests on fewer deals", err=True)
+        sys.exit(int(ExitCode.BUDGET))
 
 
 def print_hint_table(res) -> None:
     con = stdout_console()
-    how = ("every consistent deal" if res.exhaustive
-           else f"{res.samples} sampled deals of {res.deals_total:,}")
-    exact = f", {res.exact_deals} solved exactly" if res.exact_deals else ""
-    title = (f"seat {res.player} asks, seat {res.to_move} to move: {how}{exact} "
+    how = (f"every consistent deal ({res.samples:,})" if res.exhaustive
+           else f"{res.samples:,} sampled deals of {res.deals_total:,}")
+    kind = {"exact": "each solved exactly",
+            "estimate": "each scored by greedy playouts (an estimate)",
+            "mixed": f"{res.exact_deals:,} solved exactly, "
+                     f"{res.samples - res.exact_deals:,} by greedy playouts (an estimate)"}[res.kind]
+    title = (f"seat {res.player} asks, seat {res.to_move} to move: {how}, {kind} "
              f"(seed {res.seed}, {res.seconds:.2f} s)")
     t = Table(title=title, title_justify="left")
     t.add_column("move")
@@ -92,4 +110,7 @@ def print_hint_table(res) -> None:
         t.add_row(name, f"{m.win:.1%}", f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}",
                   f"{m.loss:.1%}", f"{m.score:+.3f}", f"{m.best:.0%}")
     con.print(t)
+    con.print("[dim]Moves are ranked by mean score (+1 win, 0 draw, -1 loss), then by the mean "
+              "card margin at the end; 'best in' is the share of deals on which the move "
+              "scored best.[/dim]")
     con.print(f"recommended: [bold]{res.best}[/bold]")

@@ -7,9 +7,9 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from solver.cli.app import main
-from solver.cli.common import emit_json, handles_errors, stderr_console, stdout_console
+from solver.cli.common import ExitCode, emit_json, handles_errors, stderr_console, stdout_console
 from solver.game.rules import parse_rules
-from solver.match import BOT_HINT_SAMPLES, MatchSpec, match
+from solver.match import BOT_HINT_SAMPLES, MAX_GAMES, MatchSpec, match
 
 POLICY_NAMES = ["random", "greedy", "hint"]
 
@@ -18,7 +18,7 @@ POLICY_NAMES = ["random", "greedy", "hint"]
 @click.option("--a", "a", type=click.Choice(POLICY_NAMES), required=True, help="Policy A.")
 @click.option("--b", "b", type=click.Choice(POLICY_NAMES), required=True,
               help="Policy B (every seat A does not take).")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
               help="Games to play (rounded up to whole deals: each deal is played with A in "
                    "every seat).")
 @click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True)
@@ -61,6 +61,7 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     obj = res.to_json()
     if as_json:
         emit_json(obj)
+        _exit_if_interrupted(res)
         return
     con = stdout_console()
     rules_text = ",".join(obj["rules"]) or "podkidnoy"
@@ -77,3 +78,10 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     con.print(f"A lost (durak) {obj['loss_rate']:.1%} of games (95% interval {lo:.1%}-{hi:.1%})")
     spd = obj["seconds_per_decision"]
     con.print(f"mean time per decision: A {spd['a'] * 1000:.1f} ms, B {spd['b'] * 1000:.1f} ms")
+    _exit_if_interrupted(res)
+
+
+def _exit_if_interrupted(res) -> None:
+    if res.interrupted:
+        click.echo(f"durak: interrupted after {len(res.games)} games", err=True)
+        sys.exit(int(ExitCode.INTERRUPTED))

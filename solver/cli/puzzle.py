@@ -14,7 +14,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from solver.cli.app import main
-from solver.cli.common import emit_json, handles_errors, stderr_console, stdout_console
+from solver.cli.common import (emit_json, handles_errors, outcome_text, stderr_console,
+                               stdout_console)
 from solver.errors import MoveError, OptionError
 from solver.game.cards import SUIT_SYMBOLS, card_name, cards_of
 from solver.game.movegen import legal_moves, play
@@ -106,18 +107,6 @@ def describe(state: GameState, move: Move) -> str:
     if k == 6:
         return f"{who} passes"
     return f"{who} plays {move}"
-
-
-def _result_text(state: GameState, hero: int) -> str:
-    out = state.outcome()
-    if out is None:
-        return "the game goes on"
-    losers = [s + 1 for s in range(state.players) if out[s] < 0]
-    if not losers:
-        return "a draw: nobody holds cards"
-    if state.rules.first_out_wins or state.rules.teams:
-        return "seat(s) " + ", ".join(map(str, losers)) + " lose"
-    return f"seat {losers[0]} is the durak"
 
 
 # --------------------------------------------------------------- the group
@@ -433,14 +422,14 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
                 end = after
                 for m in ref.pv:
                     end = play(end, Move.parse(m, end.rules.deck))
-                tail = f" -- {_result_text(end, hero)}" if end.is_over else ""
+                tail = f" -- {outcome_text(end)}" if end.is_over else ""
                 click.echo("Refutation: " + _seat_moves(after, ref.pv) + tail)
             click.echo("Try again (hint shows a move that works, quit stops).")
             continue
         click.echo(f"{name}: correct." if len(good) == 1 else f"{name}: good.")
         hints = 0
         state = play(state, legal[name])
-    click.echo(f"Game over: {_result_text(state, hero)}.")
+    click.echo(f"Game over: {outcome_text(state)}.")
     if clean:
         click.echo("Solved!")
     else:

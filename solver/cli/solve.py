@@ -16,23 +16,24 @@ from rich.console import Console
 from rich.table import Table
 
 from solver.cli.app import main
-from solver.cli.common import ExitCode, emit_json, handles_errors, load_position, stdout_console
+from solver.cli.common import (DEFAULT_MAX_TIME, MAX_NODES, ExitCode, Seconds, TableSize,
+                               emit_json, handles_errors, load_position, stdout_console)
 from solver.cli.hint import print_hint_table
 from solver.errors import BudgetExceeded
 from solver.game.value import value_text
 from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
-from solver.search import Solver
+from solver.search import DEFAULT_TT_MB, Solver
 
 _STYLE = {"win": "bold green", "draw": "yellow", "loss": "bold red", "unknown": "dim"}
 
 
 def _options(f):
-    f = click.option("--tt-mb", type=click.IntRange(1, 1 << 16), default=64, show_default=True,
-                     help="Transposition table size in MiB.")(f)
-    f = click.option("--max-nodes", type=click.IntRange(1), default=None,
+    f = click.option("--tt-mb", type=TableSize(), default=DEFAULT_TT_MB, show_default=True,
+                     help="Transposition table size in MiB (at most half the machine's memory).")(f)
+    f = click.option("--max-nodes", type=click.IntRange(1, MAX_NODES), default=None,
                      help="Stop after this many nodes (exit 3).")(f)
-    f = click.option("--max-time", type=click.FloatRange(0, min_open=True), default=None,
-                     help="Stop after this many seconds (exit 3).")(f)
+    f = click.option("--max-time", type=Seconds(), default=DEFAULT_MAX_TIME, show_default=True,
+                     help="Stop after this many seconds (exit 3, what is proven is printed).")(f)
     f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
     f = click.option("--hero", type=click.IntRange(1), default=None,
                      help="Seat (1-based) the value is for; default the seat to move.")(f)
@@ -68,15 +69,12 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
         res = e.partial
         exact = False
         click.echo(f"durak: budget: {e}", err=True)
-    except KeyboardInterrupt:  # pragma: no cover - interactive
-        click.echo("durak: interrupted", err=True)
-        sys.exit(int(ExitCode.INTERRUPTED))
     if as_json:
         emit_json(res.to_json())
     else:
         _print(res, all_moves)
     if not exact:
-        sys.exit(int(ExitCode.BUDGET))
+        sys.exit(int(ExitCode.INTERRUPTED if res.interrupted else ExitCode.BUDGET))
 
 
 def _hidden(state) -> bool:

@@ -85,10 +85,14 @@ def parse_rules(text: str | list[str] | tuple[str, ...] | None) -> Rules:
     else:
         items = [str(t).strip() for t in text]
     kw: dict[str, object] = {}
+    seen: set[str] = set()
     for item in items:
         if not item:
             continue
         key = item.lower()
+        if key in seen:
+            raise OptionError(f"option {item!r} is given twice")
+        seen.add(key)
         flag = _BY_NAME.get(key)
         if flag is not None:
             kw[flag] = True

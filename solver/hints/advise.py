@@ -35,6 +35,7 @@ The thresholds and budgets are measured and argued in ``docs/hint.md``.
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import os
 import random
@@ -98,6 +99,20 @@ class HintResult:
     deals_total: int = 0
     exact_deals: int = 0
     seconds: float = 0.0
+    wanted: int = 0          # the deals the caller asked for (or all there are, if fewer)
+    interrupted: bool = False  # Ctrl-C stopped the scoring
+
+    @property
+    def complete(self) -> bool:
+        """Whether every deal asked for was scored (a time budget may stop it first)."""
+        return self.samples >= self.wanted
+
+    @property
+    def kind(self) -> str:
+        """``exact`` (every scored deal solved), ``estimate`` (greedy playouts) or ``mixed``."""
+        if self.exact_deals == self.samples:
+            return "exact"
+        return "estimate" if self.exact_deals == 0 else "mixed"
     workers: int = 1
 
     def to_json(self) -> dict[str, Any]:
@@ -106,7 +121,9 @@ class HintResult:
             "samples": self.samples, "seed": self.seed,
             "moves": [m.to_json() for m in self.moves],
             "exhaustive": self.exhaustive, "deals_total": self.deals_total,
-            "exact_deals": self.exact_deals,
+            "exact_deals": self.exact_deals, "playout_deals": self.samples - self.exact_deals,
+            "kind": self.kind, "deals_wanted": self.wanted, "complete": self.complete,
+            "interrupted": self.interrupted,
         }
 
 
@@ -153,12 +170,27 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: boo
     return [out[i] for i in order]
 
 
+def _dominated(i: int, scores, margins, sign: int) -> bool:
+    """Whether some move scores at least as well as move ``i`` for the mover on every
+    deal and better on one (scores and margins as in :func:`aggregate`)."""
+    util = [[sign * (x + MARGIN_WEIGHT * g) for x, g in zip(r, m)] for r, m in zip(scores, margins)]
+    for j in range(len(util[0]) if util else 0):
+        if j != i and all(row[j] >= row[i] - 1e-12 for row in util) \
+                and any(row[j] > row[i] + 1e-12 for row in util):
+            return True
+    return False
+
+
 def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores, margins,
                   greedy: Move, z: float, mine: bool = True) -> list[HintMove]:
-    """Put the greedy move first unless the top move beats it clearly (``switch_z``)."""
+    """Put the greedy move first unless the top move beats it clearly (``switch_z``)
+    or another move is at least as good on every scored deal and better on one
+    (the recommendation is never a move the deals themselves show to be worse)."""
     names = [str(m) for m in moves]
     g = names.index(str(greedy))
     t = names.index(ranked[0].move)
+    if _dominated(g, scores, margins, 1 if mine else -1):
+        return ranked
     mean, se = paired_advantage(t, g, scores, margins)
     if not mine:
         mean = -mean
@@ -170,16 +202,8 @@ def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores, margins
 
 def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
     """A state and the 0-based asking seat from any accepted form of a position."""
-    pos_me = None
-    if isinstance(position, GameState):
-        state = position
-    else:
-        st = getattr(position, "state", None)
-        if not isinstance(st, GameState):
-            position = parse_position(position)
-            st = position.state
-        state = st
-        pos_me = getattr(position, "me", None)
+    pos = parse_position(position)  # any accepted form, a GameState or a Position included
+    state, pos_me = pos.state, pos.me
     if me is not None:
         if not 1 <= me <= state.players:
             raise PositionError("me", f"seat {me} is not at this {state.players}-player table")
@@ -192,7 +216,8 @@ def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
 def hint(position: Any, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
          max_time: float | None = None, workers: int = 1, me: int | None = None,
          config: HintConfig | None = None, solver: Any = None,
-         progress: Callable[[int, int], None] | None = None) -> HintResult:
+         progress: Callable[[int, int], None] | None = None,
+         min_samples: int | None = None) -> HintResult:
     """Score every move of the seat to move, as seen by the asking seat.
 
     ``position``: a position string, JSON-like dict, parsed position or
@@ -203,18 +228,22 @@ def hint(position: Any, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
     ``seed``: the deals' seed (default: a fresh one, reported in the result);
     ``workers``: processes to spread deals over -- the result does not depend
     on it.  ``solver``: an object with the :class:`solver.search.Solver` API to
-    use for exact deals (tests).
+    use for exact deals (tests).  ``min_samples``: the fewest deals that make a
+    complete answer when a time budget stops the scoring early (default: all
+    asked); :attr:`HintResult.complete` says whether they were reached.
     """
     state, me0 = _parse(position, me)
     k = knowledge_of(state, me0)
     return hint_knowledge(k, samples=samples, seed=seed, max_time=max_time, workers=workers,
-                          config=config, solver=solver, progress=progress)
+                          config=config, solver=solver, progress=progress,
+                          min_samples=min_samples)
 
 
 def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
                    max_time: float | None = None, workers: int = 1,
                    config: HintConfig | None = None, solver: Any = None,
-                   progress: Callable[[int, int], None] | None = None) -> HintResult:
+                   progress: Callable[[int, int], None] | None = None,
+                   min_samples: int | None = None) -> HintResult:
     """:func:`hint` on a seat's knowledge (the bots' entry point)."""
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
@@ -239,9 +268,9 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
     sampler = Sampler(k)
     deals_total = sampler.count()
     exhaustive = deals_total <= samples
-    if exhaustive:  # every consistent deal once
-        deals: Any = list(sampler.enumerate())
-        total = len(deals)
+    if exhaustive:  # every consistent deal once, streamed: never all of them in memory
+        deals: Any = sampler.enumerate()
+        total = deals_total
     else:  # drawn lazily, so a time budget does not pay for deals it never scores
         deals = (sampler.sample(rng) for _ in range(samples))
         total = samples
@@ -255,28 +284,41 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
         if progress is not None:
             progress(n, total)
 
-    if workers == 1 or total == 1:
-        ev = _Evaluator(cfg, solver)
-        for d in deals:
-            row, mrow, ex = ev.evaluate(d, moves, k.seat)
-            scores.append(row)
-            margins.append(mrow)
-            exact_flags.append(ex)
-            done(len(scores))
-            if deadline is not None and _time.perf_counter() > deadline:
-                break
-    else:
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        with ctx.Pool(min(workers, total), initializer=_pool_init,
-                      initargs=(cfg, moves, k.seat)) as pool:
-            for row, mrow, ex in pool.imap(_pool_eval, deals, chunksize=1):
+    interrupted = False
+    try:
+        if workers == 1 or total == 1:
+            ev = _Evaluator(cfg, solver)
+            for d in deals:
+                row, mrow, ex = ev.evaluate(d, moves, k.seat)
                 scores.append(row)
                 margins.append(mrow)
                 exact_flags.append(ex)
                 done(len(scores))
                 if deadline is not None and _time.perf_counter() > deadline:
-                    pool.terminate()
                     break
+        else:
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+            n_workers = min(workers, total)
+            deals = iter(deals)
+            with ctx.Pool(n_workers, initializer=_pool_init,
+                          initargs=(cfg, moves, k.seat)) as pool:
+                # a few deals per worker at a time: the deals are never all in memory,
+                # and the time budget is checked between rounds
+                while True:
+                    chunk = list(itertools.islice(deals, 2 * n_workers))
+                    if not chunk:
+                        break
+                    for row, mrow, ex in pool.map(_pool_eval, chunk, chunksize=1):
+                        scores.append(row)
+                        margins.append(mrow)
+                        exact_flags.append(ex)
+                        done(len(scores))
+                    if deadline is not None and _time.perf_counter() > deadline:
+                        break
+    except KeyboardInterrupt:  # Ctrl-C: answer from the deals scored so far
+        if not scores:
+            raise
+        interrupted = True
     complete = len(scores) == total
     exact = exhaustive and complete and all(exact_flags)
     mine = view.team(to_move) == view.team(k.seat)
@@ -288,6 +330,7 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
         seed=seed, moves=ranked, exhaustive=exhaustive and complete,
         deals_total=deals_total, exact_deals=sum(exact_flags),
         seconds=_time.perf_counter() - t0, workers=workers,
+        wanted=min(total, min_samples) if min_samples else total, interrupted=interrupted,
     )
 
 

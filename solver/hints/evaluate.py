@@ -17,6 +17,7 @@ error, not a slower path.
 """
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -189,6 +190,9 @@ _worker: dict[str, Any] = {}
 
 
 def _pool_init(cfg: HintConfig, moves: list[Move], me: int) -> None:
+    # Ctrl-C is the parent's to handle: a worker that took it too would print
+    # its own traceback ("Process ForkPoolWorker-2: ...") while the pool shuts down
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker["ev"] = _Evaluator(cfg)
     _worker["moves"] = moves
     _worker["me"] = me

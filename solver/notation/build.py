@@ -11,6 +11,7 @@ and says where it stands.  What a position leaves unsaid is put back from
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping
 
 from solver.errors import PositionError
@@ -23,13 +24,19 @@ from solver.game.state import NO_COVER, GameState, Phase
 from solver.notation.position import Position
 from solver.notation.syntax import Raw, Tok, raw_from_json, raw_from_text
 
+#: The longest position text read, in characters: far beyond any real position
+#: (a 52-card deal with every field is under 1,000), and small enough to refuse
+#: a runaway input at once.
+MAX_POSITION_CHARS = 1_000_000
+_INT_RE = re.compile(r"[+-]?[0-9]+")
+
 # ------------------------------------------------------------------ helpers
 
 def _int(field: str, tok: Tok) -> int:
-    try:
-        return int(tok.text)
-    except ValueError:
-        raise PositionError(field, f"expected a number, got {tok.text!r}{tok.at()}") from None
+    # ASCII digits only: int() would also take other scripts' digits ("١")
+    if not _INT_RE.fullmatch(tok.text.strip()):
+        raise PositionError(field, f"expected a number, got {tok.text!r}{tok.at()}")
+    return int(tok.text)
 
 
 def _seat(field: str, tok: Tok, n: int) -> int:
@@ -387,12 +394,17 @@ def parse_position(source: Any) -> Position:
         source = source.decode("utf-8", errors="replace")
     if not isinstance(source, str):
         raise PositionError("position", f"cannot read a position from {type(source).__name__}")
+    if len(source) > MAX_POSITION_CHARS:
+        raise PositionError("position", f"{len(source):,} characters is more than the "
+                                        f"{MAX_POSITION_CHARS:,} a position may have")
     text = source.lstrip("\ufeff")
     if text.lstrip().startswith("{"):
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
             raise PositionError("JSON", f"{e.msg} at line {e.lineno} column {e.colno}") from None
+        except RecursionError:
+            raise PositionError("JSON", "nested too deeply for a position") from None
         if not isinstance(obj, dict):
             raise PositionError("JSON", "expected an object")
         return build_position(raw_from_json(obj))

@@ -21,7 +21,7 @@ from solver.game.movegen import play
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value
-from solver.notation import Position, parse_position
+from solver.notation import parse_position
 from solver.search.driver import CoreBackend
 from solver.search.native import core
 from solver.search.reference import ReferenceSolver, reference_value
@@ -42,10 +42,6 @@ def _budget_message(max_time: float | None, max_nodes: int | None) -> str:
 
 def to_state(position: Any) -> GameState:
     """The :class:`GameState` of a position given in any accepted form."""
-    if isinstance(position, GameState):
-        return position
-    if isinstance(position, Position):
-        return position.state
     return parse_position(position).state
 
 

@@ -1,0 +1,188 @@
+"""Every bad input, budget and signal ends in a clear answer (exit codes 1, 2, 3, 130).
+
+Bad input: one line naming the field, exit 2, no traceback.  A budget that
+runs out: what is known, exit 3.  Ctrl-C: what is known (one valid JSON object
+under --json), exit 130.  Anything else is a bug: exit 1, one line.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import solver.cli.solve as cli_solve
+from solver.cli import main
+from solver.errors import DurakError
+from solver.notation import format_position, parse_position
+
+SIMPLE = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
+HIDDEN = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
+          "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
+# three players, nine cards: the value is quick, the best moves and distances are not
+SLOW_3P = "trump H; hands KS KH QD | JS 7C TC | 9S 8D 8C; attacker 1"
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def one_error_line(res, code: int = 2) -> str:
+    assert res.exit_code == code, res.output
+    assert "Traceback" not in res.output
+    lines = [l for l in res.output.splitlines() if l.startswith("durak: error:")
+             or l.startswith("Error:")]
+    assert len(lines) == 1, res.output
+    return lines[0]
+
+
+# ------------------------------------------------------------------ bad input
+def test_missing_file_is_named_as_a_missing_file():
+    line = one_error_line(run("solve", "nosuchfile.txt"))
+    assert "no such file 'nosuchfile.txt'" in line
+
+
+def test_closed_stdin_is_bad_input():
+    r = subprocess.run([sys.executable, "-m", "solver.cli", "solve", "-"], stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2  # empty input: a position error, not a crash
+    r = subprocess.run(f"{sys.executable} -m solver.cli solve - <&-", shell=True,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "standard input" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_endless_input_is_refused_at_the_size_cap():
+    line = one_error_line(run("solve", "-", input="x" * 1_200_000))
+    assert "1,000,000" in line
+
+
+def test_deep_json_is_refused():
+    line = one_error_line(run("solve", '{"hands": ' + "[" * 100_000 + "]" * 100_000 + "}"))
+    assert "JSON" in line
+
+
+@pytest.mark.parametrize("text, field", [
+    ("trump H; hands 6S | 7S; attacker \u0661", "attacker"),   # an Arabic-Indic digit
+    ("trump H; hands 6S | 7S; attacker 1; rules transfer,transfer", "twice"),
+])
+def test_odd_numbers_and_repeated_options_are_refused(text, field):
+    assert field in one_error_line(run("moves", text))
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--tt-mb", "10000000"), ("--max-time", "nan"), ("--max-time", "inf"),
+    ("--max-nodes", str(10 ** 29)), ("--tt-mb", "0"),
+])
+def test_out_of_range_budgets_are_bad_input(option, value):
+    res = run("solve", SIMPLE, option, value)
+    assert res.exit_code == 2 and option in res.output and "Traceback" not in res.output
+
+
+def test_solve_has_a_default_time_budget():
+    res = run("solve", "--help")
+    assert "--max-time" in res.output and "default: 60" in res.output
+
+
+def test_an_internal_error_exits_1_with_one_line(monkeypatch):
+    class Broken:
+        def __init__(self, *a, **k):
+            raise RuntimeError("boom")
+    monkeypatch.setattr(cli_solve, "Solver", Broken)
+    res = run("solve", SIMPLE)
+    assert res.exit_code == 1 and "internal error: RuntimeError: boom" in res.output
+
+
+def test_errors_a_caller_can_cause_share_one_base():
+    with pytest.raises(DurakError):
+        parse_position("trump X; hands 6S | 7S")
+    with pytest.raises(ValueError):  # DurakError is a ValueError
+        parse_position("trump H; hands 6S 6S | 7S")
+
+
+# ------------------------------------------------------------------ hints
+def test_hint_time_is_a_wall_limit_and_an_incomplete_answer_exits_3():
+    t0 = time.perf_counter()
+    res = run("hint", HIDDEN, "--samples", "1000000", "--time", "0.3", "--seed", "1", "--json")
+    took = time.perf_counter() - t0
+    assert res.exit_code == 3, res.output
+    obj = json.loads(res.output.splitlines()[0])
+    assert obj["complete"] is False and obj["samples"] < obj["deals_wanted"]
+    assert obj["kind"] == "estimate" and obj["exact_deals"] == 0
+    assert took < 3.0
+
+
+def test_hint_from_one_deal_never_recommends_a_move_that_deal_shows_worse():
+    res = run("hint", HIDDEN, "--time", "1e-9", "--seed", "3", "--json")
+    assert res.exit_code == 3
+    obj = json.loads(res.output.splitlines()[0])
+    assert obj["samples"] == 1
+    top = max(m["score"] for m in obj["moves"])
+    best = next(m for m in obj["moves"] if m["move"] == obj["best"])
+    assert best["score"] == top
+
+
+# ------------------------------------------------------------------ Ctrl-C
+def _interrupt(args: list[str], after: float) -> subprocess.CompletedProcess:
+    p = subprocess.Popen([sys.executable, "-m", "solver.cli", *args], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+def test_ctrl_c_during_a_solve_prints_json_and_exits_130(command):
+    r = _interrupt([command, SLOW_3P, "--hero", "1", "--json"], after=2.0)
+    assert r.returncode == 130, r.stderr
+    obj = json.loads(r.stdout)
+    assert obj["exact"] is False
+
+
+def test_ctrl_c_during_a_match_reports_the_games_played():
+    r = _interrupt(["match", "--a", "greedy", "--b", "random", "--games", "100000", "--json",
+                    "--workers", "2"], after=3.0)
+    assert r.returncode == 130, r.stderr
+    obj = json.loads(r.stdout)
+    assert obj["interrupted"] is True and obj["games"] > 0
+    assert "ForkPoolWorker" not in r.stderr and "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------------ fuzz
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.one_of(st.binary(max_size=300).map(lambda b: b.decode("utf-8", "replace")),
+                 st.text(max_size=200),
+                 st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                              lambda c: st.lists(c, max_size=4)
+                              | st.dictionaries(st.sampled_from(
+                                  ["trump", "hands", "table", "attacker", "pile", "out", "me",
+                                   "rules", "turn", "limit", "take"]), c, max_size=5),
+                              max_leaves=20).map(json.dumps)))
+def test_fuzz_the_parser_answers_or_names_the_problem(text):
+    try:
+        pos = parse_position(text)
+    except DurakError as e:
+        assert str(e) and "\n" not in str(e).strip()
+        return
+    assert parse_position(format_position(pos.state, pos.me)).state == pos.state
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_fuzz_field_mutations_of_a_valid_position(data):
+    fields = SIMPLE.split("; ")
+    i = data.draw(st.integers(0, len(fields) - 1))
+    junk = data.draw(st.text(alphabet="6789TJQKASHDC?|/-;, 0123456789xyz", max_size=20))
+    fields[i] = fields[i].split(" ")[0] + " " + junk
+    res = run("moves", "; ".join(fields), "--json")
+    assert res.exit_code in (0, 2), res.output
+    assert "Traceback" not in res.output
+    if res.exit_code == 0:
+        json.loads(res.output)
