@@ -28,7 +28,9 @@ extensions = [
     Extension(
         "solver._core",
         ["ext/_core.pyx"],
-        depends=["ext/playout.pxi"],  # included by _core.pyx
+        # the declarations (ext/solver/_core.pxd is where Cython looks for
+        # solver._core's; it includes ext/_core.pxd) and the included units
+        depends=["ext/_core.pxd", "ext/solver/_core.pxd", "ext/playout.pxi"],
         extra_compile_args=(["-O3"] + POPCNT) if not DEBUG else ["-O0", "-g"],
     )
 ]

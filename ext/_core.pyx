@@ -185,41 +185,6 @@ def beaters(int attack, uint64_t hand, int trump) -> int:
     return c_beaters(attack, hand, trump)
 
 
-# ------------------------------------------------------------------ constants
-DEF MAXP = 6
-DEF MAXMOVES = 256
-DEF MAXPLY = 1000
-DEF MSTACK = 65536
-DEF UNLIM = 0xFFFE
-DEF INF = 0xFFFF
-DEF TT_WAYS = 4
-DEF ETC_MIN_CARDS = 10  # two players: enhanced transposition cut-offs above this (dfs)
-DEF BIGPLY = 1 << 30
-DEF REFBITS = 64     # path indices a reference mask can name
-
-DEF K_LEAD = 0
-DEF K_COVER = 1
-DEF K_TAKE = 2
-DEF K_TRANSFER = 3
-DEF K_SHOW = 4
-DEF K_THROW = 5
-DEF K_PASS = 6
-DEF K_SWAP = 7
-
-DEF PH_LEAD = 1
-DEF PH_DEFEND = 2
-DEF PH_THROW = 3
-DEF PH_TAKEN = 4
-DEF PH_OVER = 5
-
-DEF F_TRANSFER = 1
-DEF F_SHOW = 2
-DEF F_NEIGH = 4
-DEF F_SWAP = 8
-DEF F_FOW = 16
-DEF F_TEAMS = 32
-DEF F_FBL = 64
-
 cdef uint64_t SUIT13 = 0x1FFF
 cdef uint8_t CARD_SUIT[64]   # card // 13 and card % 13, looked up (make_key's inner loop)
 cdef uint8_t CARD_RANK[64]
@@ -227,112 +192,6 @@ for _c in range(64):
     CARD_SUIT[_c] = _c // 13 if _c < 52 else 0
     CARD_RANK[_c] = _c % 13
 cdef uint64_t SPREAD = (<uint64_t>1) | ((<uint64_t>1) << 13) | ((<uint64_t>1) << 26) | ((<uint64_t>1) << 39)
-
-ctypedef struct St:
-    uint64_t hand[MAXP]
-    uint64_t att        # attack cards of the bout
-    uint64_t opn        # attack cards not yet covered
-    uint64_t cov        # cover cards
-    uint64_t shown      # trumps shown for a transfer this bout (R14 option)
-    int8_t attacker
-    int8_t defender
-    int8_t turn         # thrower asked in P3/P4, -1 otherwise
-    int8_t take
-    int8_t limit        # R10 limit of the bout, 0 between bouts
-    int8_t cap          # 6, or 5 in a first bout under first_bout_limit=5
-    int8_t over         # game over (R20-R22)
-    int8_t pile         # cards left in the pile, face-up trump included
-    int8_t trump_card   # the face-up (bottom) card while pile > 0, else -1
-    int8_t fresh        # nothing discarded yet (first_bout_limit=5 cap, engine._next_cap)
-    int8_t tfloor       # search only: the last card thrown to a taker in this
-    int8_t tfseat       # thrower's run (and that thrower), see dfs
-
-ctypedef struct Mv:
-    uint64_t cards      # card(s) played (lead: several)
-    int8_t kind
-    int8_t card         # the single card of cover/transfer/show/throw
-    int8_t target       # the attack card a cover covers
-    int8_t score        # move ordering
-    uint8_t idx         # position in gen_moves order (the TT's best move)
-    uint8_t ki          # the child's key slot in the key stack (dfs)
-    int8_t fails        # 1: the child is known (from the table) to fail for the prover
-
-ctypedef int (*Test)(Ctx* c, St* s) noexcept nogil
-
-ctypedef struct Bucket:
-    # TT_WAYS entries, 192 bytes, three cache lines.  The first line holds
-    # every way's data word and first key word, so a probe for a state that
-    # is not there -- most of them -- reads one line; a hit reads one more.
-    uint64_t data[TT_WAYS]      # both provers' bounds, age, work, move (see ent_*); 0 empty
-    uint64_t key0[TT_WAYS]      # word 0 of the canonical state (make_key)
-    uint64_t rest[TT_WAYS][4]   # its words 1-4
-
-ctypedef struct PathItem:
-    uint64_t key[5]
-    uint64_t visit      # unique number of this visit of the lead state
-
-ctypedef struct CondEntry:
-    # A failure that rests on repetitions of lead states on the path (R23):
-    # valid while the path still holds the states it referred to, i.e. while
-    # the visit of path[maxref] is still on the stack (the path below it is
-    # then unchanged), maxref being the highest index in ``refs``.  More
-    # states on the path only add failures for the prover (a repetition is
-    # one), so the failure stands however the path continued above.
-    uint64_t key[5]
-    uint64_t tag        # path[maxref].visit << 17 | prover slot << 16 | depth (0: empty)
-    uint64_t refs       # the path indices referred to (bit i: path[i])
-
-DEF ISO_BITS = 14
-DEF ISO_CACHE = 1 << ISO_BITS   # 16384 entries, 384 KiB
-
-ctypedef struct IsoEntry:
-    uint64_t live       # the live cards | (trump + 1) << 56; 0: empty
-    int8_t crank[13]
-
-ctypedef struct Ctx:
-    int n
-    int trump
-    int flags
-    int low_rank        # lowest rank of the deck (2, 6 or 9) for R7
-    int hero
-    int prover          # 1: the hero's side proves, 0: the others prove
-    int slot            # prover_slot(): the prover's bounds in a table entry
-    int pile_len        # length of the root's pile order
-    int8_t pile_cards[64]
-    int epoch
-    int rep_on          # repetitions possible in this game (R23): 3+ players or transfers
-    # table
-    Bucket* tt
-    uint64_t tt_mask    # number of buckets - 1
-    uint8_t gen
-    # path of lead states (R23)
-    PathItem path[MAXPLY]
-    int pathlen
-    uint64_t visits     # lead-state visits so far (never reset: ids stay unique)
-    CondEntry* cond     # the table of path-dependent failures
-    uint64_t cond_mask  # number of its entries - 1
-    # move stack
-    Mv* mstack
-    uint64_t* kstack    # per mstack slot: the child's key (5 words) and hash
-    St* cstack          # per mstack slot: the child state, if already played
-    int msp
-    # budget
-    int64_t nodes
-    int64_t max_nodes
-    double deadline
-    int abort           # 1 budget, 2 interrupted
-    int64_t tt_stores
-    uint32_t hist[2][8][64]   # history heuristic: cut-off counts per (mover is prover, kind, card)
-    int8_t hbonus[2][8][64]   # the same as an ordering bonus (see score_moves)
-    int8_t cost2[64]          # per card: twice its ordering cost (card_cost); 0 from 52 on
-    uint64_t same_rank[64]    # per card: the cards of its rank; 0 from 52 on
-    int equiv           # drop moves of interchangeable cards (drop_equivalent)
-    int iso             # canonical ranks by iso_ranks (else dead ranks dropped)
-    int lead_table      # table entries for lead states only (see dfs)
-    IsoEntry iso_cache[ISO_CACHE]   # iso_ranks by live card set (depends on nothing else)
-    int etc_on          # enhanced transposition cut-offs
-    int quick           # quick_win at lead states (two players)
-    int ply_bound       # plies_needed cut-offs in searches with a ply limit
 
 
 cdef inline uint64_t c_beaters(int attack, uint64_t hand, int trump) noexcept nogil:
@@ -997,8 +856,6 @@ cdef inline int key_eq(uint64_t* a, uint64_t* b) noexcept nogil:
 # UNLIM - 1 ("a finite number of plies, not known": every larger bound is
 # stored so), 1022 never stored.  Real distances stay below MAXPLY.  An empty
 # way has data 0 (a stored entry always has an ub of at least 1 or INF).
-DEF B10 = 1023
-DEF SLOT_EMPTY = 1023 << 10   # lb 0, ub INF: nothing known
 
 cdef inline int enc_lb(int v) noexcept nogil:
     if v >= INF:
@@ -1782,10 +1639,6 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
 cdef class CState:
     """A game state of the core (for tests, the backend and move generation)."""
 
-    cdef St s
-    cdef Ctx* c
-    cdef object owner
-
     def moves(self):
         """Legal moves as (kind, cards mask, card, target), engine order."""
         cdef Mv ms[MAXMOVES]
@@ -1871,11 +1724,6 @@ cdef class Search:
     (rules, trump, pile order) and returns the root :class:`CState`;
     ``prove(state, hero, prover, depth)`` answers one boolean question.
     """
-
-    cdef Ctx* c
-    cdef readonly uint64_t buckets
-    cdef readonly uint64_t cond_entries
-    cdef dict epochs
 
     def __cinit__(self, int tt_mb=64):
         cdef uint64_t nb = 1
