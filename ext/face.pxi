@@ -39,7 +39,7 @@ cdef class CState:
         return to_move(&self.s)
 
     def key(self, int hero=0, int prover=1):
-        cdef uint64_t k[5]
+        cdef uint64_t k[KEYWORDS]
         cdef int oh = self.c.hero, op = self.c.prover
         self.c.hero = hero
         self.c.prover = prover
@@ -110,7 +110,7 @@ cdef class Search:
         self.c.cond_mask = nc - 1
         self.cond_entries = nc
         self.c.mstack = <Mv*>malloc(MSTACK * sizeof(Mv))
-        self.c.kstack = <uint64_t*>malloc(MSTACK * 6 * sizeof(uint64_t))
+        self.c.kstack = <uint64_t*>malloc(MSTACK * KSLOT * sizeof(uint64_t))
         self.c.cstack = <St*>malloc(MSTACK * sizeof(St))
         if (self.c.tt == NULL or self.c.cond == NULL or self.c.mstack == NULL
                 or self.c.kstack == NULL or self.c.cstack == NULL):
@@ -243,7 +243,7 @@ cdef class Search:
     def new_generation(self):
         """Start a new root question: table entries of earlier ones age
         (replacement) and the history heuristic starts afresh (counts from
-        another position order this one's moves worse than none: measured)."""
+        another position order this one's moves worse than none)."""
         self.c.gen = <uint8_t>(self.c.gen + 1)
         memset(self.c.hist, 0, sizeof(self.c.hist))
         memset(self.c.hbonus, 0, sizeof(self.c.hbonus))
@@ -277,7 +277,7 @@ cdef class Search:
 
     def bounds(self, CState st, int hero, int prover):
         """(lb, ub) the table holds for ``st`` (INF when unknown / never)."""
-        cdef uint64_t key[5]
+        cdef uint64_t key[KEYWORDS]
         cdef Ctx* c = self.c
         c.hero = hero
         c.prover = prover

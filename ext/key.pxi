@@ -116,7 +116,7 @@ cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
     if canon:
         if c.iso and s.att == 0:
             # between bouts only: the positions that recur along different
-            # histories; inside a bout the cheaper key does (measured).  The
+            # histories; inside a bout the cheaper key pays better.  The
             # numbering depends on the live cards alone (and the trump), which
             # many states share (a take moves cards, it does not kill them):
             # a small cache keeps it.

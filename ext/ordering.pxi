@@ -7,10 +7,10 @@ cdef inline int card_cost(Ctx* c, int card) noexcept nogil:
 
 
 # ordering weights per move kind (lead, cover, take, transfer, show, throw, pass, swap)
-cdef int KIND_BASE[8]
-cdef int KIND_COST[8]
-cdef int KIND_SAME[8]
-cdef int KIND_MULTI[8]
+cdef int KIND_BASE[NKINDS]
+cdef int KIND_COST[NKINDS]
+cdef int KIND_SAME[NKINDS]
+cdef int KIND_MULTI[NKINDS]
 KIND_BASE[:] = [0, 0, 70, 80, -20, 0, 30, 0]
 KIND_COST[:] = [2, 2, 0, 1, 0, 2, 0, 0]
 KIND_SAME[:] = [10, 5, 0, 0, 0, 0, 0, 0]
@@ -22,17 +22,13 @@ cdef void score_moves(Ctx* c, St* s, Mv* ms, int n, int mine) noexcept nogil:
     the history of cut-offs: each move's ``score``, lowest first.  The search
     takes them in that order, stably (``sort_moves`` or ``next_move``).
 
-    Measured on 30 random 8 v 8 endgames (value search, 5 s cap): taking
-    only after every cover, trumps included, cut the nodes' geometric mean
-    from 341k to 151k and solved all 30 (28 before); a history bonus of at
-    most 20 instead of 80 cut it again to 78k (none at all: the same, so it
-    is a tie-breaker).  6 v 12: 16 of 16 solved, median 26 ms, against 12 of
-    16 and 0.34 s.  Passing (30) before throwing in a trump, as before.
-    Then leading single cards before ranks held twice, and covering with
-    ranks the attacker cannot throw in: 78k -> 60k on 8 v 8, and on 30
-    6 v 12 endgames 111k -> 57k with 30 of 30 solved (29 before).  A
-    transfer (R14) is tried last, after the take: 20 random 8 v 8 endgames
-    with transfers, 20 of 20 solved instead of 17, 466k -> 87k.
+    The order: a take only after every cover, trumps included; the history
+    of cut-offs only as a tie-breaker (a bonus of at most 20); passing
+    before throwing in a trump; single cards led before ranks held twice (a
+    pair is worth keeping for throw-ins); covers with a rank the attacker
+    cannot throw in before ones he can (R9); a transfer (R14) last, after
+    the take.  Each was kept because it cut the nodes of the benchmark
+    endgames (docs/solver.md, "Move ordering", has the figures).
     """
     cdef int i, k, card
     cdef uint64_t att_hand = s.hand[s.attacker] if s.attacker >= 0 else 0

@@ -74,7 +74,7 @@ cdef int check_budget(Ctx* c) noexcept nogil:
     if c.deadline > 0 and dk_now() > c.deadline:
         c.abort = 1
         return 1
-    if (c.nodes & 0x3FFFF) == 0:
+    if (c.nodes & SIGNALS_EVERY) == 0:
         with gil:
             if PyErr_CheckSignals() != 0:
                 PyErr_Clear()
@@ -106,11 +106,19 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
 
     1 yes (``dist`` an upper bound on the plies), 0 no, -1 budget.  ``rep``
     (two words) names the lead states on the path that a repetition met below
-    referred to (see ``merge_refs``; [0, BIGPLY]: none).  ``pkey``: NULL, or the state's key (5 words) and hash
-    already computed by the parent (the enhanced transposition cut-off
-    computes every child's).
+    referred to (see ``merge_refs``; [0, BIGPLY]: none).  ``pkey``: NULL, or
+    the state's key (KEYWORDS words) and hash already computed by the parent
+    (the enhanced transposition cut-off computes every child's).
+
+    The steps, in order: (1) count the node and look at the budget; (2)
+    failures and successes known without a key; (3) the key; (4) a repetition;
+    (5) decisions without search; (6) the transposition table; (7) the side
+    table of repetition-dependent failures; (8) the state joins the path; (9)
+    the moves; (10) the children's keys for the enhanced transposition
+    cut-off; (11) ordering; (12) the cut-off's probes; (13) the children
+    searched; (14) the result stored.
     """
-    cdef uint64_t key[5]
+    cdef uint64_t key[KEYWORDS]
     cdef uint64_t h
     cdef uint64_t* e
     cdef int ph, i, nm, r, d, mine, result, best, cdepth, pushed = 0, bm = 0, cut = 0, j
@@ -127,11 +135,16 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     rep[0] = 0
     rep[1] = BIGPLY
     dist[0] = 0
+
+    # Step 1. Count the node; every BUDGET_EVERY + 1 nodes look at the budget
     c.nodes += 1
-    if (c.nodes & 0x3FF) == 0 and check_budget(c):
+    if (c.nodes & BUDGET_EVERY) == 0 and check_budget(c):
         return -1
     if c.abort:
         return -1
+
+    # Step 2. Decided before any key: game over, no plies left, fewer plies
+    # left than the prover needs, the hero's side out; or too deep to go on
     if s.over:
         return decisive(c, s)
     if depth == 0:
@@ -144,18 +157,23 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         rep[0] = 0
         rep[1] = <uint64_t>(-1)  # too deep: a failure that must not be stored
         return 0
+
+    # Step 3. The key (lead states only, unless lead_table is off)
     ph = phase(s)
     # Table entries between bouts only (lead states): inside a bout the
-    # states hardly ever recur -- measured on 8 v 8, 99% of the in-bout
-    # nodes were searched although their entries were there to be found --
-    # so their keys, probes and stores cost without paying.
+    # states hardly ever recur -- nearly every in-bout node is searched even
+    # when its entry is there to be found -- so their keys, probes and stores
+    # cost without paying (docs/solver.md).
     usett = ph == PH_LEAD or not c.lead_table
     if pkey != NULL:
-        memcpy(key, pkey, 5 * sizeof(uint64_t))
-        h = pkey[5]
+        memcpy(key, pkey, KEYWORDS * sizeof(uint64_t))
+        h = pkey[5]  # word KEYWORDS: the hash
     elif usett:
         make_key(c, s, key)
         h = key_hash(key)
+
+    # Step 4. A repetition of a lead state on the path (R23): a failure, and
+    # which path state it refers to
     reps = c.rep_on and depth == UNLIM
     if ph == PH_LEAD and reps:
         for i in range(c.pathlen):
@@ -165,6 +183,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 else:
                     rep[1] = i
                 return 0
+
+    # Step 5. Decisions without search (quick: odd_duel, quick_win)
     if depth == UNLIM and c.prover and c.n > 2 and c.quick and odd_duel(c, s):
         dist[0] = UNLIM - 1  # a success, its plies not known
         return 1
@@ -174,6 +194,9 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         if depth == UNLIM:
             dist[0] = UNLIM - 1  # a success, its plies not known
             return 1
+
+    # Step 6. Transposition table lookup: a stored bound decides, or names
+    # the move that cut off last time
     e = tt_probe(c, key, h) if usett else NULL
     if e != NULL:
         d = ent_ub(e, c.slot)
@@ -183,6 +206,9 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         if ent_lb(e, c.slot) > depth or ent_ub(e, 1 - c.slot) < UNLIM:
             return 0  # (the second test: the cross-prover argument below)
         bm = ent_move(e)
+
+    # Step 7. Side table lookup: a repetition-dependent failure whose
+    # repetitions are still on the path
     if reps and usett:
         ce = cond_slot(c, h)
         if ce.tag != 0 and ((ce.tag >> 16) & 1) == <uint64_t>c.slot and <int>(ce.tag & 0xFFFF) >= depth:
@@ -192,15 +218,20 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 # the same repetitions are still on the path: the failure stands
                 rep[0] = ce.refs
                 return 0
+
+    # Step 8. The lead state joins the path (repetitions below refer to it)
     if ph == PH_LEAD and reps:
-        memcpy(c.path[c.pathlen].key, key, 5 * sizeof(uint64_t))
+        memcpy(c.path[c.pathlen].key, key, KEYWORDS * sizeof(uint64_t))
         c.visits += 1
         c.path[c.pathlen].visit = c.visits
         c.pathlen += 1
         pushed = 1
+
+    # Step 9. Generate the moves, less the prunable ones (single leads, covers
+    # with an equivalent card, a taker's run in one order)
     nodes0 = c.nodes
     ms = &c.mstack[c.msp]
-    ks = &c.kstack[6 * c.msp]
+    ks = &c.kstack[KSLOT * c.msp]
     cs = &c.cstack[c.msp]
     mine = side_of(c, to_move(s)) == c.prover
     if ph == PH_LEAD and depth == UNLIM and single_leads_suffice(c, s):
@@ -226,16 +257,14 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 ms[j] = ms[i]
                 j += 1
         nm = j
-    # enhanced transposition cut-off: a child already decided in the table
-    # (path-independent facts only) decides this node without a search
-    # Two players: only while more than ETC_MIN_CARDS cards are in the
-    # hands.  Below that the subtrees are small and the children's keys and
-    # (mostly missing, uncached) probes cost more than searching them:
-    # measured with three alternating runs each, the same or less time on
-    # 8v8, 9v9, 8v8t, 6v12 and 10v10, with 40-60% more nodes at 5.4-6.8 M
-    # nodes/s instead of 3-4 M.  With 3+ players the cut-offs keep paying
-    # to the end (3p4: a median of 0.27 M nodes against 0.65 M without them
-    # at 10 cards or fewer).
+
+    # Step 10. Enhanced transposition cut-off, part one: a child already
+    # decided in the table (path-independent facts only) decides this node
+    # without a search.  Two players: only while more than ETC_MIN_CARDS
+    # cards are in the hands -- below that the subtrees are small and the
+    # children's keys and (mostly missing, uncached) probes cost more than
+    # searching them.  With 3+ players the cut-offs pay to the end
+    # (docs/solver.md has the measurements).
     etc = (nm > 1 and c.etc_on and not (c.lead_table and ph == PH_LEAD)
            and (c.n > 2 or popcount64(s.hand[0] | s.hand[1]) > ETC_MIN_CARDS))
     if etc:
@@ -248,53 +277,58 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                              or (ms[i].kind == K_THROW and not s.take)
                              or (ms[i].kind == K_COVER and (s.opn & (s.opn - 1)))):
                 # the defender has to answer: the bout goes on, nothing to probe
-                ks[6 * i + 4] = 1
+                ks[KSLOT * i + 4] = CK_UNPLAYED
                 continue
             # the child is kept (cs[i]): the search below need not play it again
             cs[i] = s[0]
             play(c, &cs[i], &ms[i])
             if cs[i].over:
-                # markers 0-3 in word 4 (a real key's word 4 holds n << 21)
-                ks[6 * i + 4] = 0  # over: no key
+                # markers CK_* in word 4 (a real key's word 4 holds n << 21)
+                ks[KSLOT * i + 4] = CK_OVER  # no key
             elif c.lead_table and cs[i].att != 0:
-                ks[6 * i + 4] = 3  # not probed
+                ks[KSLOT * i + 4] = CK_INBOUT  # not probed
             elif c.quick and cs[i].pile == 0 and quick_win(c, &cs[i]):
-                ks[6 * i + 4] = 2  # the attacker to lead surely wins
-                ks[6 * i + 5] = side_of(c, cs[i].attacker) == c.prover
+                ks[KSLOT * i + 4] = CK_QUICK  # the attacker to lead surely wins
+                ks[KSLOT * i + 5] = side_of(c, cs[i].attacker) == c.prover
             else:
-                make_key(c, &cs[i], &ks[6 * i])
-                ks[6 * i + 5] = key_hash(&ks[6 * i])
-                tt_prefetch(c, ks[6 * i + 5])
+                make_key(c, &cs[i], &ks[KSLOT * i])
+                ks[KSLOT * i + 5] = key_hash(&ks[KSLOT * i])
+                tt_prefetch(c, ks[KSLOT * i + 5])
+
+    # Step 11. Move ordering: scores, the table's move first
     score_moves(c, s, ms, nm, mine)
     if bm:
         # the table's cut-off move first (ordering only: any order is sound;
         # under canonical relabelling the index may name another move)
         for i in range(nm):
             if ms[i].idx == bm - 1:
-                ms[i].score = -128  # below every score (score_moves: -40 to 110)
+                ms[i].score = SCORE_FIRST  # below every score (score_moves: -40 to 110)
                 break
     if etc:
         sort_moves(ms, nm)
     c.msp += nm
     cdepth = depth if depth == UNLIM else depth - 1
+
+    # Step 12. Enhanced transposition cut-off, part two: the children's
+    # probes, in move order
     if etc:
         for i in range(nm):
-            if ks[6 * ms[i].ki + 4] == 1 or ks[6 * ms[i].ki + 4] == 3:
+            if ks[KSLOT * ms[i].ki + 4] == CK_UNPLAYED or ks[KSLOT * ms[i].ki + 4] == CK_INBOUT:
                 continue
-            if ks[6 * ms[i].ki + 4] == 2:
+            if ks[KSLOT * ms[i].ki + 4] == CK_QUICK:
                 # slot 5: whether the attacker is on the prover's side
                 r = 0
                 d = 0
-                if ks[6 * ms[i].ki + 5]:
+                if ks[KSLOT * ms[i].ki + 5]:
                     if cdepth != UNLIM:
                         continue  # a success, but its plies are not known
                     r = 1
                     d = UNLIM - 2
-            elif ks[6 * ms[i].ki + 4] == 0:
+            elif ks[KSLOT * ms[i].ki + 4] == CK_OVER:
                 r = decisive(c, &cs[ms[i].ki])
                 d = 0
             else:
-                e = tt_probe(c, &ks[6 * ms[i].ki], ks[6 * ms[i].ki + 5])
+                e = tt_probe(c, &ks[KSLOT * ms[i].ki], ks[KSLOT * ms[i].ki + 5])
                 r = -1
                 if e != NULL:
                     d = ent_ub(e, c.slot)
@@ -332,13 +366,16 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                     tt_store(c, key, h, 0, d + 1, 1, ms[i].idx + 1)
                 dist[0] = d + 1
                 return 1
-            if not mine and r == 0 and ks[6 * ms[i].ki + 4] != 0:
+            if not mine and r == 0 and ks[KSLOT * ms[i].ki + 4] != CK_OVER:
                 c.msp -= nm
                 if pushed:
                     c.pathlen -= 1
                 if usett:
                     tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, 1, ms[i].idx + 1)
                 return 0
+
+    # Step 13. Search the children in order: at the prover's node the first
+    # success, at the other side's the first failure cuts off
     result = 0 if mine else 1
     best = INF if mine else 0
     refs[0] = 0
@@ -349,13 +386,13 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
             next_move(ms, i, nm)
         elif ms[i].fails:
             continue
-        if etc and ks[6 * ms[i].ki + 4] != 1:
+        if etc and ks[KSLOT * ms[i].ki + 4] != CK_UNPLAYED:
             child = cs[ms[i].ki]  # played by the enhanced transposition cut-off
         else:
             child = s[0]
             play(c, &child, &ms[i])
         r = dfs(c, &child, cdepth, ply + 1, &d, rp,
-                &ks[6 * ms[i].ki] if etc and ks[6 * ms[i].ki + 4] > 3 else NULL)
+                &ks[KSLOT * ms[i].ki] if etc and ks[KSLOT * ms[i].ki + 4] > CK_INBOUT else NULL)
         if r < 0:
             c.msp -= nm
             if pushed:
@@ -382,6 +419,9 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 best = d + 1
     if pruned and result:
         best = UNLIM - 1  # a success, its plies unknown (see single_leads_suffice)
+
+    # Step 14. Store the result: a success always, a failure in the main
+    # table when it is path-independent, else in the side table
     c.msp -= nm
     if pushed:
         c.pathlen -= 1
@@ -400,7 +440,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         if <int64_t>refs[1] >= bound and usett:
             top = 63 - __builtin_clzll(refs[0])
             ce = cond_slot(c, h)
-            memcpy(ce.key, key, 5 * sizeof(uint64_t))
+            memcpy(ce.key, key, KEYWORDS * sizeof(uint64_t))
             ce.tag = (c.path[top].visit << 17) | ((<uint64_t>c.slot) << 16) | <uint64_t>depth
             ce.refs = refs[0]
         rep[0] = refs[0]
