@@ -162,10 +162,19 @@ cdef class Search:
         memset(self.c.tt, 0, self.buckets * sizeof(Bucket))
         memset(self.c.cond, 0, self.cond_entries * sizeof(CondEntry))
 
-    def setup(self, int n, int trump, int flags, int low_rank, tuple hands, uint64_t att,
+    def setup(self, *, int n, int trump, int flags, int low_rank, tuple hands, uint64_t att,
               uint64_t opn, uint64_t cov, uint64_t shown, int attacker, int defender, int turn,
               int take, int limit, int cap, tuple pile_order, int trump_card, int fresh=1):
-        """Load a game; returns the root state.  ``pile_order`` top first."""
+        """Load a game; returns the root state.  Keyword arguments only.
+
+        ``n`` players, ``trump`` suit, rule ``flags`` (FLAG_*), ``low_rank``
+        of the deck (2, 6 or 9); the state: ``hands`` (one card mask per
+        seat), the table masks ``att``, ``opn`` (open), ``cov``, ``shown``
+        trumps, the seats ``attacker``, ``defender``, ``turn`` (-1: none),
+        ``take`` (0/1), the bout's ``limit`` and ``cap``, ``pile_order`` (top
+        first; ``()``: no known pile), the face-up ``trump_card``
+        (-1: none) and ``fresh`` (1: nothing discarded yet).
+        """
         cdef Ctx* c = self.c
         cdef int i
         if not 2 <= n <= MAXP:
@@ -249,8 +258,14 @@ cdef class Search:
         memset(self.c.hbonus, 0, sizeof(self.c.hbonus))
 
     def prove(self, CState st, int hero, int prover, int depth=UNLIM,
-              double max_time=0.0, int64_t max_nodes=0):
-        """(result, distance bound): result 1 yes, 0 no, -1 budget, -2 interrupted."""
+              double deadline=0.0, int64_t max_nodes=0):
+        """(result, distance bound): result 1 yes, 0 no, -1 budget, -2 interrupted.
+
+        Can ``prover`` (1: ``hero``'s side, 0: the others) force a decisive
+        result within ``depth`` plies?  ``deadline``: an absolute
+        ``time.monotonic()`` time to stop at (0: none); ``max_nodes``: stop
+        once ``nodes`` reaches it (0: no limit).
+        """
         cdef Ctx* c = self.c
         cdef int dist = 0, r
         cdef uint64_t rep[2]
@@ -268,7 +283,7 @@ cdef class Search:
         c.msp = 0
         c.abort = 0
         c.max_nodes = max_nodes
-        c.deadline = max_time
+        c.deadline = deadline
         with nogil:
             r = dfs(c, &root, depth, 0, &dist, rep, NULL)
         if r < 0:
