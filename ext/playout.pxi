@@ -17,18 +17,7 @@ the bitmask state :c:type:`St` does not keep are supplied by the caller:
 * the seat the result is wanted for (``me``).
 """
 
-DEF PO_BIG_PILE = 6          # bots.BIG_PILE
-DEF PO_CHEAP_RANK = 10       # bots.CHEAP_RANK
-DEF PO_HIGH_TRUMP_RANK = 12  # bots.HIGH_TRUMP_RANK
-DEF PO_MAXTAB = 16           # attack cards of one bout (at most 6, R10)
-
-ctypedef struct CoverPlan:
-    int n               # open attacks to cover
-    int trump
-    int att[PO_MAXTAB]  # open attacks, dearest first, ties in table order
-    int cur[PO_MAXTAB]  # cover card per attack on the current branch
-    int best[PO_MAXTAB] # cover card per attack of the cheapest plan found
-    int best_cost       # -1 while no plan is known
+# The constants PO_* and the struct CoverPlan are declared in _core.pxd.
 
 
 cdef inline int po_rank(int card) noexcept nogil:
@@ -223,11 +212,6 @@ cdef inline void po_play(Ctx* c, St* s, Mv* m, int8_t* order, int* norder) noexc
     play(c, s, m)
     if s.att == 0:
         norder[0] = 0
-
-
-DEF PO_OVER = 0      # the game ended
-DEF PO_LIMIT = 1     # the move limit was reached (R23: a draw)
-DEF PO_ENDGAME = 2   # stopped between bouts with the pile empty
 
 
 cdef int po_run(Ctx* c, St* s, int limit, int stop_at_endgame, int8_t* order, int* norder,

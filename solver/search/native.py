@@ -47,10 +47,12 @@ def load(search, state: GameState):
     att, opn, cov = state.table_masks()
     order = tuple(state.pile_order) if state.pile > 0 and state.pile_order else ()
     return search.setup(
-        state.players, state.trump, rule_flags(state), DECK_LOW_RANK[state.rules.deck],
-        tuple(state.hands), att, opn, cov, state.shown, state.attacker, state.defender,
-        state.turn, int(state.take), state.limit, state.cap, order,
-        state.trump_card if state.pile > 0 else -1, int(state.out == 0),
+        n=state.players, trump=state.trump, flags=rule_flags(state),
+        low_rank=DECK_LOW_RANK[state.rules.deck], hands=tuple(state.hands),
+        att=att, opn=opn, cov=cov, shown=state.shown, attacker=state.attacker,
+        defender=state.defender, turn=state.turn, take=int(state.take), limit=state.limit,
+        cap=state.cap, pile_order=order, trump_card=state.trump_card if state.pile > 0 else -1,
+        fresh=int(state.out == 0),
     )
 
 

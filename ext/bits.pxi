@@ -1,0 +1,86 @@
+# Included by _core.pyx: the C helpers (bit builtins, the clock, the table's
+# memory, the signal check), card sets as bitmasks and their lookup tables.
+#
+# A card set is a uint64_t: bit 13 * suit + rank - 2 is a card (the layout of
+# solver.cards), SUIT13 one suit's bits, SPREAD one bit per suit of rank 0.
+
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clz(unsigned int) nogil
+    int __builtin_clzll(unsigned long long) nogil
+    void __builtin_prefetch(const void*) nogil
+
+cdef extern from *:
+    """
+    #include <time.h>
+    static double dk_now(void) {
+        struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    """
+    double dk_now() nogil
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #ifdef __linux__
+    #include <sys/mman.h>
+    #endif
+    /* The table in 2 MiB aligned memory, zeroed, with transparent huge pages
+       asked for where the OS has them: its probes are random accesses and
+       4 KiB pages make most of them TLB misses as well as cache misses. */
+    static void* dk_table_alloc(size_t bytes) {
+        void* p = NULL;
+        if (posix_memalign(&p, (size_t)1 << 21, bytes) != 0) return NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+        memset(p, 0, bytes);
+        return p;
+    }
+    """
+    void* dk_table_alloc(size_t bytes) nogil
+
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()
+    void PyErr_Clear()
+
+
+cdef inline int popcount64(uint64_t x) noexcept nogil:
+    return __builtin_popcountll(x)
+
+
+def popcount(uint64_t mask) -> int:
+    """Number of cards in a card set."""
+    return popcount64(mask)
+
+
+def beaters(int attack, uint64_t hand, int trump) -> int:
+    """R2: the cards of ``hand`` that beat ``attack`` (same layout as solver.cards)."""
+    return c_beaters(attack, hand, trump)
+
+
+cdef uint64_t SUIT13 = 0x1FFF
+cdef uint8_t CARD_SUIT[64]   # card // 13 and card % 13, looked up (make_key's inner loop)
+cdef uint8_t CARD_RANK[64]
+for _c in range(64):
+    CARD_SUIT[_c] = _c // 13 if _c < 52 else 0
+    CARD_RANK[_c] = _c % 13
+cdef uint64_t SPREAD = (<uint64_t>1) | ((<uint64_t>1) << 13) | ((<uint64_t>1) << 26) | ((<uint64_t>1) << 39)
+
+
+cdef inline uint64_t c_beaters(int attack, uint64_t hand, int trump) noexcept nogil:
+    cdef int s = attack // 13
+    cdef uint64_t suit = SUIT13 << (13 * s)
+    cdef uint64_t higher = suit & ~(((<uint64_t>1) << (attack + 1)) - 1)
+    cdef uint64_t m = hand & higher
+    if s != trump:
+        m |= hand & (SUIT13 << (13 * trump))
+    return m
+
+
+cdef inline uint64_t rank_set(uint64_t m) noexcept nogil:
+    return (m | (m >> 13) | (m >> 26) | (m >> 39)) & SUIT13

@@ -1,0 +1,141 @@
+"""Typed stub of the compiled core ``solver._core`` (built from ``ext/``).
+
+Card sets are ints used as bitmasks: bit ``13 * suit + rank - 2`` is a card
+(the layout of :mod:`solver.cards`).  Seats are 0-based.
+"""
+from typing import TypedDict
+
+#: The depth of a search without a ply limit (``Search.prove``'s default).
+UNLIMITED: int
+#: A bound meaning "never" (lower bound) or "unknown" (upper bound).
+INFINITE: int
+#: Move kind names by kind number (the first item of a ``CState.moves()`` tuple).
+KIND_NAMES: tuple[str, str, str, str, str, str, str, str]
+#: Rule flags for ``Search.setup(flags=...)``, combined with ``|``.
+FLAG_TRANSFER: int
+FLAG_SHOW: int
+FLAG_NEIGHBOURS: int
+FLAG_SWAP: int
+FLAG_FIRST_OUT_WINS: int
+FLAG_TEAMS: int
+FLAG_FIRST_BOUT_LIMIT: int
+
+class _StateFields(TypedDict):
+    """What ``CState.fields()`` returns (not a runtime class of the module)."""
+
+    hands: tuple[int, ...]
+    att: int
+    opn: int
+    cov: int
+    shown: int
+    attacker: int
+    defender: int
+    turn: int
+    take: int
+    limit: int
+    cap: int
+    over: int
+    pile: int
+    trump_card: int
+    fresh: int
+
+class CState:
+    """A game state of the core (made by ``Search.setup`` and ``play``)."""
+
+    def moves(self) -> list[tuple[int, int, int, int]]:
+        """Legal moves as ``(kind, cards mask, card, target)``, engine order."""
+    def play(self, index: int) -> CState:
+        """The state after the ``index``-th legal move."""
+    def fields(self) -> _StateFields:
+        """Everything the state holds (for comparisons in tests)."""
+    def to_move(self) -> int:
+        """The seat to move, -1 once the game is over."""
+    def key(self, hero: int = 0, prover: int = 1) -> tuple[int, int, int, int, int]:
+        """The canonical table key of the state."""
+    def attacker_surely_wins(self, hero: int = 0) -> bool: ...
+    def hero_surely_escapes(self, hero: int) -> bool: ...
+    def hero_side_is_out(self, hero: int) -> bool: ...
+    def hero_outcome(self, hero: int) -> int | None:
+        """+1 / 0 / -1 for ``hero`` if the game is over between bouts, else None."""
+
+class Search:
+    """The search context: rules of one game, transposition table, budgets."""
+
+    @property
+    def buckets(self) -> int: ...
+    @property
+    def cond_entries(self) -> int: ...
+    @property
+    def tt_bytes(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def game(self) -> tuple[int, int]:
+        """(players, rule flags) of the game last loaded by ``setup``."""
+    def __init__(self, tt_mb: int = 64) -> None: ...
+    def tt_used(self) -> int: ...
+    def clear(self) -> None: ...
+    def setup(
+        self,
+        *,
+        n: int,
+        trump: int,
+        flags: int,
+        low_rank: int,
+        hands: tuple[int, ...],
+        att: int,
+        opn: int,
+        cov: int,
+        shown: int,
+        attacker: int,
+        defender: int,
+        turn: int,
+        take: int,
+        limit: int,
+        cap: int,
+        pile_order: tuple[int, ...],
+        trump_card: int,
+        fresh: int = 1,
+    ) -> CState:
+        """Load a game; returns the root state."""
+    def tune(
+        self,
+        equiv: bool | None = None,
+        iso: bool | None = None,
+        lead_table: bool | None = None,
+        quick: bool | None = None,
+        etc: bool | None = None,
+        ply_bound: bool | None = None,
+    ) -> dict[str, int]:
+        """Search switches (all on by default); returns the current settings."""
+    def new_generation(self) -> None: ...
+    def prove(
+        self,
+        st: CState,
+        hero: int,
+        prover: int,
+        depth: int = ...,
+        deadline: float = 0.0,
+        max_nodes: int = 0,
+    ) -> tuple[int, int]:
+        """(result, distance bound): 1 yes, 0 no, -1 budget, -2 interrupted.
+
+        ``depth`` defaults to ``UNLIMITED``; ``deadline`` is an absolute
+        ``time.monotonic()`` time (0: none)."""
+    def bounds(self, st: CState, hero: int, prover: int) -> tuple[int, int] | None: ...
+    def reset_nodes(self) -> None: ...
+
+def popcount(mask: int) -> int: ...
+def beaters(attack: int, hand: int, trump: int) -> int: ...
+def greedy_index(st: CState, table_order: tuple[int, ...] = ()) -> int: ...
+def greedy_playout(
+    st: CState,
+    me: int,
+    limit: int = 1500,
+    table_order: tuple[int, ...] = (),
+    first: int = -1,
+    stop_at_endgame: bool = False,
+) -> tuple[int | None, float, int, CState | None]:
+    """``(result, margin, steps, None)``, or with ``stop_at_endgame`` at the
+    first position between bouts with the pile empty ``(None, margin, steps,
+    state)``."""
