@@ -181,8 +181,11 @@ cdef void settle(Ctx* c, St* s, int* cand, int ncand) noexcept nogil:
         no = throw_order(c, s, order)
         start = 0
         if s.take and s.turn >= 0:
+            # P4, F3: from the asked seat on in R12 order; if he has just gone
+            # out (F7, F11: a new neighbour may join), from the seats after him
+            start = no
             for i in range(no):
-                if order[i] == s.turn:
+                if (order[i] - s.attacker + c.n) % c.n >= (s.turn - s.attacker + c.n) % c.n:
                     start = i
                     break
         for i in range(start, no):

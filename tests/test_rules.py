@@ -6,8 +6,12 @@ from builders import after, cards, moves, state
 from solver.game.cards import beats
 from solver.game.cards import parse_card as C
 from solver.game.deal import new_game
-from solver.game.movegen import legal_moves
+from solver.game.movegen import legal_moves, play
 from solver.game.state import Phase
+from solver.game.value import Value
+from solver.notation import parse_position
+from solver.search import Solver, analyse
+from solver.search.native import move_text
 
 
 # ----------------------------------------------------------------- R1, R2
@@ -363,3 +367,48 @@ def test_R1_deck24_and_deck52_games_deal():
 def test_game_over_has_no_moves():
     s = state(["", "8S"], trump="H")
     assert s.is_over and legal_moves(s) == []
+
+
+# ---------------------------------------------------------------- P4, F3, F7, F11
+# After a take under throw_in=neighbours, a thrower who plays his last card with
+# the pile empty goes out; the seats that passed before him are not asked again
+# (P4, F3), and a seat that has just become the defender's neighbour is (F7, F11).
+NEIGHBOURS_3P = ("trump S; hands KD | 7C 8C 9C | KC; table KS; attacker 1; take; turn 3; "
+                 "rules throw_in=neighbours")
+NEIGHBOURS_4P = ("trump S; hands KD | 7C 8C 9C 9D | KC | KH; table KS; attacker 1; take; "
+                 "turn 3; rules throw_in=neighbours")
+
+
+def _after_throw(text: str, move: str):
+    s = parse_position(text).state
+    m = next(m for m in legal_moves(s) if str(m) == move)
+    return s, play(s, m)
+
+
+def test_P4_F3_a_seat_that_passed_is_not_asked_again_when_the_thrower_goes_out():
+    _, after = _after_throw(NEIGHBOURS_3P, "+KC")
+    # seat 1 has passed: the bout ends and seat 2 picks up KS and KC
+    assert not after.table and after.hand_size(1) == 5
+    assert after.attacker == 0  # R18: the seat after the taker (seat 3 is out) leads
+
+
+def test_F7_F11_the_new_neighbour_is_asked_when_the_thrower_goes_out():
+    _, after = _after_throw(NEIGHBOURS_4P, "+KC")
+    assert after.table and after.to_move == 3  # seat 4, not seat 1
+
+
+def test_F7_the_core_agrees_after_the_thrower_goes_out():
+    for text in (NEIGHBOURS_3P, NEIGHBOURS_4P):
+        before, after = _after_throw(text, "+KC")
+        st = Solver(tt_mb=1).core_state(before)
+        i = [move_text(m) for m in st.moves()].index("+KC")
+        core_after = st.play(i)
+        assert core_after.to_move() == after.to_move
+        assert sorted(move_text(m) for m in core_after.moves()) == sorted(
+            str(m) for m in legal_moves(after))
+
+
+def test_F7_analyse_values_the_throw_as_the_rules_play_it():
+    res = analyse(NEIGHBOURS_4P, hero=1)
+    by = {m.move: m.value for m in res.moves}
+    assert by["+KC"] == Value.LOSS  # seat 4 throws KH next; seat 1 is left the durak

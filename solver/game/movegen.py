@@ -192,8 +192,15 @@ def settle(state: GameState, candidates: list[int] | None = None) -> GameState:
         return state  # P2: the defender is to move
     if candidates is None:
         order = state.throw_order()
-        if state.take and state.turn >= 0 and state.turn in order:
-            candidates = order[order.index(state.turn):]
+        if state.take and state.turn >= 0:
+            # P4, F3: ask from the seat whose turn it is on, in R12 order.  If he
+            # has just gone out he is no longer in the order (under
+            # throw_in=neighbours the seat beyond him may have become the
+            # defender's neighbour, F7, F11): ask the seats after him, never
+            # those before him -- they have passed.
+            n, a = state.players, state.attacker
+            at = (state.turn - a) % n
+            candidates = [s for s in order if (s - a) % n >= at]
         else:
             candidates = order
     for s in candidates:
