@@ -31,18 +31,43 @@ cdef extern from *:
     #endif
     /* The table in 2 MiB aligned memory, zeroed, with transparent huge pages
        asked for where the OS has them: its probes are random accesses and
-       4 KiB pages make most of them TLB misses as well as cache misses. */
+       4 KiB pages make most of them TLB misses as well as cache misses.
+       On Linux the memory is an anonymous mapping: the kernel zeroes each page
+       when it is first touched, so a large table costs nothing until the
+       search uses it (a 179-node problem does not pay for 4 GB of memset).
+       The mapping's start is kept in the word before the aligned block. */
+    #define DK_ALIGN ((size_t)1 << 21)
     static void* dk_table_alloc(size_t bytes) {
-        void* p = NULL;
-        if (posix_memalign(&p, (size_t)1 << 21, bytes) != 0) return NULL;
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+    #if defined(__linux__) && defined(MAP_ANONYMOUS)
+        size_t total = bytes + 2 * DK_ALIGN;
+        char* base = (char*)mmap(NULL, total, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (base == (char*)MAP_FAILED) return NULL;
+        char* p = (char*)((((size_t)base + sizeof(size_t) * 2) + DK_ALIGN - 1) & ~(DK_ALIGN - 1));
+        ((size_t*)p)[-1] = total;
+        ((char**)p)[-2] = base;
+    #ifdef MADV_HUGEPAGE
         madvise(p, bytes, MADV_HUGEPAGE);
     #endif
+        return p;
+    #else
+        void* p = NULL;
+        if (posix_memalign(&p, DK_ALIGN, bytes) != 0) return NULL;
         memset(p, 0, bytes);
         return p;
+    #endif
+    }
+    static void dk_table_free(void* p) {
+        if (p == NULL) return;
+    #if defined(__linux__) && defined(MAP_ANONYMOUS)
+        munmap(((char**)p)[-2], ((size_t*)p)[-1]);
+    #else
+        free(p);
+    #endif
     }
     """
     void* dk_table_alloc(size_t bytes) nogil
+    void dk_table_free(void* p) nogil
 
 cdef extern from "Python.h":
     int PyErr_CheckSignals()

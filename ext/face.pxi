@@ -127,8 +127,8 @@ cdef class Search:
 
     def __dealloc__(self):
         if self.c != NULL:
-            free(self.c.tt)
-            free(self.c.cond)
+            dk_table_free(self.c.tt)
+            dk_table_free(self.c.cond)
             free(self.c.mstack)
             free(self.c.kstack)
             free(self.c.cstack)

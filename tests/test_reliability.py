@@ -186,3 +186,13 @@ def test_fuzz_field_mutations_of_a_valid_position(data):
     assert "Traceback" not in res.output
     if res.exit_code == 0:
         json.loads(res.output)
+
+
+def test_a_large_table_is_not_touched_up_front():
+    """The table is an anonymous mapping: 4 GB for a 179-node problem costs little memory."""
+    code = ("import resource, solver; s = solver.Solver(tt_mb=4096); "
+            "s.solve('trump H; hands 6S 7S KH | 8C 9C AH; attacker 1'); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert int(r.stdout) < 512 * 1024  # KiB: far below the 4 GiB the table may grow to

@@ -70,7 +70,10 @@ class Solver:
             raise OptionError(f"backend: unknown backend {backend!r}")
         self.tt_mb = tt_mb
         self.backend = backend
-        self._core = CoreBackend(tt_mb) if backend == "core" else None
+        try:
+            self._core = CoreBackend(tt_mb) if backend == "core" else None
+        except MemoryError:
+            raise OptionError(f"tt_mb: a table of {tt_mb} MiB cannot be allocated here") from None
 
     # ---------------------------------------------------------------- API
     def value(self, position: Any, hero: int | None = None, *,
