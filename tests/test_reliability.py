@@ -196,3 +196,17 @@ def test_a_large_table_is_not_touched_up_front():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert int(r.stdout) < 512 * 1024  # KiB: far below the 4 GiB the table may grow to
+
+
+def test_puzzle_generate_refuses_an_unwritable_out_before_mining(tmp_path):
+    line = one_error_line(run("puzzle", "generate", "--count", "1", "--out",
+                              str(tmp_path / "missing" / "x.toml")))
+    assert "--out" in line and "does not exist" in line
+
+
+def test_puzzle_generate_that_finds_fewer_than_asked_exits_3(tmp_path):
+    out = tmp_path / "few.toml"
+    res = run("puzzle", "generate", "--count", "3", "--seed", "1", "--tries", "5",
+              "--out", str(out))
+    assert res.exit_code == 3 and "found 0 of the 3" in res.output
+    assert out.exists()  # what was found is still written, whole

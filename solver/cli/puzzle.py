@@ -5,6 +5,7 @@ parser: :mod:`solver.puzzles`); ``--dir`` or ``$DURAK_PUZZLES`` points elsewhere
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any
@@ -14,7 +15,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from solver.cli.app import main
-from solver.cli.common import (emit_json, handles_errors, outcome_text, stderr_console,
+from solver.cli.common import (ExitCode, emit_json, handles_errors, outcome_text, stderr_console,
                                stdout_console)
 from solver.errors import MoveError, OptionError
 from solver.game.cards import SUIT_SYMBOLS, card_name, cards_of
@@ -469,7 +470,7 @@ def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None)
 # --------------------------------------------------------------- generate
 
 @puzzle.command("generate")
-@click.option("--count", type=click.IntRange(1), default=10, show_default=True,
+@click.option("--count", type=click.IntRange(1, 10_000), default=10, show_default=True,
               help="Puzzles to find.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True)
@@ -505,6 +506,12 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
     rules = parse_rules(rules_text)
     if rules.teams and players != 4:
         raise OptionError("--players: teams=2v2 needs 4 players")
+    if out_path:  # refuse an unwritable place before the mining, not after it
+        folder = os.path.dirname(os.path.abspath(out_path))
+        if not os.path.isdir(folder):
+            raise OptionError(f"--out: the directory {folder!r} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise OptionError(f"--out: the directory {folder!r} is not writable")
     opts = GenOptions(count=count, seed=seed, players=players, rules=rules, min_depth=min_depth,
                       max_cards=max_cards, method=method, max_solutions=max_solutions,
                       tries=tries, prefix=prefix, max_nodes=max_nodes, max_depth=max_depth,
@@ -531,9 +538,14 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
              " solves the task and the greedy player's move does not.")
     coll = as_collection(found, prefix, f"Generated puzzles (seed {seed})", intro)
     text = format_collection(coll)
-    if out_path:
-        with open(out_path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    if out_path:  # whole or not at all: a temporary file beside it, then renamed
+        tmp = f"{out_path}.tmp{os.getpid()}"
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, out_path)
+        except OSError as e:
+            raise OptionError(f"--out: cannot write {out_path!r}: {e.strerror}") from None
     if as_json:
         emit_json({"count": len(found), "seconds": round(seconds, 3), "out": out_path,
                    "puzzles": [{**f.puzzle.to_dict(), "score": f.score} for f in found]})
@@ -541,3 +553,7 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
         click.echo(text, nl=False)
     err.print(f"found {len(found)} of {count} puzzles in {seconds:.1f} s"
               + (f", written to {out_path}" if out_path else ""))
+    if len(found) < count:
+        click.echo(f"durak: budget: found {len(found)} of the {count} puzzles asked for "
+                   f"within {opts.tries or 60 * count} candidate positions", err=True)
+        sys.exit(int(ExitCode.BUDGET))

@@ -252,7 +252,11 @@ def try_position(state: GameState, opts: GenOptions, make_solver: Callable[[], A
 
 def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
              progress: Callable[[int, int], None] | None = None) -> list[Found]:
-    """Mine up to ``opts.count`` puzzles; the best by :func:`score`, in score order."""
+    """Mine up to ``opts.count`` puzzles; the best by :func:`score`, in score order.
+
+    Ctrl-C stops the mining and the puzzles found so far are returned; the
+    caller tells a short answer by comparing the count with ``opts.count``.
+    """
     if make_solver is None:
         def make_solver() -> Any:
             return Solver(tt_mb=16)
@@ -263,20 +267,24 @@ def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
     used_games: set[int] = set()
     want = opts.count
     gen = candidates(opts, rng)
-    for i in range(tries):
-        game, state = next(gen)
-        if progress:
-            progress(i + 1, len(found))
-        if game in used_games:
-            continue
-        f = try_position(state, opts, make_solver, format_position)
-        if f is None or f.puzzle.position in seen:
-            continue
-        seen.add(f.puzzle.position)
-        used_games.add(game)
-        found.append(f)
-        if len(found) >= want:
-            break
+    try:
+        for i in range(tries):
+            game, state = next(gen)
+            if progress:
+                progress(i + 1, len(found))
+            if game in used_games:
+                continue
+            f = try_position(state, opts, make_solver, format_position)
+            if f is None or f.puzzle.position in seen:
+                continue
+            seen.add(f.puzzle.position)
+            used_games.add(game)
+            found.append(f)
+            if len(found) >= want:
+                break
+    except KeyboardInterrupt:  # Ctrl-C: keep what was found
+        if not found:
+            raise
     found.sort(key=lambda f: (-f.score, f.puzzle.position))
     out = []
     for k, f in enumerate(found, 1):
