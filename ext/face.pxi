@@ -319,3 +319,14 @@ FLAG_SWAP = F_SWAP
 FLAG_FIRST_OUT_WINS = F_FOW
 FLAG_TEAMS = F_TEAMS
 FLAG_FIRST_BOUT_LIMIT = F_FBL
+#: The core's flag bit of each boolean rule option, by ``solver.game.rules.Rules``
+#: attribute (the converter reads this; tests hold it to ``Rules``).
+RULE_FLAGS = {
+    "transfer": F_TRANSFER,
+    "transfer_by_trump_show": F_SHOW,
+    "throw_in_neighbours": F_NEIGH,
+    "trump_swap": F_SWAP,
+    "first_out_wins": F_FOW,
+    "teams": F_TEAMS,
+    "first_bout_limit": F_FBL,
+}

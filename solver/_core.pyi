@@ -19,6 +19,7 @@ FLAG_SWAP: int
 FLAG_FIRST_OUT_WINS: int
 FLAG_TEAMS: int
 FLAG_FIRST_BOUT_LIMIT: int
+RULE_FLAGS: dict[str, int]
 
 class _StateFields(TypedDict):
     """What ``CState.fields()`` returns (not a runtime class of the module)."""

@@ -79,3 +79,12 @@ def test_core_equals_engine_many_deals():
         rules = OPTION_SETS[g % len(OPTION_SETS)]
         players = rng.randint(2, 4 if rules.deck == 24 else 6)
         check_walk(search, new_game(players, rules, rng=rng), rng)
+
+
+def test_the_core_has_one_flag_for_every_boolean_rule_option():
+    from solver.game.rules import FLAG_OPTIONS
+    from solver.search.native import core
+
+    assert set(core.RULE_FLAGS) == {attr for attr, _ in FLAG_OPTIONS}
+    bits = list(core.RULE_FLAGS.values())
+    assert len(set(bits)) == len(bits) and all(b and b & (b - 1) == 0 for b in bits)

@@ -15,22 +15,10 @@ HAND_SIZE = 6
 #: R10 option ``first_bout_limit=5``: the cap of the first bout.
 FIRST_BOUT_CAP = 5
 
-#: Option names in the canonical order they are written in.
-OPTION_NAMES = (
-    "transfer",
-    "transfer_by_trump_show",
-    "throw_in=neighbours",
-    "first_bout_limit=5",
-    "trump_swap",
-    "first_out_wins",
-    "teams=2v2",
-    "deck=24",
-    "deck=52",
-)
-
-
-#: Boolean options: the attribute of :class:`Rules` and the option's name.
-_FLAGS = (
+#: Boolean options: the attribute of :class:`Rules` and the option's name, in the
+#: canonical order they are written in.  The one list of them: the names, the
+#: parser and the compiled core's flags (``solver._core.RULE_FLAGS``) follow it.
+FLAG_OPTIONS = (
     ("transfer", "transfer"),
     ("transfer_by_trump_show", "transfer_by_trump_show"),
     ("throw_in_neighbours", "throw_in=neighbours"),
@@ -39,6 +27,8 @@ _FLAGS = (
     ("first_out_wins", "first_out_wins"),
     ("teams", "teams=2v2"),
 )
+#: Every option name, in canonical order.
+OPTION_NAMES = tuple(name for _, name in FLAG_OPTIONS) + ("deck=24", "deck=52")
 
 
 @dataclass(frozen=True)
@@ -56,7 +46,7 @@ class Rules:
 
     def names(self) -> list[str]:
         """The options that are on, in the canonical order of :data:`OPTION_NAMES`."""
-        out = [name for attr, name in _FLAGS if getattr(self, attr)]
+        out = [name for attr, name in FLAG_OPTIONS if getattr(self, attr)]
         if self.deck != 36:
             out.append(f"deck={self.deck}")
         return out
@@ -70,7 +60,7 @@ class Rules:
         return self.transfer or self.transfer_by_trump_show
 
 
-_BY_NAME = {name: attr for attr, name in _FLAGS}
+_BY_NAME = {name: attr for attr, name in FLAG_OPTIONS}
 
 
 def parse_rules(text: str | list[str] | tuple[str, ...] | None) -> Rules:

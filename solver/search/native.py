@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from solver.game.cards import DECK_LOW_RANK, cards_of
 from solver.game.moves import PASS, SWAP, TAKE, Move
+from solver.game.rules import FLAG_OPTIONS
 from solver.game.state import GameState
 
 try:
@@ -21,24 +22,12 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     ) from exc
 
 
-#: Rule options and the core's flag bit for each.
-_RULE_FLAGS = (
-    ("transfer", "FLAG_TRANSFER"),
-    ("transfer_by_trump_show", "FLAG_SHOW"),
-    ("throw_in_neighbours", "FLAG_NEIGHBOURS"),
-    ("trump_swap", "FLAG_SWAP"),
-    ("first_out_wins", "FLAG_FIRST_OUT_WINS"),
-    ("teams", "FLAG_TEAMS"),
-    ("first_bout_limit", "FLAG_FIRST_BOUT_LIMIT"),
-)
-
-
 def rule_flags(state: GameState) -> int:
     """The core's bit set of the options ``state`` is played with."""
     f = 0
-    for attr, flag in _RULE_FLAGS:
+    for attr, _ in FLAG_OPTIONS:
         if getattr(state.rules, attr):
-            f |= getattr(core, flag)
+            f |= core.RULE_FLAGS[attr]
     return f
 
 
