@@ -8,9 +8,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from solver.cli.app import main
-from solver.cli.common import (emit_json, handles_errors, load_position, stderr_console,
-                               stdout_console)
-from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
+from solver.cli.common import (emit_json, handles_errors, load_position, read_game_text,
+                               stderr_console, stdout_console)
+from solver.errors import OptionError
+from solver.games import Game
+from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint, hint_knowledge
 
 
 def _progress_bar(enabled: bool):
@@ -23,7 +25,10 @@ def _progress_bar(enabled: bool):
 
 
 @main.command("hint")
-@click.argument("position")
+@click.argument("position", required=False)
+@click.option("--game", "game_file", default=None, metavar="FILE",
+              help="A game record (docs/game-record.md; '-' for stdin): the hint at its end, "
+                   "from the asking seat's view, instead of POSITION.")
 @click.option("--samples", "-n", type=click.IntRange(min=1), default=None,
               help="Deals to score the moves on (default 128, or up to 5000 with --time; "
                    "all deals when there are fewer).")
@@ -37,16 +42,23 @@ def _progress_bar(enabled: bool):
               help="The asking seat (overrides the position's `me`; default the seat to move).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
-def hint_command(position: str, samples: int | None, time_: float | None, seed: int | None,
-                 workers: int, me: int | None, as_json: bool) -> None:
+def hint_command(position: str | None, game_file: str | None, samples: int | None,
+                 time_: float | None, seed: int | None, workers: int, me: int | None,
+                 as_json: bool) -> None:
     """Recommend a move in POSITION, where cards are hidden, by scoring every
     legal move on the same sampled deals of the unseen cards.
 
     Each deal is solved exactly when its pile is empty, else played out by the
-    greedy player (docs/hint.md).  With --time and no --samples, deals are
+    greedy player (docs/hint.md).  With --game FILE the position is the end of
+    a game record, seen by its asking seat (or --me).  With --time and no --samples, deals are
     scored until the time is up.
     """
-    pos = load_position(position)
+    if (position is None) == (game_file is None):
+        raise OptionError("give either POSITION or --game FILE")
+    knowledge = None
+    if game_file is not None:
+        # every public fact of the record: discards, pick-ups, the face-up trump drawn
+        knowledge = Game.parse(read_game_text(game_file)).knowledge(me)
     if samples is None:
         samples = TIME_ONLY_SAMPLES if time_ is not None else DEFAULT_SAMPLES
     bar = _progress_bar(sys.stderr.isatty())
@@ -60,12 +72,18 @@ def hint_command(position: str, samples: int | None, time_: float | None, seed: 
             task = bar.add_task("deals", total=total)
         bar.update(task, completed=done, total=total)
 
+    def run(progress):
+        if knowledge is not None:
+            return hint_knowledge(knowledge, samples=samples, seed=seed, max_time=time_,
+                                  workers=workers, progress=progress)
+        return hint(load_position(position), samples=samples, seed=seed, max_time=time_,
+                    workers=workers, me=me, progress=progress)
+
     if bar is not None:
         with bar:
-            res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me,
-                       progress=progress)
+            res = run(progress)
     else:
-        res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me)
+        res = run(None)
     if as_json:
         emit_json(res.to_json())
         return

@@ -177,9 +177,10 @@ class Replay:
         me = self.me
         if not self._draw_open and self.state.table:
             self.implicit_passes(me)  # the bout may end by the passes of hidden throwers
-        if not self._draw_open:
+        if not self._draw_open or not (self._draw_hidden or self._draw_known):
             raise RecordError(ev.where, f"seat {me + 1} draws nothing here: a draw follows the "
-                                        "move that ends a bout while the pile has cards (R17)")
+                                        "move that ends a bout while the pile has cards, for a "
+                                        "seat with fewer than six cards (R17)")
         s = self.state
         hands = list(s.hands)
         hidden = list(s.hidden)
