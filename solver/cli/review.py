@@ -118,18 +118,21 @@ def print_review(res: Review) -> None:
     con = stdout_console()
     t = Table(title=f"review of seat {'+'.join(map(str, res.seats))} "
                     f"(estimates: {res.samples} deals, seed {res.seed})", title_justify="left")
+    many = len(res.seats) > 1
     for col, just in (("#", "right"), ("seat", "right"), ("played", "left"),
                       ("chance", "right"), ("best", "left"), ("best chance", "right"),
                       ("loss", "right"), ("label", "left"), ("how", "left")):
-        t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
+        if col != "seat" or many:
+            t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
     for d in res.decisions:
         style = _STYLE[d.label]
         chance = (f"{d.played_value.text}" if d.exact and d.played_value is not None
                   else f"{d.played_chance:.2f}")
         best = (f"{d.best_value.text}" if d.exact and d.best_value is not None
                 else f"{d.best_chance:.2f}")
-        t.add_row(str(d.number), str(d.seat), d.played, chance, d.best, best, f"{d.loss:.2f}",
-                  f"[{style}]{d.label}[/{style}]", "exact" if d.exact else "est.")
+        row = [str(d.number), str(d.seat), d.played, chance, d.best, best, f"{d.loss:.2f}",
+               f"[{style}]{d.label}[/{style}]", "exact" if d.exact else "est."]
+        t.add_row(*(row if many else row[:1] + row[2:]))
     con.print(t)
     for d in res.decisive:
         con.print(f"decisive: move {d.number}, seat {d.seat} played {d.played}: "
