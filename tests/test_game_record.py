@@ -16,7 +16,7 @@ from solver.game.rules import parse_rules
 from solver.games import Game
 from solver.hints import hint_knowledge
 from solver.hints.knowledge import PublicTracker
-from solver.match import play_game
+from solver.match import MatchSpec, play_game, play_match_game
 
 #: (players, rules) of the seeded games: 2-6 players and several options.
 SETUPS = [
@@ -204,3 +204,31 @@ def test_a_draw_with_the_wrong_cards_is_refused():
     if fewer is not None:
         with pytest.raises(RecordError, match=r"drew \d+ unseen card\(s\) here \(R17\)"):
             Game.parse(fewer)
+
+
+# ---------------------------------------------------------------- writers
+def test_match_record_writes_full_records_that_replay_to_the_match_result(tmp_path):
+    run("match", "--a", "greedy", "--b", "random", "--games", "3", "--players", "3",
+        "--rules", "transfer", "--seed", "2", "--record", str(tmp_path / "games"))
+    files = sorted((tmp_path / "games").iterdir())
+    assert [f.name for f in files] == [f"deal0000-a{s}.txt" for s in (1, 2, 3)]
+    spec = MatchSpec("greedy", "random", players=3, rules=parse_rules("transfer"), seed=2)
+    for s, f in enumerate(files):
+        g = Game.parse(f.read_text())
+        rec = play_match_game(spec, 0, s)
+        assert g.full and g.me == s and [str(m) for _, m in g.moves] == rec.moves
+        assert g.outcome()[s] == rec.result
+
+
+def test_play_out_record_needs_a_deal_and_writes_a_replayable_record(tmp_path):
+    deal = "trump KC; hands AS 7H JH 7C 8C TC | JS 9H TD JD QD 6C; attacker 2; pile 24"
+    out = tmp_path / "g.txt"
+    r = run("play-out", deal, "--seed", "3", "--record", str(out), "--json")
+    played = json.loads(r.output)
+    g = Game.parse(out.read_text())
+    assert g.full and [f"{s}:{m}" for s, m in g.moves] == played["moves"]
+    assert list(g.outcome()) == played["outcome"]["scores"]
+    bad = tmp_path / "no.txt"
+    r = run("play-out", "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1", "--record", str(bad),
+            code=2)
+    assert "at the deal" in r.output and not bad.exists()
