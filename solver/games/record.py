@@ -407,6 +407,14 @@ class Game:
             d["outcome"] = list(out)
         return d
 
+    def with_tokens(self, tokens: list[str]) -> "Game":
+        """The same header with the moves section ``tokens`` (``2:6D``, ``draw 7H``, ...),
+        replayed; raises :class:`RecordError` at the first bad one."""
+        words = [w for t in tokens for w in t.split()]
+        game = replace(self, events=_events(words, self.rules.deck, self.players), _replay=None)
+        game.replay()
+        return game
+
     def with_moves(self, n: int) -> "Game":
         """The record cut after its first ``n`` moves (and the draws that follow them)."""
         events: list[Event] = []
