@@ -6,6 +6,8 @@ The Python API mirrors the ``durak`` commands (docs/notation.md)::
     solver.solve("trump H; hands 6S 7S KH | 8C 9C AH; attacker 1").value   # Value.WIN
     solver.analyse(position).moves        # every legal move with its value
     solver.hint(position, samples=64, seed=1).best
+    game = solver.Game.parse(record_text)  # a whole game (docs/game-record.md)
+    solver.review(game, seat=1).decisions  # every decision of seat 1, labelled
 
 ``position`` is a position string, a JSON-like dict, a parsed ``Position`` or
 a ``GameState``.  Seats are 1-based everywhere in this API; budgets are the
@@ -13,19 +15,21 @@ keywords ``max_time`` (seconds) and ``max_nodes``.  Every error a caller can
 cause is a :class:`DurakError` (a ``ValueError``).
 """
 from solver.errors import (BudgetExceeded, DurakError, HiddenCardsError, IllegalMoveError,
-                           MoveError, PositionError)
+                           MoveError, PositionError, RecordError)
 from solver.game.cards import card_name, parse_card
 from solver.game.moves import Move
 from solver.game.rules import Rules, parse_rules
 from solver.game.state import GameState, Phase
 from solver.game.value import Value
+from solver.games import Game
+from solver.games.review import Review, review
 from solver.hints import HintConfig, HintResult, hint
 from solver.notation import Position, format_position, parse_position
 from solver.search import MoveValue, Solver, SolveResult, analyse, solve
 
-__all__ = ["BudgetExceeded", "DurakError", "GameState", "HiddenCardsError", "HintConfig",
+__all__ = ["BudgetExceeded", "DurakError", "Game", "GameState", "HiddenCardsError", "HintConfig",
            "HintResult", "IllegalMoveError", "Move", "MoveError", "MoveValue", "Phase",
-           "Position", "PositionError", "Rules", "SolveResult", "Solver", "Value", "analyse",
+           "Position", "PositionError", "RecordError", "Review", "Rules", "SolveResult", "Solver", "Value", "analyse",
            "card_name", "format_position", "hint", "parse_card", "parse_position", "parse_rules",
-           "solve"]
+           "review", "solve"]
 __version__ = "0.1.0"

@@ -48,3 +48,16 @@ class BudgetExceeded(DurakError):
     def __init__(self, message: str, partial: object = None):
         super().__init__(message)
         self.partial = partial
+
+
+class RecordError(DurakError):
+    """A game record that does not parse or cannot have happened (docs/game-record.md).
+
+    ``where`` locates it: a header field (``deal 2``, ``trump``) or the move
+    number with its token (``move 12 '2:6S/8S'``); ``problem`` says what is wrong.
+    """
+
+    def __init__(self, where: str, problem: str):
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}")

@@ -27,6 +27,7 @@ from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.rules import Rules
 from solver.game.state import GameState
+from solver.games import Game
 from solver.hints import DEFAULT_SAMPLES, hint_knowledge
 from solver.hints.knowledge import PublicTracker, knowledge_of
 from solver.hints.stats import wilson
@@ -124,9 +125,19 @@ class MatchSpec:
     max_moves: int = MAX_MOVES
 
 
+def deal_of(spec: MatchSpec, deal: int) -> GameState:
+    """The seeded deal ``deal`` of a match (R5, R6)."""
+    return new_game(spec.players, spec.rules, rng=random.Random(f"deal:{spec.seed}:{deal}"))
+
+
+def game_record(spec: MatchSpec, rec: GameRecord) -> Game:
+    """The full game record (docs/game-record.md) of one game; its asking seat is A's."""
+    return Game.from_play(deal_of(spec, rec.deal), rec.moves, me=rec.seat_a + 1)
+
+
 def play_match_game(spec: MatchSpec, deal: int, seat_a: int) -> GameRecord:
     """Game ``deal`` of the match with policy A in ``seat_a``."""
-    start = new_game(spec.players, spec.rules, rng=random.Random(f"deal:{spec.seed}:{deal}"))
+    start = deal_of(spec, deal)
     pa = make_policy(spec.a, spec.hint_samples, spec.hint_time)
     pb = make_policy(spec.b, spec.hint_samples, spec.hint_time)
     pols = [pa if s == seat_a else pb for s in range(spec.players)]

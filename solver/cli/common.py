@@ -137,6 +137,20 @@ def read_position_text(arg: str) -> str:
     return arg
 
 
+def read_game_text(arg: str) -> str:
+    """GAME (a record, docs/game-record.md): '-' reads stdin, else a file; a text with
+    ';' or a newline is the record itself."""
+    if arg == "-":
+        return sys.stdin.read()
+    if ";" in arg or "\n" in arg or arg.lstrip().startswith("{"):
+        return arg
+    try:
+        with open(arg, encoding="utf-8") as fh:
+            return fh.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise click.UsageError(f"GAME: cannot read file {arg!r}: {e}") from None
+
+
 def load_position(arg: str) -> "Position":
     """Parse a POSITION argument into a :class:`solver.notation.Position`."""
     return parse_position(read_position_text(arg))

@@ -9,8 +9,10 @@ from rich.table import Table
 
 from solver.cli.app import main
 from solver.cli.common import (ExitCode, Seconds, emit_json, handles_errors, load_position,
-                               stderr_console, stdout_console)
-from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
+                               read_game_text, stderr_console, stdout_console)
+from solver.errors import OptionError
+from solver.games import Game
+from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint, hint_knowledge
 
 #: The most deals one hint may be asked to score.
 MAX_SAMPLES = 1_000_000
@@ -26,7 +28,10 @@ def _progress_bar(enabled: bool):
 
 
 @main.command("hint")
-@click.argument("position")
+@click.argument("position", required=False)
+@click.option("--game", "game_file", default=None, metavar="FILE",
+              help="A game record (docs/game-record.md; '-' for stdin): the hint at its end, "
+                   "from the asking seat's view, instead of POSITION.")
 @click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help="Deals to score the moves on (default 128, or up to 5000 with --time; "
                    "all deals when there are fewer).")
@@ -41,16 +46,23 @@ def _progress_bar(enabled: bool):
               help="The asking seat (overrides the position's `me`; default the seat to move).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
-def hint_command(position: str, samples: int | None, time_: float | None, seed: int | None,
-                 workers: int, me: int | None, as_json: bool) -> None:
+def hint_command(position: str | None, game_file: str | None, samples: int | None,
+                 time_: float | None, seed: int | None, workers: int, me: int | None,
+                 as_json: bool) -> None:
     """Recommend a move in POSITION, where cards are hidden, by scoring every
     legal move on the same sampled deals of the unseen cards.
 
     Each deal is solved exactly when its pile is empty, else played out by the
-    greedy player (docs/hint.md).  With --time and no --samples, deals are
+    greedy player (docs/hint.md).  With --game FILE the position is the end of
+    a game record, seen by its asking seat (or --me).  With --time and no --samples, deals are
     scored until the time is up.
     """
-    pos = load_position(position)
+    if (position is None) == (game_file is None):
+        raise OptionError("give either POSITION or --game FILE")
+    knowledge = None
+    if game_file is not None:
+        # every public fact of the record: discards, pick-ups, the face-up trump drawn
+        knowledge = Game.parse(read_game_text(game_file)).knowledge(me)
     time_only = samples is None and time_ is not None
     if samples is None:
         samples = TIME_ONLY_SAMPLES if time_ is not None else DEFAULT_SAMPLES
@@ -67,13 +79,19 @@ def hint_command(position: str, samples: int | None, time_: float | None, seed: 
 
     # with a time budget only, the answer is complete once the default number of deals is in
     floor = DEFAULT_SAMPLES if time_only else None
+
+    def run(progress):
+        if knowledge is not None:
+            return hint_knowledge(knowledge, samples=samples, seed=seed, max_time=time_,
+                                  workers=workers, progress=progress, min_samples=floor)
+        return hint(load_position(position), samples=samples, seed=seed, max_time=time_,
+                    workers=workers, me=me, progress=progress, min_samples=floor)
+
     if bar is not None:
         with bar:
-            res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me,
-                       progress=progress, min_samples=floor)
+            res = run(progress)
     else:
-        res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me,
-                   min_samples=floor)
+        res = run(None)
     if as_json:
         emit_json(res.to_json())
     else:

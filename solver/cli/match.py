@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from solver.cli.app import main
 from solver.cli.common import ExitCode, emit_json, handles_errors, stderr_console, stdout_console
+from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.match import BOT_HINT_SAMPLES, MAX_GAMES, MatchSpec, match
+from solver.match import BOT_HINT_SAMPLES, MAX_GAMES, MatchSpec, game_record, match
 
 POLICY_NAMES = ["random", "greedy", "hint"]
 
@@ -30,10 +32,13 @@ POLICY_NAMES = ["random", "greedy", "hint"]
               help="Deals per decision of the hint policy (default: the bot's budget).")
 @click.option("--hint-time", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds per decision of the hint policy (stops scoring new deals).")
+@click.option("--record", "record_dir", default=None, metavar="DIR",
+              help="Write every game as a full game record (docs/game-record.md) into DIR.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
 def match_command(a: str, b: str, games: int, players: int, rules: str, seed: int, workers: int,
-                  hint_samples: int | None, hint_time: float | None, as_json: bool) -> None:
+                  hint_samples: int | None, hint_time: float | None, record_dir: str | None,
+                  as_json: bool) -> None:
     """Play policy A against policy B: each seeded deal once with A in every seat.
 
     Reports A's wins, draws and losses (a loss: A is the durak), a 95% interval
@@ -58,6 +63,8 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
             res = match(spec, games, workers=workers, progress=progress)
     else:
         res = match(spec, games, workers=workers)
+    if record_dir is not None:
+        write_records(spec, res, Path(record_dir))
     obj = res.to_json()
     if as_json:
         emit_json(obj)
@@ -85,3 +92,18 @@ def _exit_if_interrupted(res) -> None:
     if res.interrupted:
         click.echo(f"durak: interrupted after {len(res.games)} games", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
+
+
+def write_records(spec: MatchSpec, res, folder: Path) -> None:
+    """One file per game, ``deal0003-a2.txt`` (deal 3, A in seat 2); every record is
+    formatted before the first file is written."""
+    texts = {f"deal{g.deal:04d}-a{g.seat_a + 1}.txt": game_record(spec, g).format()
+             for g in res.games}
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"record: {str(folder)!r} is not a directory")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in texts.items():
+            (folder / name).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise OptionError(f"record: cannot write into {str(folder)!r}: {e}") from None

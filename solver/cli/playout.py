@@ -16,11 +16,14 @@ import click
 
 from solver.cli.app import main
 from solver.cli.common import ExitCode, emit_json, handles_errors, load_position, outcome_info
+from solver.errors import OptionError
 from solver.game.cards import card_name, cards_of
 from solver.game.determinize import deal_hidden
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import Kind, Move
+from solver.game.rules import HAND_SIZE
 from solver.game.state import GameState
+from solver.games import Game
 from solver.notation import format_position
 
 
@@ -81,6 +84,12 @@ def play_out(state: GameState, seed: int, max_moves: int) -> Record:
     return rec
 
 
+def is_deal(state: GameState) -> bool:
+    """A state right after the deal: six cards each, nothing played (R5)."""
+    return (not state.table and state.out == 0
+            and all(state.hand_size(s) == HAND_SIZE for s in range(state.players)))
+
+
 def print_record(rec: Record) -> None:
     click.echo(f"seed {rec.seed}; start: {format_position(rec.start)}")
     ends = {b["after_move"]: b for b in rec.bouts}
@@ -109,11 +118,26 @@ def print_record(rec: Record) -> None:
               help="Seed of the random deal of hidden cards and of the moves.")
 @click.option("--max-moves", type=click.IntRange(min=1), default=10000, show_default=True,
               help="Stop after this many moves (exit 3 if the game is not over).")
+@click.option("--record", "record_file", default=None, metavar="FILE",
+              help="Also write the game as a full game record (docs/game-record.md); "
+                   "POSITION must be a deal (six cards each, nothing played).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
-def playout_command(position: str, seed: int, max_moves: int, as_json: bool) -> None:
+def playout_command(position: str, seed: int, max_moves: int, record_file: str | None,
+                    as_json: bool) -> None:
     """Play POSITION to the end with random legal moves and print the game record."""
-    rec = play_out(load_position(position).state, seed, max_moves)
+    state = load_position(position).state
+    if record_file is not None and not is_deal(state):
+        raise OptionError("record: --record needs POSITION at the deal: six cards in every "
+                          "hand, nothing on the table or discarded (R5)")
+    rec = play_out(state, seed, max_moves)
+    if record_file is not None:
+        text = Game.from_play(rec.start, rec.moves).format()  # checked before writing
+        try:
+            with open(record_file, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as e:
+            raise OptionError(f"record: cannot write {record_file!r}: {e}") from None
     if as_json:
         emit_json(rec.to_json())
     else:

@@ -1,0 +1,144 @@
+"""`durak review`: judge every decision of a seat in a game record (docs/game-record.md)."""
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from solver.cli.app import main
+from solver.cli.common import (emit_json, handles_errors, read_game_text, stderr_console,
+                               stdout_console)
+from solver.errors import OptionError
+from solver.games import Game
+from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES, Review, review
+
+#: What to type when the plot extra is missing.
+PLOT_INSTALL = "pip install 'durak-solver[plot]'"
+_STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "dark_orange",
+          "blunder": "bold red"}
+
+
+@main.command("review")
+@click.argument("game")
+@click.option("--seat", type=click.IntRange(min=1), default=None,
+              help="The seat whose decisions to review (default: the record's asking seat).")
+@click.option("--all", "all_seats", is_flag=True,
+              help="Review every seat (a full record: every deal and the pile order).")
+@click.option("--max-time", type=click.FloatRange(min=0, min_open=True), default=REVIEW_MAX_TIME,
+              show_default=True, help="Seconds per decision (the exact solve, or the estimate).")
+@click.option("--samples", "-n", type=click.IntRange(min=1), default=REVIEW_SAMPLES,
+              show_default=True, help="Deals per estimated decision.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the deals (the same for every decision).")
+@click.option("--exact-only", is_flag=True, help="Review only the decisions solved exactly.")
+@click.option("--plot", "plot_file", default=None, metavar="FILE.png|.svg",
+              help="Draw the win chance over the game (needs the `plot` extra).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@handles_errors
+def review_command(game: str, seat: int | None, all_seats: bool, max_time: float, samples: int,
+                   seed: int, exact_only: bool, plot_file: str | None, as_json: bool) -> None:
+    """Review the decisions of one seat (or --all) in the game record GAME ('-': stdin).
+
+    Each decision gets the win chance (win 1, draw 1/2) of the move played and of
+    the best move -- exact once the pile is empty and every card is known, else
+    estimated by the hint engine -- and a label by the loss: best (<= 0.005),
+    good (<= 0.05), inaccuracy (<= 0.10), mistake (<= 0.20), blunder.
+    """
+    if seat is not None and all_seats:
+        raise OptionError("give --seat or --all, not both")
+    if plot_file is not None:
+        if not plot_file.lower().endswith((".png", ".svg")):
+            raise OptionError(f"plot: {plot_file!r} must end in .png or .svg")
+    g = Game.parse(read_game_text(game))
+    if plot_file is not None:
+        _matplotlib()  # before the review's work: a missing extra is a bad request
+    bar = None
+    if sys.stderr.isatty() and not as_json:
+        bar = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(),
+                       TimeElapsedColumn(), console=stderr_console(), transient=True)
+    task = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal task
+        if bar is None:
+            return
+        if task is None:
+            task = bar.add_task("decisions", total=total)
+        bar.update(task, completed=done, total=total)
+
+    kw = dict(seat=seat, all_seats=all_seats, max_time=max_time, samples=samples, seed=seed,
+              exact_only=exact_only)
+    if bar is not None:
+        with bar:
+            res = review(g, progress=progress, **kw)  # type: ignore[arg-type]
+    else:
+        res = review(g, **kw)  # type: ignore[arg-type]
+    if plot_file is not None:
+        plot_review(res, plot_file)
+    if as_json:
+        emit_json(res.to_json())
+        return
+    print_review(res)
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise OptionError(f"plot: matplotlib is not installed; install it with: "
+                          f"{PLOT_INSTALL}") from None
+    return plt
+
+
+def plot_review(res: Review, path: str) -> None:
+    """The win chance of the move played at each decision, one line per seat."""
+    plt = _matplotlib()
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    for s in res.seats:
+        ds = [d for d in res.decisions if d.seat == s]
+        ax.plot([d.number for d in ds], [d.played_chance for d in ds], marker=".",
+                label=f"seat {s}")
+        for d in ds:
+            if d.label in ("mistake", "blunder"):
+                ax.annotate(d.label[0].upper(), (d.number, d.played_chance), color="red")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("move")
+    ax.set_ylabel("win chance")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def print_review(res: Review) -> None:
+    con = stdout_console()
+    t = Table(title=f"review of seat {'+'.join(map(str, res.seats))} "
+                    f"(estimates: {res.samples} deals, seed {res.seed})", title_justify="left")
+    many = len(res.seats) > 1
+    for col, just in (("#", "right"), ("seat", "right"), ("played", "left"),
+                      ("chance", "right"), ("best", "left"), ("best chance", "right"),
+                      ("loss", "right"), ("label", "left"), ("how", "left")):
+        if col != "seat" or many:
+            t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
+    for d in res.decisions:
+        style = _STYLE[d.label]
+        chance = (f"{d.played_value.text}" if d.exact and d.played_value is not None
+                  else f"{d.played_chance:.2f}")
+        best = (f"{d.best_value.text}" if d.exact and d.best_value is not None
+                else f"{d.best_chance:.2f}")
+        row = [str(d.number), str(d.seat), d.played, chance, d.best, best, f"{d.loss:.2f}",
+               f"[{style}]{d.label}[/{style}]", "exact" if d.exact else "est."]
+        t.add_row(*(row if many else row[:1] + row[2:]))
+    con.print(t)
+    for d in res.decisive:
+        con.print(f"decisive: move {d.number}, seat {d.seat} played {d.played}: "
+                  f"{d.best_value.text if d.best_value else '?'} -> "
+                  f"{d.played_value.text if d.played_value else '?'} (best {d.best})")
+    for s in res.summaries:
+        counts = ", ".join(f"{n} {name}" for name, n in s.labels.items() if n)
+        con.print(f"seat {s.seat}: {s.decisions} decisions ({s.exact} exact): "
+                  f"{counts or 'none'}; mean loss {s.mean_loss:.3f}")
