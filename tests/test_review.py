@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 import json
 import random
 
@@ -136,3 +137,13 @@ def test_review_plot_needs_the_plot_extra(tmp_path):
         assert not out.exists()
     else:
         assert r.exit_code == 0 and out.stat().st_size > 0
+
+
+def test_review_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    out = tmp_path / "chance.png"
+    r = CliRunner().invoke(main, ["review", greedy_game(1).format(), "--exact-only",
+                                  "--plot", str(out)])
+    assert r.exit_code == 2 and "pip install 'durak-solver[plot]'" in r.output
+    assert not out.exists()
