@@ -210,3 +210,13 @@ def test_puzzle_generate_that_finds_fewer_than_asked_exits_3(tmp_path):
               "--out", str(out))
     assert res.exit_code == 3 and "found 0 of the 3" in res.output
     assert out.exists()  # what was found is still written, whole
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_during_a_hint_prints_json_and_exits_130(workers):
+    r = _interrupt(["hint", HIDDEN, "--samples", "1000000", "--seed", "1", "--json",
+                    "--workers", workers], after=2.5)
+    assert r.returncode == 130, r.stderr
+    obj = json.loads(r.stdout)
+    assert obj.get("interrupted") is True
+    assert "Traceback" not in r.stderr and "ForkPoolWorker" not in r.stderr
