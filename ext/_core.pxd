@@ -8,7 +8,7 @@
 # The constants are enums, not ``DEF``s: they are C compile-time constants
 # either way (no lookup at run time), and an enum also names its group.
 # Every value fits an int.
-from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int32_t, int64_t
 
 
 # ------------------------------------------------------------------ sizes
@@ -246,3 +246,29 @@ cdef class Search:
     cdef readonly uint64_t buckets  # table buckets (a power of two)
     cdef readonly uint64_t cond_entries  # entries of the side table of path-dependent failures
     cdef dict epochs                # (pile order, trump card) -> epoch number (Ctx.epoch)
+
+
+cdef class RetroGraph:
+    # A small game's whole reachable state graph, valued by retrograde analysis (retro.pxi).
+    cdef Ctx* c                     # the rules: the Ctx of the Search the root came from
+    cdef object owner               # that Search, kept alive while the graph is
+    cdef St* states                 # every reachable state, root first, in BFS order
+    cdef uint64_t* keys             # per state: its identity, RKEY words (retro_key)
+    cdef int64_t n                  # how many
+    cdef int64_t cap                # room for this many
+    cdef int32_t* slots             # open-addressing hash of the states: index + 1, 0 empty
+    cdef uint64_t slot_mask         # number of slots - 1
+    cdef int64_t* start             # state i's successors: succ[start[i]:start[i + 1]]
+    cdef int32_t* succ              # successor indices, each once per state
+    cdef int64_t nsucc              # how many
+    cdef int64_t succ_cap           # room for this many
+    cdef int8_t* value              # per state, for the hero's side: +1, 0, -1
+    cdef int32_t* dist              # per state: plies to the end of the game, -1 for a draw
+    cdef readonly int hero          # the seat the values are for
+    cdef readonly int64_t max_states    # the most states the graph may have
+    cdef int64_t _find(self, uint64_t* k, uint64_t h) noexcept nogil
+    cdef int64_t _add(self, St* s) noexcept nogil
+    cdef int _build(self, St* root) noexcept nogil
+    cdef int _solve(self) noexcept nogil
+    cdef int64_t _child(self, St* src, Mv* m, St* out) noexcept nogil
+

@@ -15,11 +15,12 @@ constants, the structs, the classes' fields -- are in ``_core.pxd``.
 * ``search.pxi``: the boolean proof search ``dfs``
 * ``face.pxi``: the Python classes ``CState`` and ``Search``
 * ``playout.pxi``: the greedy player and greedy playouts
+* ``retro.pxi``: retrograde analysis of small games' whole state graphs
 
 The design and its measurements: ``docs/solver.md``.
 """
-from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int64_t
-from libc.stdlib cimport malloc, free, calloc
+from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t, int8_t, int32_t, int64_t
+from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memset, memcpy
 
 include "bits.pxi"
@@ -32,3 +33,4 @@ include "prunings.pxi"
 include "search.pxi"
 include "face.pxi"
 include "playout.pxi"
+include "retro.pxi"

@@ -26,8 +26,9 @@ from solver.notation import format_position, parse_position
 SIMPLE = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
 HIDDEN = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
           "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
-# three players, nine cards: the value is quick, the best moves and distances are not
-SLOW_3P = "trump H; hands KS KH QD | JS 7C TC | 9S 8D 8C; attacker 1"
+# three players, eighteen cards, transfers: far more than a few seconds of search
+SLOW_3P = ("trump C; hands 6S JH AH 7D 9D TD | JS KS 7H TH 9C QC | 7S 9S AS JD 7C AC; "
+           "attacker 3; rules transfer")
 
 
 def run(*args: str, input: str | None = None):

@@ -22,6 +22,7 @@ from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value
 from solver.notation import parse_position
+from solver.search import retro
 from solver.search.driver import CoreBackend
 from solver.search.native import core
 from solver.search.reference import ReferenceSolver, reference_value
@@ -141,10 +142,14 @@ class Solver:
         if state.is_over:
             v = Value(state.outcome()[h])
             return SolveResult(h + 1, v, [], [], 0, 0, 0.0, True, [], v, v)
-        if self._core is not None:
-            res = self._core.run(state, h, all_moves, max_time, max_nodes, distance, pv)
-        else:
+        if self._core is None:
             res = _reference_run(state, h, all_moves, pv)
+        else:
+            # small games of 3+ players whole (no repetition troubles, R23), else the search
+            res = (retro.solve_small(self._core.load(state), state, h, all_moves, pv)
+                   if retro.wanted(state) else None)
+            if res is None:
+                res = self._core.run(state, h, all_moves, max_time, max_nodes, distance, pv)
         res.seconds = time.perf_counter() - t0
         if not res.exact:
             msg = ("interrupted before the answer was exact" if res.interrupted

@@ -1,0 +1,52 @@
+"""Small games of three or more players, solved whole by retrograde analysis.
+
+The proof search cannot store a failure that rests on a repetition (R23), and
+with three or more players play goes round the table: proving that a move
+only draws can take it minutes even with nine cards left.  A game that small
+has under a million states, so the compiled core builds its whole reachable
+graph and values every state at once (``ext/retro.pxi``, the algorithm of the
+oracle :func:`solver.search.reference.retrograde`): exact values, the fastest
+win and the longest resistance for every move, and the variation, typically
+in well under a second.  Larger games, or a graph that outgrows
+:data:`MAX_STATES`, go to the proof search.
+"""
+from __future__ import annotations
+
+from solver.game.cards import count
+from solver.game.state import GameState
+from solver.game.value import Value
+from solver.search.native import core, move_text
+from solver.search.result import MoveValue, SolveResult, on_hero_side, rank_moves
+
+#: Three or more players with at most this many cards in the hands and on the
+#: table are solved by retrograde analysis (9 cards, 3 players: about 0.8 M
+#: states, under a second).
+MAX_CARDS = 9
+#: The most states a graph may have (about 100 bytes each) before the proof
+#: search takes over.
+MAX_STATES = 3_000_000
+
+
+def wanted(state: GameState) -> bool:
+    """Whether ``state`` is a small multi-player game for retrograde analysis."""
+    if state.players < 3 or state.pile > 0:
+        return False
+    return sum(count(h) for h in state.hands) + count(state.table_mask) <= MAX_CARDS
+
+
+def solve_small(root, state: GameState, hero: int, all_moves: bool,
+                want_pv: bool) -> SolveResult | None:
+    """The full answer for ``hero`` (0-based) from the graph of core state ``root``,
+    or None when the graph has more than :data:`MAX_STATES` states."""
+    try:
+        graph = core.RetroGraph(root, hero, MAX_STATES)
+    except OverflowError:
+        return None
+    value, distance = graph.root()
+    mine = on_hero_side(state, hero, state.to_move)
+    moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in graph.moves()]
+    ordered, best = rank_moves(moves, mine)
+    v = Value(value)
+    pv = [move_text(m) for m in graph.variation()] if want_pv else []
+    return SolveResult(hero + 1, v, best, pv, distance, graph.states_count, 0.0, True,
+                       ordered if all_moves else [], v, v)
