@@ -7,10 +7,10 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from solver.answers import hint_answer
 from solver.cli.app import main
 from solver.cli.common import (emit_json, handles_errors, load_position, stderr_console,
                                stdout_console)
-from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
 
 
 def _progress_bar(enabled: bool):
@@ -47,8 +47,6 @@ def hint_command(position: str, samples: int | None, time_: float | None, seed: 
     scored until the time is up.
     """
     pos = load_position(position)
-    if samples is None:
-        samples = TIME_ONLY_SAMPLES if time_ is not None else DEFAULT_SAMPLES
     bar = _progress_bar(sys.stderr.isatty())
     task = None
 
@@ -62,10 +60,11 @@ def hint_command(position: str, samples: int | None, time_: float | None, seed: 
 
     if bar is not None:
         with bar:
-            res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me,
-                       progress=progress)
+            res = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
+                              me=me, progress=progress).result
     else:
-        res = hint(pos, samples=samples, seed=seed, max_time=time_, workers=workers, me=me)
+        res = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
+                          me=me).result
     if as_json:
         emit_json(res.to_json())
         return
