@@ -53,18 +53,20 @@ def _state(pos: Position | GameState) -> GameState:
 
 def solve_answer(position: Any, hero: int | None = None, *, max_time: float | None = None,
                  max_nodes: int | None = None, solver: Solver | None = None,
-                 all_moves: bool = False) -> Answer:
+                 all_moves: bool = False, seed: int | None = None) -> Answer:
     """`durak solve` (``all_moves``: `durak analyse`) on one position.
 
     ``solver`` keeps its transposition table between calls (default: a fresh
     64 MiB one).  `analyse` on hidden cards answers with the hint table
-    (``hero`` then names the asking seat, ``max_time`` bounds the sampling).
+    (``hero`` then names the asking seat, ``max_time`` bounds the sampling,
+    ``seed`` seeds the deals: default a fresh one).
     """
     pos = as_position(position)
     state = _state(pos)
     if all_moves and has_hidden_cards(state):
         samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
-        return Answer("hint", hint(pos, samples=samples, max_time=max_time, me=hero))
+        return Answer("hint", hint(pos, samples=samples, seed=seed, max_time=max_time,
+                                     me=hero))
     solver = solver or Solver()
     fn = solver.analyse if all_moves else solver.solve
     try:
@@ -78,10 +80,11 @@ def solve_answer(position: Any, hero: int | None = None, *, max_time: float | No
 
 
 def analyse_answer(position: Any, hero: int | None = None, *, max_time: float | None = None,
-                   max_nodes: int | None = None, solver: Solver | None = None) -> Answer:
+                   max_nodes: int | None = None, solver: Solver | None = None,
+                   seed: int | None = None) -> Answer:
     """`durak analyse`: every legal move with its value, best first (hint table on hidden cards)."""
     return solve_answer(position, hero, max_time=max_time, max_nodes=max_nodes, solver=solver,
-                        all_moves=True)
+                        all_moves=True, seed=seed)
 
 
 def hint_answer(position: Any, *, samples: int | None = None, seed: int | None = None,
