@@ -82,7 +82,7 @@ def solve_answer(position: Any, hero: int | None = None, *, max_time: float | No
 def analyse_answer(position: Any, hero: int | None = None, *, max_time: float | None = None,
                    max_nodes: int | None = None, solver: Solver | None = None,
                    seed: int | None = None) -> Answer:
-    """`durak analyse`: every legal move with its value, best first (hint table on hidden cards)."""
+    """`durak analyse`: every legal move with its value, best first (hint table if hidden)."""
     return solve_answer(position, hero, max_time=max_time, max_nodes=max_nodes, solver=solver,
                         all_moves=True, seed=seed)
 

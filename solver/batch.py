@@ -188,7 +188,8 @@ def answer_item(task: str, item: Item, opts: BatchOptions) -> dict[str, Any]:
         return {**head, "error": " ".join(str(e).split()) or type(e).__name__,
                 "exit_code": BAD_INPUT}
     except Exception as e:  # a bug: reported on its line, the batch goes on
-        return {**head, "error": f"internal error: {type(e).__name__}: {e}",
+        text = " ".join(str(e).split())
+        return {**head, "error": f"internal error: {type(e).__name__}: {text}",
                 "exit_code": INTERNAL}
     obj = {**head, **ans.to_json()}
     if ans.budget is not None:
