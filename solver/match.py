@@ -13,7 +13,6 @@ the same games with any number of worker processes.
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 import random
 import time
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any, Callable
 
 from solver.bots import GreedyPolicy, Policy, RandomPolicy
 from solver.errors import OptionError
+from solver.executor import Executor, chunk_size, chunked
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
@@ -134,8 +134,8 @@ def play_match_game(spec: MatchSpec, deal: int, seat_a: int) -> GameRecord:
     return GameRecord(deal, seat_a, outcome[seat_a], [str(m) for m in moves], d, t, cut)
 
 
-def _run_one(args: tuple[MatchSpec, int, int]) -> GameRecord:
-    return play_match_game(*args)
+def _run_chunk(jobs: list[tuple[MatchSpec, int, int]]) -> list[GameRecord]:
+    return [play_match_game(*j) for j in jobs]
 
 
 @dataclass
@@ -184,8 +184,13 @@ class MatchResult:
 
 
 def match(spec: MatchSpec, games: int, workers: int = 1,
-          progress: Callable[[int, int], None] | None = None) -> MatchResult:
-    """Play ``games`` games (rounded up to whole deals, each played from every seat)."""
+          progress: Callable[[int, int], None] | None = None,
+          scheduler: str | None = None) -> MatchResult:
+    """Play ``games`` games (rounded up to whole deals, each played from every seat).
+
+    ``workers`` local processes, or a Dask ``scheduler`` (:mod:`solver.executor`);
+    the games are the same for any of them.
+    """
     if games < 1:
         raise OptionError(f"games: need at least 1, got {games}")
     if workers < 1:
@@ -197,17 +202,14 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
     new_game(spec.players, spec.rules, seed=0)  # validates players against the rules
     deals = math.ceil(games / spec.players)
     jobs = [(spec, d, s) for d in range(deals) for s in range(spec.players)]
-    records: list[GameRecord] = []
-    if workers == 1:
-        for j in jobs:
-            records.append(_run_one(j))
+    records: list[GameRecord | None] = [None] * len(jobs)
+    done = 0
+    with Executor(workers, scheduler) as ex:
+        parts = chunked(jobs, chunk_size(len(jobs), ex.workers, most=8))
+        for ci, recs in ex.map_unordered(_run_chunk, ((p,) for p in parts)):
+            first = sum(len(p) for p in parts[:ci])
+            records[first:first + len(recs)] = recs
+            done += len(recs)
             if progress:
-                progress(len(records), len(jobs))
-    else:
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        with ctx.Pool(workers) as pool:
-            for rec in pool.imap(_run_one, jobs, chunksize=1):
-                records.append(rec)
-                if progress:
-                    progress(len(records), len(jobs))
-    return MatchResult(spec, records)
+                progress(done, len(jobs))
+    return MatchResult(spec, [r for r in records if r is not None])
