@@ -89,12 +89,13 @@ def analyse_answer(position: Any, hero: int | None = None, *, max_time: float | 
 
 def hint_answer(position: Any, *, samples: int | None = None, seed: int | None = None,
                 max_time: float | None = None, workers: int = 1, me: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> Answer:
+                progress: Callable[[int, int], None] | None = None,
+                scheduler: str | None = None) -> Answer:
     """`durak hint`: every move scored on sampled deals (default samples as the command)."""
     if samples is None:
         samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
     res = hint(as_position(position), samples=samples, seed=seed, max_time=max_time,
-               workers=workers, me=me, progress=progress)
+               workers=workers, me=me, progress=progress, scheduler=scheduler)
     return Answer("hint", res)
 
 

@@ -33,12 +33,15 @@ def _progress_bar(enabled: bool):
               help="Seed of the deals (default: a fresh one, printed).")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1,
               help="Processes to spread the deals over (same result for any number).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Spread the deals over a Dask cluster: tcp://HOST:8786, or 'local' (needs "
+                   "durak-solver[cluster]).")
 @click.option("--me", type=click.IntRange(min=1), default=None,
               help="The asking seat (overrides the position's `me`; default the seat to move).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
 def hint_command(position: str, samples: int | None, time_: float | None, seed: int | None,
-                 workers: int, me: int | None, as_json: bool) -> None:
+                 workers: int, scheduler: str | None, me: int | None, as_json: bool) -> None:
     """Recommend a move in POSITION, where cards are hidden, by scoring every
     legal move on the same sampled deals of the unseen cards.
 
@@ -61,10 +64,10 @@ def hint_command(position: str, samples: int | None, time_: float | None, seed: 
     if bar is not None:
         with bar:
             res = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
-                              me=me, progress=progress).result
+                              me=me, progress=progress, scheduler=scheduler).result
     else:
         res = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
-                          me=me).result
+                          me=me, scheduler=scheduler).result
     if as_json:
         emit_json(res.to_json())
         return

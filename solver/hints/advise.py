@@ -35,19 +35,20 @@ The thresholds and budgets are measured and argued in ``docs/hint.md``.
 """
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import random
 import time as _time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from itertools import islice
+from typing import Any, Callable, Iterator, Sequence
 
 from solver.bots import greedy_move
 from solver.errors import OptionError, PositionError
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState
-from solver.hints.evaluate import HintConfig, _Evaluator, _pool_eval, _pool_init
+from solver.executor import Executor, chunk_size
+from solver.hints.evaluate import HintConfig, _Evaluator, evaluate_chunk
 from solver.hints.knowledge import Knowledge, knowledge_of
 from solver.hints.sampler import Sampler
 from solver.hints.stats import MARGIN_WEIGHT, mean_ci, paired_advantage, wilson
@@ -168,6 +169,15 @@ def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores, margins
     return [ranked[gi]] + ranked[:gi] + ranked[gi + 1:]
 
 
+def _chunks(deals: Iterator[GameState], size: int, head: tuple) -> Iterator[tuple]:
+    """``head + (chunk,)`` for chunks of ``size`` deals, drawn as they are needed."""
+    while True:
+        part = list(islice(deals, size))
+        if not part:
+            return
+        yield (*head, part)
+
+
 def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
     """A state and the 0-based asking seat from any accepted form of a position."""
     pos_me = None
@@ -192,7 +202,8 @@ def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
 def hint(position: Any, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
          max_time: float | None = None, workers: int = 1, me: int | None = None,
          config: HintConfig | None = None, solver: Any = None,
-         progress: Callable[[int, int], None] | None = None) -> HintResult:
+         progress: Callable[[int, int], None] | None = None,
+         scheduler: str | None = None) -> HintResult:
     """Score every move of the seat to move, as seen by the asking seat.
 
     ``position``: a position string, JSON-like dict, parsed position or
@@ -202,19 +213,21 @@ def hint(position: Any, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
     deals scored are then a prefix of the seeded list, at least one);
     ``seed``: the deals' seed (default: a fresh one, reported in the result);
     ``workers``: processes to spread deals over -- the result does not depend
-    on it.  ``solver``: an object with the :class:`solver.search.Solver` API to
-    use for exact deals (tests).
+    on it; ``scheduler``: a Dask scheduler to spread them over instead
+    (:mod:`solver.executor`).  ``solver``: an object with the
+    :class:`solver.search.Solver` API to use for exact deals (tests).
     """
     state, me0 = _parse(position, me)
     k = knowledge_of(state, me0)
     return hint_knowledge(k, samples=samples, seed=seed, max_time=max_time, workers=workers,
-                          config=config, solver=solver, progress=progress)
+                          config=config, solver=solver, progress=progress, scheduler=scheduler)
 
 
 def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
                    max_time: float | None = None, workers: int = 1,
                    config: HintConfig | None = None, solver: Any = None,
-                   progress: Callable[[int, int], None] | None = None) -> HintResult:
+                   progress: Callable[[int, int], None] | None = None,
+                   scheduler: str | None = None) -> HintResult:
     """:func:`hint` on a seat's knowledge (the bots' entry point)."""
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
@@ -255,7 +268,7 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
         if progress is not None:
             progress(n, total)
 
-    if workers == 1 or total == 1:
+    if (workers == 1 and scheduler is None) or total == 1:
         ev = _Evaluator(cfg, solver)
         for d in deals:
             row, mrow, ex = ev.evaluate(d, moves, k.seat)
@@ -266,16 +279,22 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
             if deadline is not None and _time.perf_counter() > deadline:
                 break
     else:
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        with ctx.Pool(min(workers, total), initializer=_pool_init,
-                      initargs=(cfg, moves, k.seat)) as pool:
-            for row, mrow, ex in pool.imap(_pool_eval, deals, chunksize=1):
-                scores.append(row)
-                margins.append(mrow)
-                exact_flags.append(ex)
+        with Executor(min(workers, total), scheduler) as pool:
+            size = chunk_size(total, pool.workers, most=16)
+            parts = _chunks(iter(deals), size, (cfg, moves, k.seat))
+            arrived: dict[int, list] = {}
+            nxt = 0
+            for ci, rows in pool.map_unordered(evaluate_chunk, parts):
+                arrived[ci] = rows
+                while nxt in arrived:  # the deals in their seeded order
+                    for row, mrow, ex in arrived.pop(nxt):
+                        scores.append(row)
+                        margins.append(mrow)
+                        exact_flags.append(ex)
+                    nxt += 1
                 done(len(scores))
-                if deadline is not None and _time.perf_counter() > deadline:
-                    pool.terminate()
+                if deadline is not None and scores and _time.perf_counter() > deadline:
+                    pool.close(cancel=True)
                     break
     complete = len(scores) == total
     exact = exhaustive and complete and all(exact_flags)
