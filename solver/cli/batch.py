@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 import time
+from concurrent.futures import BrokenExecutor
 
 import click
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
@@ -12,7 +13,7 @@ from rich.text import Text
 from solver.batch import (TASKS, BatchOptions, BatchSummary, done_ids, id_key, read_items,
                           run_batch)
 from solver.cli.app import main
-from solver.cli.common import ExitCode, handles_errors, stderr_console
+from solver.cli.common import ExitCode, fail, handles_errors, stderr_console
 from solver.errors import OptionError
 from solver.executor import Executor
 from solver.search import DEFAULT_TT_MB
@@ -111,6 +112,10 @@ def batch_command(task: str, infile: str, outfile: str, resume: bool, workers: i
                    + ("" if outfile == "-" else f" to {outfile}; --resume answers the rest"),
                    err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
+    except BrokenExecutor as e:  # a local worker process died (killed, out of memory)
+        fail(f"a worker was lost ({' '.join(str(e).split())}): {summary.written} line(s) "
+             "written" + ("" if outfile == "-" else f" to {outfile}; --resume answers the rest"),
+             ExitCode.INTERNAL)
     finally:
         if out is not None and out is not sys.stdout:
             out.close()
