@@ -13,15 +13,14 @@ the same games with any number of worker processes.
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 import random
-import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from solver.bots import GreedyPolicy, Policy, RandomPolicy
 from solver.errors import OptionError
+from solver.executor import Executor, chunk_size, chunked
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
@@ -148,8 +147,8 @@ def play_match_game(spec: MatchSpec, deal: int, seat_a: int) -> GameRecord:
     return GameRecord(deal, seat_a, outcome[seat_a], [str(m) for m in moves], d, t, cut)
 
 
-def _run_one(args: tuple[MatchSpec, int, int]) -> GameRecord:
-    return play_match_game(*args)
+def _run_chunk(jobs: list[tuple[MatchSpec, int, int]]) -> list[GameRecord]:
+    return [play_match_game(*j) for j in jobs]
 
 
 @dataclass
@@ -200,8 +199,13 @@ class MatchResult:
 
 
 def match(spec: MatchSpec, games: int, workers: int = 1,
-          progress: Callable[[int, int], None] | None = None) -> MatchResult:
-    """Play ``games`` games (rounded up to whole deals, each played from every seat)."""
+          progress: Callable[[int, int], None] | None = None,
+          scheduler: str | None = None) -> MatchResult:
+    """Play ``games`` games (rounded up to whole deals, each played from every seat).
+
+    ``workers`` local processes, or a Dask ``scheduler`` (:mod:`solver.executor`);
+    the games are the same for any of them.
+    """
     if not 1 <= games <= MAX_GAMES:
         raise OptionError(f"games: {games} is not between 1 and {MAX_GAMES:,}")
     if workers < 1:
@@ -213,27 +217,18 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
     new_game(spec.players, spec.rules, seed=0)  # validates players against the rules
     deals = math.ceil(games / spec.players)
     jobs = [(spec, d, s) for d in range(deals) for s in range(spec.players)]
-    records: list[GameRecord] = []
+    records: list[GameRecord | None] = [None] * len(jobs)
+    done = 0
     interrupted = False
     try:
-        if workers == 1:
-            for j in jobs:
-                records.append(_run_one(j))
+        with Executor(workers, scheduler) as ex:
+            parts = chunked(jobs, chunk_size(len(jobs), ex.workers, most=8))
+            for ci, recs in ex.map_unordered(_run_chunk, ((p,) for p in parts)):
+                first = sum(len(p) for p in parts[:ci])
+                records[first:first + len(recs)] = recs
+                done += len(recs)
                 if progress:
-                    progress(len(records), len(jobs))
-        else:
-            ctx = (mp.get_context("fork") if "fork" in mp.get_all_start_methods()
-                   else mp.get_context())
-            with ctx.Pool(workers, initializer=_ignore_sigint) as pool:
-                for rec in pool.imap(_run_one, jobs, chunksize=1):
-                    records.append(rec)
-                    if progress:
-                        progress(len(records), len(jobs))
+                    progress(done, len(jobs))
     except KeyboardInterrupt:  # Ctrl-C: the games played so far are the answer
         interrupted = True
-    return MatchResult(spec, records, interrupted)
-
-
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the pool and reports."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return MatchResult(spec, [r for r in records if r is not None], interrupted)

@@ -88,11 +88,25 @@ def test_one_deal_position_with_the_real_solver():
     assert res.best in a.best
 
 
+def test_hint_on_a_dask_cluster_is_the_same():
+    pytest.importorskip("distributed")
+    a = hint(POS, samples=20, seed=3).to_json()
+    assert hint(POS, samples=20, seed=3, workers=2, scheduler="local").to_json() == a
+
+
+def test_a_time_budget_with_workers_keeps_a_prefix_of_the_deals():
+    res = hint(POS, samples=5000, seed=2, workers=2, max_time=0.3)
+    assert 1 <= res.samples <= 5000
+    assert res.to_json()["moves"]
+
+
 def test_seeded_hint_is_deterministic_and_independent_of_workers():
     a = hint(POS, samples=6, seed=5).to_json()
     b = hint(POS, samples=6, seed=5).to_json()
     c = hint(POS, samples=6, seed=5, workers=2).to_json()
     assert a == b == c
+    many = hint(POS, samples=40, seed=7).to_json()
+    assert hint(POS, samples=40, seed=7, workers=2).to_json() == many  # several chunks each
     assert a["samples"] == 6 and a["seed"] == 5 and a["player"] == 1
     assert {"move", "win", "draw", "loss", "score", "ci95"} <= set(a["moves"][0])
     assert a["best"] == a["moves"][0]["move"]

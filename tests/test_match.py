@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
@@ -27,6 +28,15 @@ def test_match_is_deterministic_for_any_worker_count():
     one = match(spec, 6, workers=1)
     two = match(spec, 6, workers=2)
     assert [(g.result, g.moves) for g in one.games] == [(g.result, g.moves) for g in two.games]
+
+
+def test_match_on_a_dask_cluster_plays_the_same_games():
+    pytest.importorskip("distributed")
+    spec = MatchSpec("greedy", "random", players=3, seed=5)
+    one = match(spec, 9, workers=1)
+    dask = match(spec, 9, workers=2, scheduler="local")
+    assert [(g.deal, g.seat_a, g.result, g.moves) for g in one.games] == \
+        [(g.deal, g.seat_a, g.result, g.moves) for g in dask.games]
 
 
 def test_hint_bot_plays_a_whole_game():

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import importlib.util
-import sys
 import json
 import random
+import sys
 
 import pytest
 from click.testing import CliRunner

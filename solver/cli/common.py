@@ -244,7 +244,7 @@ def handles_errors(func: F) -> F:
         except Exception as e:  # a bug: say so, exit 1, no traceback unless asked
             if os.environ.get(TRACEBACK_ENV):
                 raise
-            fail(f"internal error: {type(e).__name__}: {e} "
+            fail(f"internal error: {type(e).__name__}: {' '.join(str(e).split())} "
                  f"(set {TRACEBACK_ENV}=1 for a traceback)", ExitCode.INTERNAL)
 
     return wrapper  # type: ignore[return-value]

@@ -7,12 +7,12 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from solver.answers import hint_answer
 from solver.cli.app import main
 from solver.cli.common import (ExitCode, Seconds, emit_json, handles_errors, load_position,
                                read_game_text, stderr_console, stdout_console)
 from solver.errors import OptionError
 from solver.games import Game
-from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint, hint_knowledge
 
 #: The most deals one hint may be asked to score.
 MAX_SAMPLES = 1_000_000
@@ -42,13 +42,16 @@ def _progress_bar(enabled: bool):
               help="Seed of the deals (default: a fresh one, printed).")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1,
               help="Processes to spread the deals over (same result for any number).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Spread the deals over a Dask cluster: tcp://HOST:8786, or 'local' (needs "
+                   "durak-solver[cluster]).")
 @click.option("--me", type=click.IntRange(min=1), default=None,
               help="The asking seat (overrides the position's `me`; default the seat to move).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
 def hint_command(position: str | None, game_file: str | None, samples: int | None,
-                 time_: float | None, seed: int | None, workers: int, me: int | None,
-                 as_json: bool) -> None:
+                 time_: float | None, seed: int | None, workers: int, scheduler: str | None,
+                 me: int | None, as_json: bool) -> None:
     """Recommend a move in POSITION, where cards are hidden, by scoring every
     legal move on the same sampled deals of the unseen cards.
 
@@ -60,12 +63,12 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     if (position is None) == (game_file is None):
         raise OptionError("give either POSITION or --game FILE")
     knowledge = None
+    pos = None
     if game_file is not None:
         # every public fact of the record: discards, pick-ups, the face-up trump drawn
         knowledge = Game.parse(read_game_text(game_file)).knowledge(me)
-    time_only = samples is None and time_ is not None
-    if samples is None:
-        samples = TIME_ONLY_SAMPLES if time_ is not None else DEFAULT_SAMPLES
+    else:
+        pos = load_position(position)
     bar = _progress_bar(sys.stderr.isatty())
     task = None
 
@@ -77,21 +80,15 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
             task = bar.add_task("deals", total=total)
         bar.update(task, completed=done, total=total)
 
-    # with a time budget only, the answer is complete once the default number of deals is in
-    floor = DEFAULT_SAMPLES if time_only else None
-
-    def run(progress):
-        if knowledge is not None:
-            return hint_knowledge(knowledge, samples=samples, seed=seed, max_time=time_,
-                                  workers=workers, progress=progress, min_samples=floor)
-        return hint(load_position(position), samples=samples, seed=seed, max_time=time_,
-                    workers=workers, me=me, progress=progress, min_samples=floor)
-
     if bar is not None:
         with bar:
-            res = run(progress)
+            ans = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
+                              me=me, progress=progress, scheduler=scheduler,
+                              knowledge=knowledge)
     else:
-        res = run(None)
+        ans = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
+                          me=me, scheduler=scheduler, knowledge=knowledge)
+    res = ans.result
     if as_json:
         emit_json(res.to_json())
     else:
@@ -99,9 +96,8 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     if res.interrupted:
         click.echo(f"durak: interrupted after {res.samples} deals", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
-    if not res.complete:
-        click.echo(f"durak: budget: {res.samples} of the {res.wanted} deals asked for were "
-                   f"scored in {time_:g} s; the answer rests on fewer deals", err=True)
+    if ans.budget is not None:
+        click.echo(f"durak: budget: {ans.budget}", err=True)
         sys.exit(int(ExitCode.BUDGET))
 
 

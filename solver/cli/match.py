@@ -28,6 +28,9 @@ POLICY_NAMES = ["random", "greedy", "hint"]
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to spread the games over (same games for any number).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play on a Dask cluster: tcp://HOST:8786, or 'local' for a LocalCluster of "
+                   "--workers workers (needs durak-solver[cluster]).")
 @click.option("--hint-samples", type=click.IntRange(min=1), default=None,
               help="Deals per decision of the hint policy (default: the bot's budget).")
 @click.option("--hint-time", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -37,7 +40,8 @@ POLICY_NAMES = ["random", "greedy", "hint"]
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
 def match_command(a: str, b: str, games: int, players: int, rules: str, seed: int, workers: int,
-                  hint_samples: int | None, hint_time: float | None, record_dir: str | None,
+                  scheduler: str | None, hint_samples: int | None, hint_time: float | None,
+                  record_dir: str | None,
                   as_json: bool) -> None:
     """Play policy A against policy B: each seeded deal once with A in every seat.
 
@@ -60,9 +64,9 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
 
     if bar is not None:
         with bar:
-            res = match(spec, games, workers=workers, progress=progress)
+            res = match(spec, games, workers=workers, progress=progress, scheduler=scheduler)
     else:
-        res = match(spec, games, workers=workers)
+        res = match(spec, games, workers=workers, scheduler=scheduler)
     if record_dir is not None:
         write_records(spec, res, Path(record_dir))
     obj = res.to_json()

@@ -15,13 +15,12 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from solver.answers import has_hidden_cards, solve_answer
 from solver.cli.app import main
 from solver.cli.common import (DEFAULT_MAX_TIME, MAX_NODES, ExitCode, Seconds, TableSize,
                                emit_json, handles_errors, load_position, stdout_console)
 from solver.cli.hint import print_hint_table
-from solver.errors import BudgetExceeded
 from solver.game.value import value_text
-from solver.hints import DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, hint
 from solver.search import DEFAULT_TT_MB, Solver
 
 _STYLE = {"win": "bold green", "draw": "yellow", "loss": "bold red", "unknown": "dim"}
@@ -53,46 +52,25 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
          all_moves: bool) -> None:
     pos = load_position(position)
     state = pos.state
-    if all_moves and _hidden(state):
-        _hint_instead(pos, hero, as_json, max_time)
-        return
-    if hero is not None and hero > state.players:
+    if hero is not None and hero > state.players and not (all_moves and has_hidden_cards(state)):
         raise click.BadParameter(f"seat {hero} is not in a {state.players}-player game",
                                  param_hint="--hero")
-    solver = Solver(tt_mb)
-    exact = True
-    try:
-        with _spinner():
-            fn = solver.analyse if all_moves else solver.solve
-            res = fn(state, hero, max_time=max_time, max_nodes=max_nodes)
-    except BudgetExceeded as e:
-        res = e.partial
-        exact = False
-        click.echo(f"durak: budget: {e}", err=True)
+    with _spinner():
+        ans = solve_answer(pos, hero, max_time=max_time, max_nodes=max_nodes,
+                           solver=Solver(tt_mb), all_moves=all_moves)
+    if ans.budget is not None and not ans.interrupted:
+        click.echo(f"durak: budget: {ans.budget}", err=True)
     if as_json:
-        emit_json(res.to_json())
+        emit_json(ans.to_json())
+    elif ans.kind == "hint":
+        print_hint_table(ans.result)
     else:
-        _print(res, all_moves)
-    if not exact:
-        sys.exit(int(ExitCode.INTERRUPTED if res.interrupted else ExitCode.BUDGET))
-
-
-def _hidden(state) -> bool:
-    """S3: hidden hand cards or a pile of unknown order make an exact answer impossible."""
-    return any(state.hidden) or (state.pile > 0 and state.pile_order is None)
-
-
-def _hint_instead(pos, me: int | None, as_json: bool, max_time) -> None:
-    """`durak analyse` on hidden cards shows the hint engine's table (issue 4).
-
-    ``--hero`` names the asking seat here; ``--max-time`` bounds the sampling.
-    """
-    samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
-    res = hint(pos, samples=samples, max_time=max_time, me=me)
-    if as_json:
-        emit_json(res.to_json())
-    else:
-        print_hint_table(res)
+        _print(ans.result, all_moves)
+    if ans.interrupted:
+        click.echo("durak: interrupted", err=True)
+        sys.exit(int(ExitCode.INTERRUPTED))
+    if not ans.exact:
+        sys.exit(int(ExitCode.BUDGET))
 
 
 def _print(res, all_moves: bool) -> None:

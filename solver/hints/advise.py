@@ -35,20 +35,20 @@ The thresholds and budgets are measured and argued in ``docs/hint.md``.
 """
 from __future__ import annotations
 
-import itertools
-import multiprocessing as mp
 import os
 import random
 import time as _time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from itertools import islice
+from typing import Any, Callable, Iterator, Sequence
 
 from solver.bots import greedy_move
 from solver.errors import OptionError, PositionError
+from solver.executor import Executor, chunk_size
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState
-from solver.hints.evaluate import HintConfig, _Evaluator, _pool_eval, _pool_init
+from solver.hints.evaluate import HintConfig, _Evaluator, evaluate_chunk
 from solver.hints.knowledge import Knowledge, knowledge_of
 from solver.hints.sampler import Sampler
 from solver.hints.stats import MARGIN_WEIGHT, mean_ci, paired_advantage, wilson
@@ -200,6 +200,15 @@ def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores, margins
     return [ranked[gi]] + ranked[:gi] + ranked[gi + 1:]
 
 
+def _chunks(deals: Iterator[GameState], size: int, head: tuple) -> Iterator[tuple]:
+    """``head + (chunk,)`` for chunks of ``size`` deals, drawn as they are needed."""
+    while True:
+        part = list(islice(deals, size))
+        if not part:
+            return
+        yield (*head, part)
+
+
 def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
     """A state and the 0-based asking seat from any accepted form of a position."""
     pos = parse_position(position)  # any accepted form, a GameState or a Position included
@@ -217,7 +226,7 @@ def hint(position: Any, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
          max_time: float | None = None, workers: int = 1, me: int | None = None,
          config: HintConfig | None = None, solver: Any = None,
          progress: Callable[[int, int], None] | None = None,
-         min_samples: int | None = None) -> HintResult:
+         scheduler: str | None = None, min_samples: int | None = None) -> HintResult:
     """Score every move of the seat to move, as seen by the asking seat.
 
     ``position``: a position string, JSON-like dict, parsed position or
@@ -227,15 +236,17 @@ def hint(position: Any, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
     deals scored are then a prefix of the seeded list, at least one);
     ``seed``: the deals' seed (default: a fresh one, reported in the result);
     ``workers``: processes to spread deals over -- the result does not depend
-    on it.  ``solver``: an object with the :class:`solver.search.Solver` API to
-    use for exact deals (tests).  ``min_samples``: the fewest deals that make a
-    complete answer when a time budget stops the scoring early (default: all
-    asked); :attr:`HintResult.complete` says whether they were reached.
+    on it; ``scheduler``: a Dask scheduler to spread them over instead
+    (:mod:`solver.executor`).  ``solver``: an object with the
+    :class:`solver.search.Solver` API to use for exact deals (tests).
+    ``min_samples``: the fewest deals that make a complete answer when a time
+    budget stops the scoring early (default: all asked);
+    :attr:`HintResult.complete` says whether they were reached.
     """
     state, me0 = _parse(position, me)
     k = knowledge_of(state, me0)
     return hint_knowledge(k, samples=samples, seed=seed, max_time=max_time, workers=workers,
-                          config=config, solver=solver, progress=progress,
+                          config=config, solver=solver, progress=progress, scheduler=scheduler,
                           min_samples=min_samples)
 
 
@@ -243,7 +254,7 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
                    max_time: float | None = None, workers: int = 1,
                    config: HintConfig | None = None, solver: Any = None,
                    progress: Callable[[int, int], None] | None = None,
-                   min_samples: int | None = None) -> HintResult:
+                   scheduler: str | None = None, min_samples: int | None = None) -> HintResult:
     """:func:`hint` on a seat's knowledge (the bots' entry point)."""
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
@@ -286,7 +297,7 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
 
     interrupted = False
     try:
-        if workers == 1 or total == 1:
+        if (workers == 1 and scheduler is None) or total == 1:
             ev = _Evaluator(cfg, solver)
             for d in deals:
                 row, mrow, ex = ev.evaluate(d, moves, k.seat)
@@ -297,23 +308,22 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
                 if deadline is not None and _time.perf_counter() > deadline:
                     break
         else:
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            n_workers = min(workers, total)
-            deals = iter(deals)
-            with ctx.Pool(n_workers, initializer=_pool_init,
-                          initargs=(cfg, moves, k.seat)) as pool:
-                # a few deals per worker at a time: the deals are never all in memory,
-                # and the time budget is checked between rounds
-                while True:
-                    chunk = list(itertools.islice(deals, 2 * n_workers))
-                    if not chunk:
-                        break
-                    for row, mrow, ex in pool.map(_pool_eval, chunk, chunksize=1):
-                        scores.append(row)
-                        margins.append(mrow)
-                        exact_flags.append(ex)
-                        done(len(scores))
-                    if deadline is not None and _time.perf_counter() > deadline:
+            with Executor(min(workers, total), scheduler) as pool:
+                size = chunk_size(total, pool.workers, most=16)
+                parts = _chunks(iter(deals), size, (cfg, moves, k.seat))
+                arrived: dict[int, list] = {}
+                nxt = 0
+                for ci, rows in pool.map_unordered(evaluate_chunk, parts):
+                    arrived[ci] = rows
+                    while nxt in arrived:  # the deals in their seeded order
+                        for row, mrow, ex in arrived.pop(nxt):
+                            scores.append(row)
+                            margins.append(mrow)
+                            exact_flags.append(ex)
+                        nxt += 1
+                    done(len(scores))
+                    if deadline is not None and scores and _time.perf_counter() > deadline:
+                        pool.close(cancel=True)
                         break
     except KeyboardInterrupt:  # Ctrl-C: answer from the deals scored so far
         if not scores:

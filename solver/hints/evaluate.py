@@ -17,12 +17,12 @@ error, not a slower path.
 """
 from __future__ import annotations
 
-import signal
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from solver._core import greedy_playout
 from solver.errors import BudgetExceeded, OptionError
+from solver.executor import worker_cache
 from solver.game.cards import count
 from solver.game.movegen import play
 from solver.game.moves import Move
@@ -185,18 +185,9 @@ def evaluate_deal(deal: GameState, moves: Sequence[Move], me: int, cfg: HintConf
     return _Evaluator(cfg or HintConfig(), solver).evaluate(deal, moves, me)
 
 
-# per-process state of the worker pool
-_worker: dict[str, Any] = {}
-
-
-def _pool_init(cfg: HintConfig, moves: list[Move], me: int) -> None:
-    # Ctrl-C is the parent's to handle: a worker that took it too would print
-    # its own traceback ("Process ForkPoolWorker-2: ...") while the pool shuts down
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker["ev"] = _Evaluator(cfg)
-    _worker["moves"] = moves
-    _worker["me"] = me
-
-
-def _pool_eval(deal: GameState) -> tuple[list[int], list[float], bool]:
-    return _worker["ev"].evaluate(deal, _worker["moves"], _worker["me"])
+def evaluate_chunk(cfg: HintConfig, moves: list[Move], me: int,
+                   deals: list[GameState]) -> list[tuple[list[int], list[float], bool]]:
+    """Score the moves on each deal of a chunk (what a worker runs); the worker keeps
+    its evaluator, and with it its exact solver's table, between chunks."""
+    ev = worker_cache(("hint-evaluator", cfg), lambda: _Evaluator(cfg))
+    return [ev.evaluate(d, moves, me) for d in deals]

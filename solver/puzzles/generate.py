@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterator
 
 from solver.bots import greedy_move
 from solver.errors import BudgetExceeded, OptionError
+from solver.executor import Executor, chunked
 from solver.game.cards import DECK_LOW_RANK, cards_of, count, deck_mask, make_card
 from solver.game.deal import hands_of_sizes, new_game
 from solver.game.movegen import legal_moves, play
@@ -250,16 +251,31 @@ def try_position(state: GameState, opts: GenOptions, make_solver: Callable[[], A
     return Found(p, score(plies, int(res.nodes), len(moves), cards))
 
 
+def _try_chunk(states: list[GameState], opts: GenOptions,
+               make_solver: Callable[[], Any]) -> list[Found | None]:
+    """:func:`try_position` on each state (what a worker runs)."""
+    return [try_position(st, opts, make_solver, format_position) for st in states]
+
+
+def _fresh_solver() -> Any:
+    return Solver(tt_mb=16)
+
+
 def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> list[Found]:
+             progress: Callable[[int, int], None] | None = None, workers: int = 1,
+             scheduler: str | None = None) -> list[Found]:
     """Mine up to ``opts.count`` puzzles; the best by :func:`score`, in score order.
 
-    Ctrl-C stops the mining and the puzzles found so far are returned; the
-    caller tells a short answer by comparing the count with ``opts.count``.
+    ``workers`` local processes or a Dask ``scheduler`` (:mod:`solver.executor`)
+    try the candidates in blocks; the candidates are taken in order, so the
+    puzzles are the same for any of them (``make_solver`` must then be
+    picklable, e.g. a class or a ``functools.partial``).  Every candidate is
+    solved with a fresh solver, so its node count (part of the score) does
+    not depend on what ran before.  Ctrl-C stops the mining and the puzzles
+    found so far are returned; the caller tells a short answer by comparing
+    the count with ``opts.count``.
     """
-    if make_solver is None:
-        def make_solver() -> Any:
-            return Solver(tt_mb=16)
+    make_solver = make_solver or _fresh_solver
     rng = random.Random(opts.seed)
     tries = opts.tries or 60 * opts.count
     found: list[Found] = []
@@ -268,20 +284,32 @@ def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
     want = opts.count
     gen = candidates(opts, rng)
     try:
-        for i in range(tries):
-            game, state = next(gen)
-            if progress:
-                progress(i + 1, len(found))
-            if game in used_games:
-                continue
-            f = try_position(state, opts, make_solver, format_position)
-            if f is None or f.puzzle.position in seen:
-                continue
-            seen.add(f.puzzle.position)
-            used_games.add(game)
-            found.append(f)
-            if len(found) >= want:
-                break
+        i = 0
+        with Executor(workers, scheduler) as ex:
+            chunk = 1 if ex.kind == "inline" else 4
+            block = chunk * (1 if ex.kind == "inline" else 4 * ex.workers)
+            while i < tries and len(found) < want:
+                batch = [next(gen) for _ in range(min(block, tries - i))]
+                todo = [k for k, (game, _) in enumerate(batch) if game not in used_games]
+                parts = chunked(todo, chunk)
+                tried: dict[int, Found | None] = {}
+                jobs = (([batch[k][1] for k in part], opts, make_solver) for part in parts)
+                for ci, res in ex.map_unordered(_try_chunk, jobs):
+                    tried.update(zip(parts[ci], res))
+                for k, (game, _) in enumerate(batch):
+                    i += 1
+                    if progress:
+                        progress(i, len(found))
+                    if game in used_games:
+                        continue
+                    f = tried.get(k)
+                    if f is None or f.puzzle.position in seen:
+                        continue
+                    seen.add(f.puzzle.position)
+                    used_games.add(game)
+                    found.append(f)
+                    if len(found) >= want:
+                        break
     except KeyboardInterrupt:  # Ctrl-C: keep what was found
         if not found:
             raise

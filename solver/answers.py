@@ -1,0 +1,120 @@
+"""The answers of `durak solve`, `durak analyse` and `durak hint`, one function each.
+
+The commands and `durak batch` both call these, so a batch line is exactly what
+the command's ``--json`` prints.  An :class:`Answer` holds the typed result
+(for the rich tables) and its JSON form; ``budget`` is the message when a
+budget ran out (exit 3, the result then holds what was proven); ``interrupted``
+says Ctrl-C stopped the search (exit 130, the result holds what was proven).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from solver.errors import BudgetExceeded
+from solver.game.state import GameState
+from solver.hints import (DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, HintResult, Knowledge, hint,
+                          hint_knowledge)
+from solver.notation import Position, parse_position
+from solver.search import Solver, SolveResult
+
+
+@dataclass
+class Answer:
+    """One command's answer: ``kind`` is ``"solve"`` (exact) or ``"hint"`` (sampled)."""
+
+    kind: str
+    result: SolveResult | HintResult
+    budget: str | None = None  # the budget message when one ran out (exit 3)
+    interrupted: bool = False  # Ctrl-C stopped the search (exit 130)
+
+    @property
+    def exact(self) -> bool:
+        return self.budget is None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.result.to_json()
+
+
+def as_position(position: Any) -> Position | GameState:
+    """A parsed position from any accepted form (a string, a JSON-like dict, ...)."""
+    if isinstance(position, (Position, GameState)):
+        return position
+    return parse_position(position)
+
+
+def has_hidden_cards(state: GameState) -> bool:
+    """S3: hidden hand cards or a pile of unknown order make an exact answer impossible."""
+    return any(state.hidden) or (state.pile > 0 and state.pile_order is None)
+
+
+def _state(pos: Position | GameState) -> GameState:
+    return pos if isinstance(pos, GameState) else pos.state
+
+
+def solve_answer(position: Any, hero: int | None = None, *, max_time: float | None = None,
+                 max_nodes: int | None = None, solver: Solver | None = None,
+                 all_moves: bool = False, seed: int | None = None) -> Answer:
+    """`durak solve` (``all_moves``: `durak analyse`) on one position.
+
+    ``solver`` keeps its transposition table between calls (default: a fresh
+    64 MiB one).  `analyse` on hidden cards answers with the hint table
+    (``hero`` then names the asking seat, ``max_time`` bounds the sampling,
+    ``seed`` seeds the deals: default a fresh one).
+    """
+    pos = as_position(position)
+    state = _state(pos)
+    if all_moves and has_hidden_cards(state):
+        samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
+        return Answer("hint", hint(pos, samples=samples, seed=seed, max_time=max_time,
+                                     me=hero))
+    solver = solver or Solver()
+    fn = solver.analyse if all_moves else solver.solve
+    try:
+        res = fn(state, hero, max_time=max_time, max_nodes=max_nodes)
+    except BudgetExceeded as e:
+        partial = e.partial
+        interrupted = isinstance(partial, SolveResult) and partial.interrupted
+        return Answer("solve", partial, str(e), interrupted)
+    return Answer("solve", res)
+
+
+def analyse_answer(position: Any, hero: int | None = None, *, max_time: float | None = None,
+                   max_nodes: int | None = None, solver: Solver | None = None,
+                   seed: int | None = None) -> Answer:
+    """`durak analyse`: every legal move with its value, best first (hint table if hidden)."""
+    return solve_answer(position, hero, max_time=max_time, max_nodes=max_nodes, solver=solver,
+                        all_moves=True, seed=seed)
+
+
+def hint_answer(position: Any, *, samples: int | None = None, seed: int | None = None,
+                max_time: float | None = None, workers: int = 1, me: int | None = None,
+                progress: Callable[[int, int], None] | None = None,
+                scheduler: str | None = None, knowledge: Knowledge | None = None) -> Answer:
+    """`durak hint`: every move scored on sampled deals (default samples as the command).
+
+    With only a time budget the deals are scored until it is up, and the answer
+    is complete once :data:`DEFAULT_SAMPLES` of them are in.  ``knowledge``
+    (a seat's view of a game record) stands in for ``position``.
+    """
+    floor = DEFAULT_SAMPLES if samples is None and max_time is not None else None
+    if samples is None:
+        samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
+    if knowledge is not None:
+        res = hint_knowledge(knowledge, samples=samples, seed=seed, max_time=max_time,
+                             workers=workers, progress=progress, scheduler=scheduler,
+                             min_samples=floor)
+    else:
+        res = hint(as_position(position), samples=samples, seed=seed, max_time=max_time,
+                   workers=workers, me=me, progress=progress, scheduler=scheduler,
+                   min_samples=floor)
+    budget = None
+    if not res.complete and not res.interrupted:
+        within = f" in {max_time:g} s" if max_time is not None else ""
+        budget = (f"{res.samples} of the {res.wanted} deals asked for were scored{within}; "
+                  "the answer rests on fewer deals")
+    return Answer("hint", res, budget, res.interrupted)
+
+
+__all__ = ["Answer", "analyse_answer", "as_position", "has_hidden_cards", "hint_answer",
+           "solve_answer"]
