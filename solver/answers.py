@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from solver.errors import BudgetExceeded
+from solver.games import Game
+from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES, Review, review
 from solver.game.state import GameState
 from solver.hints import (DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, HintResult, Knowledge, hint,
                           hint_knowledge)
@@ -21,10 +23,10 @@ from solver.search import Solver, SolveResult
 
 @dataclass
 class Answer:
-    """One command's answer: ``kind`` is ``"solve"`` (exact) or ``"hint"`` (sampled)."""
+    """One command's answer: ``kind`` is ``"solve"`` (exact), ``"hint"`` (sampled) or ``"review"``."""
 
     kind: str
-    result: SolveResult | HintResult
+    result: SolveResult | HintResult | Review
     budget: str | None = None  # the budget message when one ran out (exit 3)
     interrupted: bool = False  # Ctrl-C stopped the search (exit 130)
 
@@ -87,6 +89,19 @@ def analyse_answer(position: Any, hero: int | None = None, *, max_time: float | 
                         all_moves=True, seed=seed)
 
 
+def review_answer(game: Any, seat: int | None = None, *, max_time: float | None = None,
+                  samples: int | None = None, seed: int | None = None,
+                  solver: Solver | None = None) -> Answer:
+    """`durak review`: every decision of ``seat`` (default the record's asking seat)
+    valued and labelled; ``game`` is a record's text, its JSON object or a :class:`Game`."""
+    g = game if isinstance(game, Game) else (
+        Game.from_json(game) if isinstance(game, dict) else Game.parse(game))
+    res = review(g, seat=seat, max_time=REVIEW_MAX_TIME if max_time is None else max_time,
+                 samples=REVIEW_SAMPLES if samples is None else samples,
+                 seed=0 if seed is None else seed, solver=solver)
+    return Answer("review", res)
+
+
 def hint_answer(position: Any, *, samples: int | None = None, seed: int | None = None,
                 max_time: float | None = None, workers: int = 1, me: int | None = None,
                 progress: Callable[[int, int], None] | None = None,
@@ -117,4 +132,4 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
 
 
 __all__ = ["Answer", "analyse_answer", "as_position", "has_hidden_cards", "hint_answer",
-           "solve_answer"]
+           "review_answer", "solve_answer"]

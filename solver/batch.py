@@ -33,7 +33,7 @@ import os
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable
 
-from solver.answers import Answer, analyse_answer, hint_answer, solve_answer
+from solver.answers import Answer, analyse_answer, hint_answer, review_answer, solve_answer
 from solver.errors import DurakError, OptionError
 from solver.executor import Executor, chunk_size, chunked, worker_cache
 from solver.search import DEFAULT_TT_MB, Solver
@@ -86,11 +86,17 @@ def _hint(position: Any, hero: int | None, opts: BatchOptions) -> Answer:
                        me=hero)
 
 
-#: The batch tasks: name -> answer function (position, hero, options).
+def _review(game: Any, seat: int | None, opts: BatchOptions) -> Answer:
+    return review_answer(game, seat, max_time=opts.max_time, samples=opts.samples,
+                         seed=opts.seed, solver=_solver(opts))
+
+
+#: The batch tasks: name -> answer function (position or game record, seat, options).
 TASKS: dict[str, Callable[[Any, int | None, BatchOptions], Answer]] = {
     "solve": _solve,
     "analyse": _analyse,
     "hint": _hint,
+    "review": _review,
 }
 
 
@@ -114,13 +120,15 @@ def parse_line(text: str, lineno: int) -> Item | None:
     ident = obj.get("id", lineno)
     if "position" in obj:
         pos = obj["position"]
+    elif "game" in obj:  # a game record (review): its text or its JSON object
+        pos = obj["game"]
     elif "hands" in obj:  # the line is a JSON position itself
         pos = {k: v for k, v in obj.items() if k not in ("id", "hero")}
     else:
         return Item(ident, error=f"IN line {lineno}: no \"position\"")
     if not isinstance(pos, (str, dict)):
         return Item(ident, error=f"IN line {lineno}: \"position\" must be a string or an object")
-    hero = obj.get("hero")
+    hero = obj.get("hero", obj.get("seat"))
     if hero is not None and (isinstance(hero, bool) or not isinstance(hero, int)):
         return Item(ident, error=f"IN line {lineno}: \"hero\" must be a seat number, got {hero!r}")
     return Item(ident, pos, hero)

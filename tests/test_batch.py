@@ -12,9 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from solver.batch import BatchOptions, done_ids, read_items, run_batch
+from solver.bots import GreedyPolicy
 from solver.cli import main
 from solver.executor import Executor
-from solver.game.deal import deal_endgame
+from solver.game.deal import deal_endgame, new_game
+from solver.games import Game
+from solver.match import play_game
 from solver.notation import format_position, position_to_json
 
 HIDDEN = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; out 7S 8S 9S TS JS 6H 7H "
@@ -176,3 +179,33 @@ def test_resume_needs_an_output_file_and_unique_ids(tmp_path):
     r = CliRunner().invoke(main, ["batch", "solve", str(inp), "--out", str(tmp_path / "o"),
                                   "--resume"])
     assert r.exit_code == 2 and "used twice" in r.stderr
+
+
+def _greedy_record(seed: int) -> Game:
+    start = new_game(2, seed=seed)
+    _, moves, _, _, _ = play_game([GreedyPolicy(), GreedyPolicy()], start,
+                                  [random.Random(seed), random.Random(seed + 1)])
+    return Game.from_play(start, moves)
+
+
+def test_review_items_are_the_review_commands_json(tmp_path):
+    games = [_greedy_record(seed) for seed in (1, 2, 3)]
+    items = [json.dumps({"id": f"g{k}", "game": g.format(), "seat": 1})
+             for k, g in enumerate(games)]
+    items.append(json.dumps({"id": "json", "game": games[0].to_json(), "seat": 2}))
+    items.append(json.dumps({"id": "bad", "game": "players 2; nonsense"}))
+    buf = io.StringIO()
+    run_batch("review", read_items(items), buf, Executor(1),
+              BatchOptions(max_time=5.0, samples=8))
+    got = [json.loads(line) for line in buf.getvalue().splitlines()]
+    assert [a["id"] for a in got] == ["g0", "g1", "g2", "json", "bad"]
+    for k, g in enumerate(games):
+        f = tmp_path / f"g{k}.txt"
+        f.write_text(g.format())
+        r = CliRunner().invoke(main, ["review", str(f), "--seat", "1", "--json",
+                                      "--max-time", "5", "--samples", "8"])
+        assert r.exit_code == 0, r.output
+        want = json.loads(r.output.splitlines()[-1])
+        assert {k2: v for k2, v in got[k].items() if k2 != "id"} == want
+    assert got[3]["seats"] == [2]
+    assert got[4]["exit_code"] == 2 and "error" in got[4]

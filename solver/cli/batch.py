@@ -1,4 +1,4 @@
-"""`durak batch TASK IN`: solve, analyse or hint every position of a file (issue 17)."""
+"""`durak batch TASK IN`: solve, analyse or hint every position of a file, or review every game record."""
 from __future__ import annotations
 
 import sys
@@ -66,7 +66,7 @@ def _read_lines(path: str) -> list[str]:
 def batch_command(task: str, infile: str, outfile: str, resume: bool, workers: int | None,
                   scheduler: str | None, max_time: float | None, max_nodes: int | None,
                   samples: int | None, seed: int, tt_mb: int, chunk: int | None) -> None:
-    """Answer every position of IN with TASK (solve, analyse or hint).
+    """Answer every position of IN with TASK (solve, analyse or hint), or review every game record of IN (review).
 
     IN (a file, or '-' for standard input) holds JSON lines such as
     {"id": "a1", "position": "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"}
