@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from solver.errors import BudgetExceeded
+from solver.game.state import GameState
 from solver.games import Game
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES, Review, review
-from solver.game.state import GameState
 from solver.hints import (DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, HintResult, Knowledge, hint,
                           hint_knowledge)
 from solver.notation import Position, parse_position

@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from solver._core import greedy_playout
 from solver.errors import BudgetExceeded, OptionError
 from solver.executor import worker_cache
 from solver.game.cards import count
@@ -30,6 +29,7 @@ from solver.game.state import GameState
 from solver.hints.playout import PLAYOUT_LIMIT, playout
 from solver.notation import format_position
 from solver.search import Solver
+from solver.search.native import core
 
 
 @dataclass(frozen=True)
@@ -167,11 +167,11 @@ class _Evaluator:
         limit = self.cfg.playout_limit
         out = []
         for i in range(len(moves)):
-            r, g, steps, end = greedy_playout(st, me, limit, order, i, endgame)
+            r, g, steps, end = core.greedy_playout(st, me, limit, order, i, endgame)
             if end is not None:  # the pile ran out between bouts: solve or play on
                 v = self._budgeted_value(end, me)
                 if v is None:
-                    r, g, _, _ = greedy_playout(end, me, limit - steps)
+                    r, g, _, _ = core.greedy_playout(end, me, limit - steps)
                 else:
                     r = v
             out.append((r, g))
