@@ -42,6 +42,14 @@ class HiddenCardsError(DurakError):
     """The answer needs cards that the position keeps hidden."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a long job; ``partial`` holds what it had done (exit 130)."""
+
+    def __init__(self, partial: object = None):
+        super().__init__("interrupted")
+        self.partial = partial
+
+
 class BudgetExceeded(DurakError):
     """A time, node or memory budget ran out (exit 3); ``partial`` holds what is known."""
 

@@ -220,3 +220,11 @@ def test_ctrl_c_during_a_hint_prints_json_and_exits_130(workers):
     obj = json.loads(r.stdout)
     assert obj.get("interrupted") is True
     assert "Traceback" not in r.stderr and "ForkPoolWorker" not in r.stderr
+
+
+def test_ctrl_c_during_puzzle_generation_keeps_what_was_found():
+    r = _interrupt(["puzzle", "generate", "--count", "500", "--seed", "2", "--json"], after=6.0)
+    assert r.returncode == 130, r.stderr
+    obj = json.loads(r.stdout)
+    assert obj["count"] == len(obj["puzzles"]) < 500
+    assert "Traceback" not in r.stderr

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from solver.bots import greedy_move
-from solver.errors import BudgetExceeded, OptionError
+from solver.errors import BudgetExceeded, Interrupted, OptionError
 from solver.executor import Executor, chunked
 from solver.game.cards import DECK_LOW_RANK, cards_of, count, deck_mask, make_card
 from solver.game.deal import hands_of_sizes, new_game
@@ -271,9 +271,9 @@ def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
     puzzles are the same for any of them (``make_solver`` must then be
     picklable, e.g. a class or a ``functools.partial``).  Every candidate is
     solved with a fresh solver, so its node count (part of the score) does
-    not depend on what ran before.  Ctrl-C stops the mining and the puzzles
-    found so far are returned; the caller tells a short answer by comparing
-    the count with ``opts.count``.
+    not depend on what ran before.  Ctrl-C stops the mining:
+    :class:`~solver.errors.Interrupted` is raised with the puzzles found so
+    far (finished as they would have been) as its ``partial``.
     """
     make_solver = make_solver or _fresh_solver
     rng = random.Random(opts.seed)
@@ -310,9 +310,13 @@ def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
                     found.append(f)
                     if len(found) >= want:
                         break
-    except KeyboardInterrupt:  # Ctrl-C: keep what was found
-        if not found:
-            raise
+    except KeyboardInterrupt:  # Ctrl-C: what was found goes with the interruption
+        raise Interrupted(_finish(found, opts)) from None
+    return _finish(found, opts)
+
+
+def _finish(found: list[Found], opts: GenOptions) -> list[Found]:
+    """The puzzles found, best first, with their ids and titles."""
     found.sort(key=lambda f: (-f.score, f.puzzle.position))
     out = []
     for k, f in enumerate(found, 1):
