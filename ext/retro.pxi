@@ -65,12 +65,16 @@ cdef class RetroGraph:
         cdef uint64_t ns = 1
         while ns < <uint64_t>(2 * max_states):
             ns <<= 1
-        self.slots = <int32_t*>calloc(ns, sizeof(int32_t))
+        # Room for max_states at once, as the transposition table is held: an
+        # anonymous mapping with huge pages asked for (dk_table_alloc), of which
+        # only the pages the graph reaches are ever backed -- the probes are
+        # random, and 4 KiB pages would add a TLB miss to most of them.
+        self.slots = <int32_t*>dk_table_alloc(ns * sizeof(int32_t))
         self.slot_mask = ns - 1
-        self.cap = 4096
-        self.states = <St*>malloc(self.cap * sizeof(St))
-        self.keys = <uint64_t*>malloc(self.cap * RKEY * sizeof(uint64_t))
-        self.start = <int64_t*>malloc((self.cap + 1) * sizeof(int64_t))
+        self.cap = max_states
+        self.states = <St*>dk_table_alloc(self.cap * sizeof(St))
+        self.keys = <uint64_t*>dk_table_alloc(self.cap * RKEY * sizeof(uint64_t))
+        self.start = <int64_t*>dk_table_alloc((self.cap + 1) * sizeof(int64_t))
         self.succ_cap = 8192
         self.succ = <int32_t*>malloc(self.succ_cap * sizeof(int32_t))
         if (self.slots == NULL or self.states == NULL or self.keys == NULL or self.start == NULL
@@ -96,10 +100,10 @@ cdef class RetroGraph:
             raise MemoryError("retrograde graph")
 
     def __dealloc__(self):
-        free(self.states)
-        free(self.keys)
-        free(self.slots)
-        free(self.start)
+        dk_table_free(self.states)
+        dk_table_free(self.keys)
+        dk_table_free(self.slots)
+        dk_table_free(self.start)
         free(self.succ)
         free(self.value)
         free(self.dist)
@@ -125,32 +129,15 @@ cdef class RetroGraph:
             i = (i + 1) & self.slot_mask
 
     cdef int64_t _add(self, St* s) noexcept nogil:
-        """The index of ``s``, added if new; -1: too many states, -2: out of memory."""
+        """The index of ``s``, added if new; -1: more than ``max_states`` states."""
         cdef uint64_t k[RKEY]
         retro_key(self.c, s, k)
         cdef uint64_t h = retro_hash(k)
         cdef int64_t f = self._find(k, h)
-        cdef St* grown
-        cdef uint64_t* grown_keys
-        cdef int64_t* grown_start
         if f >= 0:
             return f
         if self.n >= self.max_states:
             return -1
-        if self.n == self.cap:
-            grown = <St*>realloc(self.states, 2 * self.cap * sizeof(St))
-            if grown == NULL:
-                return -2
-            self.states = grown
-            grown_keys = <uint64_t*>realloc(self.keys, 2 * self.cap * RKEY * sizeof(uint64_t))
-            if grown_keys == NULL:
-                return -2
-            self.keys = grown_keys
-            grown_start = <int64_t*>realloc(self.start, (2 * self.cap + 1) * sizeof(int64_t))
-            if grown_start == NULL:
-                return -2
-            self.start = grown_start
-            self.cap *= 2
         self.states[self.n] = s[0]
         memcpy(&self.keys[self.n * RKEY], k, RKEY * sizeof(uint64_t))
         self.slots[-1 - f] = <int32_t>(self.n + 1)
