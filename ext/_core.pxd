@@ -252,11 +252,15 @@ cdef class RetroGraph:
     # A small game's whole reachable state graph, valued by retrograde analysis (retro.pxi).
     cdef Ctx* c                     # the rules: the Ctx of the Search the root came from
     cdef object owner               # that Search, kept alive while the graph is
-    cdef St* states                 # every reachable state, root first, in BFS order
+    cdef St start_state             # the state the graph was built from (its root)
+    cdef St* ring                   # the states waiting to be expanded: state a at a & ring_mask
+    cdef int64_t ring_mask          # ring size - 1 (a power of two, doubled when full)
+    cdef int64_t head               # the first state not yet taken for expansion
+    cdef uint8_t* info              # per state: to move + 1 (bits 0-2), over (3), hero's outcome + 1 (4-5)
     cdef uint64_t* keys             # per state: its identity, RKEY words (retro_key)
     cdef int64_t n                  # how many
-    cdef int64_t cap                # room for this many
-    cdef int32_t* slots             # open-addressing hash of the states: index + 1, 0 empty
+    cdef int32_t* slots             # open-addressing hash of the states: index + 1, 0 empty;
+                                    # at most half full (doubled as the graph grows)
     cdef uint64_t slot_mask         # number of slots - 1
     cdef int64_t* start             # state i's successors: succ[start[i]:start[i + 1]]
     cdef int32_t* succ              # successor indices, each once per state
@@ -268,6 +272,8 @@ cdef class RetroGraph:
     cdef readonly int64_t max_states    # the most states the graph may have
     cdef int64_t _find(self, uint64_t* k, uint64_t h) noexcept nogil
     cdef int64_t _add(self, St* s) noexcept nogil
+    cdef int _grow(self) noexcept nogil
+    cdef int _grow_ring(self) noexcept nogil
     cdef int _build(self, St* root) noexcept nogil
     cdef int _solve(self) noexcept nogil
     cdef int64_t _child(self, St* src, Mv* m, St* out) noexcept nogil

@@ -62,27 +62,31 @@ cdef class RetroGraph:
         self.owner = root.owner
         self.hero = hero
         self.max_states = max_states
-        cdef uint64_t ns = 1
-        while ns < <uint64_t>(2 * max_states):
-            ns <<= 1
-        # Room for max_states at once, as the transposition table is held: an
-        # anonymous mapping with huge pages asked for (dk_table_alloc), of which
-        # only the pages the graph reaches are ever backed -- the probes are
-        # random, and 4 KiB pages would add a TLB miss to most of them.
+        cdef uint64_t ns = 1 << 16  # grown by _grow as the graph does
+        # Keys and per-state facts: room for max_states at once, held as the
+        # transposition table is (an anonymous mapping with huge pages asked
+        # for, dk_table_alloc), of which only the pages the graph reaches are
+        # ever backed.  The hash starts small and doubles (_grow): its probes
+        # touch it everywhere, so an oversized one would be zeroed whole.  The
+        # states themselves are needed only until they are expanded: a ring
+        # holds the breadth-first frontier (_add grows it when it is full).
         self.slots = <int32_t*>dk_table_alloc(ns * sizeof(int32_t))
         self.slot_mask = ns - 1
-        self.cap = max_states
-        self.states = <St*>dk_table_alloc(self.cap * sizeof(St))
-        self.keys = <uint64_t*>dk_table_alloc(self.cap * RKEY * sizeof(uint64_t))
-        self.start = <int64_t*>dk_table_alloc((self.cap + 1) * sizeof(int64_t))
+        self.ring_mask = (1 << 14) - 1
+        self.ring = <St*>malloc((self.ring_mask + 1) * sizeof(St))
+        self.info = <uint8_t*>dk_table_alloc(max_states)
+        self.keys = <uint64_t*>dk_table_alloc(max_states * RKEY * sizeof(uint64_t))
+        self.start = <int64_t*>dk_table_alloc((max_states + 1) * sizeof(int64_t))
         self.succ_cap = 8192
         self.succ = <int32_t*>malloc(self.succ_cap * sizeof(int32_t))
-        if (self.slots == NULL or self.states == NULL or self.keys == NULL or self.start == NULL
+        if (self.slots == NULL or self.ring == NULL or self.info == NULL or self.keys == NULL
+                or self.start == NULL
                 or self.succ == NULL):
             raise MemoryError("retrograde graph")
         cdef St s0 = root.s
         s0.tfloor = -1
         s0.tfseat = 0
+        self.start_state = s0
         cdef int r, oh = self.c.hero
         self.c.hero = hero  # the key names the hero with 3+ players (key_hero)
         with nogil:
@@ -100,7 +104,8 @@ cdef class RetroGraph:
             raise MemoryError("retrograde graph")
 
     def __dealloc__(self):
-        dk_table_free(self.states)
+        free(self.ring)
+        dk_table_free(self.info)
         dk_table_free(self.keys)
         dk_table_free(self.slots)
         dk_table_free(self.start)
@@ -129,7 +134,8 @@ cdef class RetroGraph:
             i = (i + 1) & self.slot_mask
 
     cdef int64_t _add(self, St* s) noexcept nogil:
-        """The index of ``s``, added if new; -1: more than ``max_states`` states."""
+        """The index of ``s``, added if new; -1: more than ``max_states`` states,
+        -2: out of memory."""
         cdef uint64_t k[RKEY]
         retro_key(self.c, s, k)
         cdef uint64_t h = retro_hash(k)
@@ -138,11 +144,49 @@ cdef class RetroGraph:
             return f
         if self.n >= self.max_states:
             return -1
-        self.states[self.n] = s[0]
+        if self.n - self.head > self.ring_mask and self._grow_ring() != 0:
+            return -2
+        self.ring[self.n & self.ring_mask] = s[0]
+        cdef int v = 0, mover = to_move(s)
+        if s.over:
+            outcome_known(self.c, s, &v)  # c.hero is the graph's hero while it is built
+        self.info[self.n] = <uint8_t>((mover + 1) | (s.over << 3) | ((v + 1) << 4))
         memcpy(&self.keys[self.n * RKEY], k, RKEY * sizeof(uint64_t))
         self.slots[-1 - f] = <int32_t>(self.n + 1)
         self.n += 1
+        if <uint64_t>(2 * self.n) > self.slot_mask and self._grow() != 0:
+            return -2
         return self.n - 1
+
+    cdef int _grow_ring(self) noexcept nogil:
+        """Double the ring of states waiting to be expanded (head .. n - 1)."""
+        cdef int64_t size = 2 * (self.ring_mask + 1), a
+        cdef St* ring = <St*>malloc(size * sizeof(St))
+        if ring == NULL:
+            return -2
+        for a in range(self.head, self.n):
+            ring[a & (size - 1)] = self.ring[a & self.ring_mask]
+        free(self.ring)
+        self.ring = ring
+        self.ring_mask = size - 1
+        return 0
+
+    cdef int _grow(self) noexcept nogil:
+        """Double the hash (at most half full): every state re-placed by its key."""
+        cdef uint64_t ns = 2 * (self.slot_mask + 1), i
+        cdef int32_t* slots = <int32_t*>dk_table_alloc(ns * sizeof(int32_t))
+        cdef int64_t a
+        if slots == NULL:
+            return -2
+        for a in range(self.n):
+            i = retro_hash(&self.keys[a * RKEY]) & (ns - 1)
+            while slots[i] != 0:
+                i = (i + 1) & (ns - 1)
+            slots[i] = <int32_t>(a + 1)
+        dk_table_free(self.slots)
+        self.slots = slots
+        self.slot_mask = ns - 1
+        return 0
 
     cdef int _build(self, St* root) noexcept nogil:
         """Every state reachable from ``root``, in BFS order, with its successors."""
@@ -153,13 +197,16 @@ cdef class RetroGraph:
         cdef int32_t* grown
         if self._add(root) < 0:
             return -2
+        cdef St cur
         while i < self.n:
             self.start[i] = self.nsucc
             first = self.nsucc
-            if not self.states[i].over:
-                nm = gen_moves(self.c, &self.states[i], ms, 0)
+            cur = self.ring[i & self.ring_mask]
+            self.head = i + 1  # the ring may reuse state i's place from here on
+            if not cur.over:
+                nm = gen_moves(self.c, &cur, ms, 0)
                 for m in range(nm):
-                    t = self.states[i]
+                    t = cur
                     play(self.c, &t, &ms[m])
                     t.tfloor = -1
                     t.tfseat = 0
@@ -229,9 +276,8 @@ cdef class RetroGraph:
             head = tail = 0
             for a in range(n):
                 left[a] = <int32_t>(self.start[a + 1] - self.start[a])
-                if self.states[a].over and self.dist[a] < 0:
-                    v = 0
-                    outcome_known(self.c, &self.states[a], &v)
+                if (self.info[a] >> 3) & 1 and self.dist[a] < 0:
+                    v = (self.info[a] >> 4) - 1
                     if v == target:
                         self.value[a] = <int8_t>target
                         self.dist[a] = 0
@@ -247,7 +293,7 @@ cdef class RetroGraph:
                         a = pred[e]
                         if self.dist[a] >= 0:
                             continue
-                        mover_is_prover = ((team(self.c, to_move(&self.states[a]))
+                        mover_is_prover = ((team(self.c, (self.info[a] & 7) - 1)
                                             == team(self.c, self.hero)) == prover_is_hero)
                         if not mover_is_prover:
                             left[a] -= 1
@@ -290,12 +336,12 @@ cdef class RetroGraph:
         """[(move, value, distance)] of the root's legal moves in engine order;
         the distance counts the move itself (None for a draw)."""
         cdef Mv ms[MAXMOVES]
-        cdef int nm = gen_moves(self.c, &self.states[0], ms, 0), m
+        cdef int nm = gen_moves(self.c, &self.start_state, ms, 0), m
         out = []
         cdef int64_t j
         cdef St t
         for m in range(nm):
-            j = self._child(&self.states[0], &ms[m], &t)
+            j = self._child(&self.start_state, &ms[m], &t)
             if j < 0:
                 raise RuntimeError("retrograde graph: a successor is missing")
             out.append(((ms[m].kind, ms[m].cards, ms[m].card, ms[m].target), self.value[j],
@@ -312,7 +358,7 @@ cdef class RetroGraph:
         cdef int nm, m, best_m, mine, v, dd
         cdef long best_k, k
         # the states of the line are played out; the graph gives their values
-        cdef St cur = self.states[0], t, best_t
+        cdef St cur = self.start_state, t, best_t
         seen = {0}
         out = []
         while not cur.over and len(out) < max_plies:
