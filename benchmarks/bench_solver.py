@@ -121,15 +121,19 @@ def command_one(backend: CoreBackend, state, max_time: float, all_moves: bool):
     return r.exact, time.perf_counter() - t0, r.nodes
 
 
-def run_commands(name, count, tt_mb, max_time, repeat=1):
-    """Per position: the value only, ``solve`` and ``analyse``, each the best of
-    ``repeat`` runs from a cleared table."""
+def run_commands(name, count, tt_mb, max_time, repeat=1, only=("value", "solve", "analyse")):
+    """Per position: the value only, ``solve`` and ``analyse`` (those in
+    ``only``; the others shown as 0), each the best of ``repeat`` runs from a
+    cleared table."""
     backend = CoreBackend(tt_mb)
     rows = []
     for s in positions(name, count):
-        v = solve_best(backend, s, max_time, repeat)
+        v = solve_best(backend, s, max_time, repeat) if "value" in only else (0, 0.0, 0)
         runs = []
         for all_moves in (False, True):
+            if ("analyse" if all_moves else "solve") not in only:
+                runs.append((False, 0.0, 0))
+                continue
             best = None
             for _ in range(repeat):
                 run = command_one(backend, s, max_time, all_moves)
@@ -147,6 +151,7 @@ def run_commands(name, count, tt_mb, max_time, repeat=1):
         out[k + "_nodes"] = int(statistics.median(r[col][2] for r in rows))
     out["ratio"] = out["solve_med"] / max(out["value_med"], 1e-9)
     out["over2s"] = sum(1 for r in rows if r[1][1] > 2.0)
+    out["within10"] = sum(1 for r in rows if r[1][0] and r[1][1] <= 10.0)
     return out
 
 
@@ -195,6 +200,8 @@ def main() -> None:
                     help="switch off every search switch of Search.tune (equivalent covers, "
                          "canonical ranks, table between bouts only, quick wins, enhanced "
                          "transposition cut-offs, ply-count bound)")
+    ap.add_argument("--only", default="value,solve,analyse",
+                    help="the columns to measure, comma-separated (default all three)")
     ap.add_argument("--value-only", action="store_true",
                     help="the value search alone (the older table: nodes/s, TT entries, --python)")
     a = ap.parse_args()
@@ -206,7 +213,8 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|---|---|---|---|")
         for f in fams:
             count = a.count or DEFAULT_COUNT.get(f, 30)
-            r = run_commands(f, count, a.tt_mb, a.max_time, repeat=a.repeat)
+            r = run_commands(f, count, a.tt_mb, a.max_time, repeat=a.repeat,
+                             only=tuple(a.only.split(",")))
             print(f"| {f} | {r['n']} | {r['value_med']:.4f} | {r['solve_med']:.4f} | "
                   f"{r['analyse_med']:.4f} | {r['ratio']:.1f} | {r['value_max']:.3f} | "
                   f"{r['solve_max']:.3f} | {r['analyse_max']:.3f} | "

@@ -124,4 +124,4 @@ def test_full_solve_node_counts_are_pinned():
     assert (total_solve, total_analyse) == FULL_NODES, (total_solve, total_analyse)
 
 
-FULL_NODES = (156079, 204190)
+FULL_NODES = (153800, 190845)
