@@ -3,15 +3,22 @@
 Families (fixed seeds): random 2-player endgames k v k (k = 6, 8, 9, 10),
 attacker to lead, with and without ``transfer``; lopsided ones after a pickup
 (6 v 10, 6 v 12, 4 v 14; the small hand leads again, R18); 3-player endgames
-with 4 and 5 cards each (hero = the seat to move).  Each position is solved
-for its exact value from a cleared table (``Solver.value``'s path: the two
-boolean searches, no distance, no variation).
+with 4 and 5 cards each (hero = the seat to move).
+
+By default each position is answered three times, each from a cleared
+table, back to back (so the machine's noise hits the three alike): the value
+only (``Solver.value``'s path: the two boolean searches), ``solve`` (value,
+best moves, variation and distance, as ``Solver.solve`` / ``durak solve``)
+and ``analyse`` (every move's value and distance, and the variation, as
+``durak analyse``); the table shows their medians side by side.
+``--value-only`` gives the older per-family table of the value search alone.
 
     python benchmarks/bench_solver.py                    # every family
     python benchmarks/bench_solver.py --family 8v8 --count 50
     python benchmarks/bench_solver.py --family 6v6 --python   # ratio vs minimax
     python benchmarks/bench_solver.py --family 8v8 --no-prune # ablation baseline
     python benchmarks/bench_solver.py --family 8v8 --repeat 3 # best of 3 per position
+    python benchmarks/bench_solver.py --family 8v8 --value-only  # the value search alone
 
 Per family: median and max time, median nodes, nodes per second (total nodes /
 total time), TT entries used (median), positions solved within the time limit,
@@ -105,6 +112,49 @@ def solve_best(backend: CoreBackend, state, max_time: float, repeat: int):
     return best
 
 
+def command_one(backend: CoreBackend, state, max_time: float, all_moves: bool):
+    """``solve`` (or ``analyse``) of ``state`` from a cleared table, as the CLI
+    asks it: (exact, seconds, nodes)."""
+    backend.search.clear()
+    t0 = time.perf_counter()
+    r = backend.run(state, state.to_move, all_moves, max_time, None, True, True)
+    return r.exact, time.perf_counter() - t0, r.nodes
+
+
+def run_commands(name, count, tt_mb, max_time, repeat=1, only=("value", "solve", "analyse")):
+    """Per position: the value only, ``solve`` and ``analyse`` (those in
+    ``only``; the others shown as 0), each the best of ``repeat`` runs from a
+    cleared table."""
+    backend = CoreBackend(tt_mb)
+    rows = []
+    for s in positions(name, count):
+        v = solve_best(backend, s, max_time, repeat) if "value" in only else (0, 0.0, 0)
+        runs = []
+        for all_moves in (False, True):
+            if ("analyse" if all_moves else "solve") not in only:
+                runs.append((False, 0.0, 0))
+                continue
+            best = None
+            for _ in range(repeat):
+                run = command_one(backend, s, max_time, all_moves)
+                if best is None or (run[0] and run[1] < best[1]):
+                    best = run
+                if not run[0]:
+                    break
+            runs.append(best)
+        rows.append(((v[0] is not None, v[1], v[2]), runs[0], runs[1]))
+    out = {"family": name, "n": count}
+    for k, col in (("value", 0), ("solve", 1), ("analyse", 2)):
+        out[k + "_med"] = statistics.median(r[col][1] for r in rows)
+        out[k + "_max"] = max(r[col][1] for r in rows)
+        out[k + "_ok"] = sum(1 for r in rows if r[col][0])
+        out[k + "_nodes"] = int(statistics.median(r[col][2] for r in rows))
+    out["ratio"] = out["solve_med"] / max(out["value_med"], 1e-9)
+    out["over2s"] = sum(1 for r in rows if r[1][1] > 2.0)
+    out["within10"] = sum(1 for r in rows if r[1][0] and r[1][1] <= 10.0)
+    return out
+
+
 def run_family(name, count, tt_mb, max_time, with_python, py_limit, prune=True, repeat=1):
     backend = CoreBackend(tt_mb)
     if not prune:
@@ -150,8 +200,27 @@ def main() -> None:
                     help="switch off every search switch of Search.tune (equivalent covers, "
                          "canonical ranks, table between bouts only, quick wins, enhanced "
                          "transposition cut-offs, ply-count bound)")
+    ap.add_argument("--only", default="value,solve,analyse",
+                    help="the columns to measure, comma-separated (default all three)")
+    ap.add_argument("--value-only", action="store_true",
+                    help="the value search alone (the older table: nodes/s, TT entries, --python)")
     a = ap.parse_args()
     fams = a.family or list(FAMILIES)
+    if not a.value_only and not a.python and not a.no_prune:
+        print("| family | n | value median s | solve median s | analyse median s | "
+              "solve / value (medians) | value max s | solve max s | analyse max s | "
+              "exact v/s/a | median nodes v/s/a |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        for f in fams:
+            count = a.count or DEFAULT_COUNT.get(f, 30)
+            r = run_commands(f, count, a.tt_mb, a.max_time, repeat=a.repeat,
+                             only=tuple(a.only.split(",")))
+            print(f"| {f} | {r['n']} | {r['value_med']:.4f} | {r['solve_med']:.4f} | "
+                  f"{r['analyse_med']:.4f} | {r['ratio']:.1f} | {r['value_max']:.3f} | "
+                  f"{r['solve_max']:.3f} | {r['analyse_max']:.3f} | "
+                  f"{r['value_ok']}/{r['solve_ok']}/{r['analyse_ok']} | "
+                  f"{r['value_nodes']}/{r['solve_nodes']}/{r['analyse_nodes']} |", flush=True)
+        return
     print("| family | n | solved | median s | max s | median nodes | M nodes/s | TT entries "
           "(median) | vs Python (median, n) |")
     print("|---|---|---|---|---|---|---|---|---|")

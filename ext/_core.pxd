@@ -215,6 +215,8 @@ ctypedef struct Ctx:
     int etc_on          # enhanced transposition cut-offs
     int quick           # quick_win at lead states (two players)
     int ply_bound       # plies_needed cut-offs in searches with a ply limit
+    int single_limited  # single leads at the other side's lead states under a ply limit too
+    int root_move       # the last prove's deciding root move (gen_moves index), -1 none
 
 
 ctypedef struct CoverPlan:

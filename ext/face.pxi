@@ -122,6 +122,7 @@ cdef class Search:
         self.c.etc_on = 1
         self.c.quick = 1
         self.c.ply_bound = 1
+        self.c.single_limited = 1
         self.buckets = nb
         self.epochs = {}
 
@@ -225,15 +226,17 @@ cdef class Search:
         return st
 
     def tune(self, equiv=None, iso=None, lead_table=None, quick=None, etc=None,
-             ply_bound=None):
+             ply_bound=None, single_limited=None):
         """Search switches, for benchmarks and tests (all on by default):
         ``equiv`` drop covers with interchangeable cards, ``iso`` canonical
         ranks between bouts, ``lead_table`` table entries between bouts only
         (and one order for a run of cards added to a taker), ``quick`` the
         decisions without search (:c:func:`quick_win`, :c:func:`odd_duel`,
         :c:func:`hero_side_out`), ``etc`` enhanced transposition
-        cut-offs, ``ply_bound`` the :c:func:`plies_needed` cut-offs.  Returns
-        the current settings."""
+        cut-offs, ``ply_bound`` the :c:func:`plies_needed` cut-offs,
+        ``single_limited`` single-card leads at the other side's lead states
+        under a ply limit (:c:func:`single_leads_suffice`).  Returns the
+        current settings."""
         if equiv is not None:
             self.c.equiv = 1 if equiv else 0
         if iso is not None:
@@ -246,8 +249,11 @@ cdef class Search:
             self.c.etc_on = 1 if etc else 0
         if ply_bound is not None:
             self.c.ply_bound = 1 if ply_bound else 0
+        if single_limited is not None:
+            self.c.single_limited = 1 if single_limited else 0
         return dict(equiv=self.c.equiv, iso=self.c.iso, lead_table=self.c.lead_table,
-                    quick=self.c.quick, etc=self.c.etc_on, ply_bound=self.c.ply_bound)
+                    quick=self.c.quick, etc=self.c.etc_on, ply_bound=self.c.ply_bound,
+                    single_limited=self.c.single_limited)
 
     def new_generation(self):
         """Start a new root question: table entries of earlier ones age
@@ -284,11 +290,20 @@ cdef class Search:
         c.abort = 0
         c.max_nodes = max_nodes
         c.deadline = deadline
+        c.root_move = -1
         with nogil:
             r = dfs(c, &root, depth, 0, &dist, rep, NULL)
         if r < 0:
             return (-2 if c.abort == 2 else -1), 0
         return r, dist
+
+    @property
+    def root_move(self):
+        """The move that decided the last ``prove`` at its root (index into
+        ``moves()``), or -1: the prover's first success, the other side's
+        refutation, or the move a table entry that decided it named (under
+        canonical ranks that may be another move: verify it)."""
+        return self.c.root_move
 
     def bounds(self, CState st, int hero, int prover):
         """(lb, ub) the table holds for ``st`` (INF when unknown / never)."""

@@ -199,6 +199,12 @@ cdef inline int odd_duel(Ctx* c, St* s) noexcept nogil:
     return k == 2 and (total & 1) == 1
 
 
+cdef inline uint64_t pair_ranks(uint64_t m) noexcept nogil:
+    """The ranks (one bit each, 13 bits) of which ``m`` holds two or more cards."""
+    cdef uint64_t a = m & SUIT13, b = (m >> 13) & SUIT13, x = (m >> 26) & SUIT13, d = (m >> 39) & SUIT13
+    return (a & b) | (a & x) | (a & d) | (b & x) | (b & d) | (x & d)
+
+
 cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
     """A lower bound on the plies before the prover's decisive result.
 
@@ -212,6 +218,15 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
     ``first_out_wins`` at least one player of the prover's side.  Used only
     with a ply limit: a node whose limit is below the bound fails at once,
     which takes the bulk of the work off the last plies of a bounded search.
+
+    Two players: a rank of two or more cards counts two.  The prover sheds
+    it either card by card (a ply each) or by leading it, and every lead
+    of his is answered by the other player (a cover, take or transfer, R2,
+    R14, R16) before its bout can end and the game be judged (R20): a ply
+    that is not his.  Leading L ranks of multiplicities m_1..m_L and
+    shedding the other cards singly costs at least sum(m_i >= 1: 1) plus
+    sum over the led ranks of (2 - m_i) more than the single cards would:
+    at best sum over the ranks of min(m, 2).
     """
     cdef int i, r, total = 0, low = 99, no = 0, j, t
     cdef int others[MAXP]
@@ -219,6 +234,8 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
         return 0
     for i in range(c.n):
         r = popcount64(rank_set(s.hand[i]))
+        if c.n == 2 and side_of(c, i) == c.prover:
+            r += popcount64(pair_ranks(s.hand[i]))
         if side_of(c, i) == c.prover:
             if c.flags & F_FOW:
                 if r < low:

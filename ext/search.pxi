@@ -31,8 +31,13 @@
 #   distance: the table keeps for every (state, prover) a lower and an upper
 #   bound on the number of plies the prover needs (``lb``, ``ub``; ``lb = INF``
 #   means "never"), every search tightens them, and the root distance is found by
-#   bisection between them.  The unlimited search (``depth = UNLIM``) stores
-#   ``lb = INF`` on failure.
+#   a search upwards from the stored lower bound.  The unlimited search
+#   (``depth = UNLIM``) stores ``lb = INF`` on failure; a search with a limit
+#   is fail-soft: a failure returns (in ``dist``) and stores the lower bound
+#   its children proved -- at the prover's node the least of theirs plus one,
+#   at the other side's the refuting child's plus one, ``plies_needed`` at a
+#   node cut by it -- which can lie beyond the limit, so the next limit tried
+#   skips the ones already known to fail.
 # * A search with a ply budget checks no repetitions at all: a proof within d
 #   plies is a finite strategy whether or not a state recurs in it, so every
 #   answer is path-independent and stored.  ``plies_needed`` (a lower bound on
@@ -124,7 +129,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     cdef int ph, i, nm, r, d, mine, result, best, cdepth, pushed = 0, bm = 0, cut = 0, j
     cdef uint64_t rp[2]
     cdef uint64_t refs[2]
-    cdef int top, pruned = 0, etc, usett, reps
+    cdef int top, pruned = 0, etc, usett, reps, lbf
     cdef int bound = c.pathlen
     cdef CondEntry* ce
     cdef uint64_t* ks
@@ -146,16 +151,25 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     # Step 2. Decided before any key: game over, no plies left, fewer plies
     # left than the prover needs, the hero's side out; or too deep to go on
     if s.over:
-        return decisive(c, s)
-    if depth == 0:
+        if decisive(c, s):
+            return 1
+        dist[0] = INF  # over without the prover's result: never
         return 0
-    if depth != UNLIM and c.ply_bound and plies_needed(c, s) > depth:
-        return 0  # path-independent: not within the limit from here
+    if depth == 0:
+        dist[0] = 1
+        return 0
+    if depth != UNLIM and c.ply_bound:
+        d = plies_needed(c, s)
+        if d > depth:
+            dist[0] = d
+            return 0  # path-independent: not within the limit from here
     if not c.prover and c.n > 2 and c.quick and hero_side_out(c, s):
+        dist[0] = INF
         return 0  # path-independent: the hero's side can no longer lose
     if ply >= MAXPLY - 1 or c.msp + MAXMOVES > MSTACK:
         rep[0] = 0
         rep[1] = <uint64_t>(-1)  # too deep: a failure that must not be stored
+        dist[0] = depth + 1 if depth != UNLIM else 0
         return 0
 
     # Step 3. The key (lead states only, unless lead_table is off)
@@ -190,6 +204,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         return 1
     if ph == PH_LEAD and c.quick and s.pile == 0 and quick_win(c, s):
         if side_of(c, s.attacker) != c.prover:
+            dist[0] = INF
             return 0  # path-independent: the attacker wins whatever the history
         if depth == UNLIM:
             dist[0] = UNLIM - 1  # a success, its plies not known
@@ -203,8 +218,14 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         if d <= depth:
             dist[0] = d
             return 1
-        if ent_lb(e, c.slot) > depth or ent_ub(e, 1 - c.slot) < UNLIM:
-            return 0  # (the second test: the cross-prover argument below)
+        if ply == 0:
+            c.root_move = ent_move(e) - 1  # what decided it last time (verify it)
+        if ent_ub(e, 1 - c.slot) < UNLIM:
+            dist[0] = INF
+            return 0  # (the cross-prover argument below)
+        if ent_lb(e, c.slot) > depth:
+            dist[0] = ent_lb(e, c.slot)
+            return 0
         bm = ent_move(e)
 
     # Step 7. Side table lookup: a repetition-dependent failure whose
@@ -234,9 +255,13 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     ks = &c.kstack[KSLOT * c.msp]
     cs = &c.cstack[c.msp]
     mine = side_of(c, to_move(s)) == c.prover
-    if ph == PH_LEAD and depth == UNLIM and single_leads_suffice(c, s):
+    if ph == PH_LEAD and (depth == UNLIM or (not mine and c.single_limited)) and single_leads_suffice(c, s):
+        # Under a ply limit only at the other side's leads: there the single
+        # card dominates in plies as well (each of the prover's answers
+        # reaches the pair lead's state with one ply more), at the prover's
+        # own it could be slower.
         nm = gen_moves(c, s, ms, 1)
-        if (not mine and lead_limit(c, s) >= 2
+        if (depth == UNLIM and not mine and lead_limit(c, s) >= 2
                 and popcount64(s.hand[s.attacker]) > popcount64(rank_set(s.hand[s.attacker]))):
             # the other side's best may have been among the skipped leads of
             # several cards: the plies of a success here are no longer exact
@@ -318,7 +343,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
             if ks[KSLOT * ms[i].ki + 4] == CK_QUICK:
                 # slot 5: whether the attacker is on the prover's side
                 r = 0
-                d = 0
+                d = INF
                 if ks[KSLOT * ms[i].ki + 5]:
                     if cdepth != UNLIM:
                         continue  # a success, but its plies are not known
@@ -326,7 +351,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                     d = UNLIM - 2
             elif ks[KSLOT * ms[i].ki + 4] == CK_OVER:
                 r = decisive(c, &cs[ms[i].ki])
-                d = 0
+                d = 0 if r else INF
             else:
                 e = tt_probe(c, &ks[KSLOT * ms[i].ki], ks[KSLOT * ms[i].ki + 5])
                 r = -1
@@ -334,9 +359,6 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                     d = ent_ub(e, c.slot)
                     if d <= cdepth:
                         r = 1
-                    elif ent_lb(e, c.slot) > cdepth:
-                        r = 0
-                        d = 0
                     elif ent_ub(e, 1 - c.slot) < UNLIM:
                         # Cross-prover cut-off.  A stored success of the
                         # *other* side (ub < UNLIM) is a finite proof tree
@@ -350,12 +372,17 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                         # is not searched.  Both sides' bounds share an entry,
                         # so this costs no second probe.
                         r = 0
-                        d = 0
+                        d = INF
+                    elif ent_lb(e, c.slot) > cdepth:
+                        r = 0
+                        d = ent_lb(e, c.slot)
                 if r < 0:
                     continue
             if mine and r == 0:
                 # a path-independent failure: never worth searching here
+                # (its lower bound kept in the hash slot, unused from now)
                 ms[i].fails = 1
+                ks[KSLOT * ms[i].ki + 5] = <uint64_t>d
             if mine and r == 1:
                 c.msp -= nm
                 if pushed:
@@ -364,20 +391,30 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                     d = UNLIM - 2  # plies unknown stays unknown
                 if usett:
                     tt_store(c, key, h, 0, d + 1, 1, ms[i].idx + 1)
+                if ply == 0:
+                    c.root_move = ms[i].idx
                 dist[0] = d + 1
                 return 1
             if not mine and r == 0 and ks[KSLOT * ms[i].ki + 4] != CK_OVER:
                 c.msp -= nm
                 if pushed:
                     c.pathlen -= 1
+                d = INF if (depth == UNLIM or d >= INF - 1) else d + 1
                 if usett:
-                    tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, 1, ms[i].idx + 1)
+                    tt_store(c, key, h, d, INF, 1, ms[i].idx + 1)
+                if ply == 0:
+                    c.root_move = ms[i].idx
+                dist[0] = d
                 return 0
 
     # Step 13. Search the children in order: at the prover's node the first
     # success, at the other side's the first failure cuts off
     result = 0 if mine else 1
     best = INF if mine else 0
+    # fail-soft: a failure's lower bound on the plies the prover needs (at
+    # the prover's node the least over the children, else the refuting
+    # child's), so the distance search can step past limits known to fail
+    lbf = INF if mine else depth + 1
     refs[0] = 0
     refs[1] = BIGPLY
     cdepth = depth if depth == UNLIM else depth - 1
@@ -385,6 +422,8 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
         if not etc:
             next_move(ms, i, nm)
         elif ms[i].fails:
+            if <int>ks[KSLOT * ms[i].ki + 5] + 1 < lbf:
+                lbf = <int>ks[KSLOT * ms[i].ki + 5] + 1
             continue
         if etc and ks[KSLOT * ms[i].ki + 4] != CK_UNPLAYED:
             child = cs[ms[i].ki]  # played by the enhanced transposition cut-off
@@ -406,10 +445,13 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 if i > 0:
                     count_cutoff(c, 1, ms[i].kind, ms[i].card & 63)
                 break
+            if d + 1 < lbf:
+                lbf = d + 1
             merge_refs(refs, rp, bound)
         else:
             if r == 0:
                 result = 0
+                lbf = d + 1
                 merge_refs(refs, rp, bound)
                 cut = ms[i].idx + 1
                 if i > 0:
@@ -425,6 +467,10 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     c.msp -= nm
     if pushed:
         c.pathlen -= 1
+    if ply == 0:
+        # the root's deciding move: the prover's first success, or the other
+        # side's refutation (a failure at the prover's own node has none)
+        c.root_move = cut - 1
     if result:
         if best > UNLIM - 1:
             best = UNLIM - 1
@@ -432,10 +478,15 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
             tt_store(c, key, h, 0, best, c.nodes - nodes0, cut)
         dist[0] = best
         return 1
+    if depth == UNLIM or lbf >= INF or nm == 0:
+        lbf = INF if depth == UNLIM or nm > 0 else depth + 1
+    elif lbf <= depth:
+        lbf = depth + 1  # (cannot happen: each child failed below its limit)
+    dist[0] = lbf
     if refs[0] == 0 and <int64_t>refs[1] >= bound:
         # no repetition below refers above this node: path-independent
         if usett:
-            tt_store(c, key, h, INF if depth == UNLIM else depth + 1, INF, c.nodes - nodes0, cut)
+            tt_store(c, key, h, lbf, INF, c.nodes - nodes0, cut)
     else:
         if <int64_t>refs[1] >= bound and usett:
             top = 63 - __builtin_clzll(refs[0])

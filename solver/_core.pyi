@@ -107,6 +107,7 @@ class Search:
         quick: bool | None = None,
         etc: bool | None = None,
         ply_bound: bool | None = None,
+        single_limited: bool | None = None,
     ) -> dict[str, int]:
         """Search switches (all on by default); returns the current settings."""
     def new_generation(self) -> None: ...
@@ -123,6 +124,11 @@ class Search:
 
         ``depth`` defaults to ``UNLIMITED``; ``deadline`` is an absolute
         ``time.monotonic()`` time (0: none)."""
+    @property
+    def root_move(self) -> int:
+        """The move that decided the last ``prove`` at its root (index into
+        ``CState.moves()``), or -1; verify it (a table entry's move may name
+        another move under canonical ranks)."""
     def bounds(self, st: CState, hero: int, prover: int) -> tuple[int, int] | None: ...
     def reset_nodes(self) -> None: ...
 

@@ -67,8 +67,15 @@ class Item:
 
 
 def _solver(opts: BatchOptions) -> Solver:
-    """This worker's solver: made once, its table kept between items."""
-    return worker_cache(("solver", opts.tt_mb), lambda: Solver(opts.tt_mb))
+    """This worker's solver: allocated once, its table cleared for each item.
+
+    The variation (and the order of the best moves) may follow whatever the
+    table holds among equally good lines; cleared, every item gets exactly
+    the answer the command gives, on any worker, in any order.
+    """
+    solver = worker_cache(("solver", opts.tt_mb), lambda: Solver(opts.tt_mb))
+    solver.clear()
+    return solver
 
 
 def _solve(position: Any, hero: int | None, opts: BatchOptions) -> Answer:

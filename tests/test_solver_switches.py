@@ -4,7 +4,8 @@
 canonical ranks between bouts (``iso``), the table entries between bouts only
 with the one-order runs of cards added to a taker (``lead_table``), the quick
 wins (``quick``), the enhanced transposition cut-offs (``etc``) and the
-ply-count bound of ply-limited searches (``ply_bound``); the
+ply-count bound of ply-limited searches (``ply_bound``) and the single-card
+leads of the other side under a ply limit (``single_limited``); the
 multi-card-lead dominance and the shared two-prover table entries are always
 on.  On positions too large for the
 pure-Python oracles (those are in ``test_solver_oracle.py``) the solver with
@@ -47,7 +48,7 @@ TWO = positions(
     21, 40, lambda r: [r.randint(3, 6), r.randint(3, 6)],
     lambda r: Rules(transfer=r.random() < 0.3, deck=r.choice([36, 36, 52])), 5)
 OFF = dict(equiv=False, iso=False, lead_table=False, quick=False, etc=False,
-           ply_bound=False)
+           ply_bound=False, single_limited=False)
 
 MANY = positions(
     22, 20, lambda r: [r.randint(1, 3) for _ in range(r.choice([3, 3, 4]))],
@@ -72,7 +73,8 @@ def test_switches_keep_answers_with_three_and_four_players(case):
 def test_tune_reports_and_restores_settings():
     solver = Solver(tt_mb=1)
     search = solver._core.search
-    on = {"equiv": 1, "iso": 1, "lead_table": 1, "quick": 1, "etc": 1, "ply_bound": 1}
+    on = {"equiv": 1, "iso": 1, "lead_table": 1, "quick": 1, "etc": 1, "ply_bound": 1,
+          "single_limited": 1}
     assert search.tune() == on
     assert search.tune(**OFF) == dict.fromkeys(on, 0)
     assert search.tune(iso=True, quick=True) == {**dict.fromkeys(on, 0), "iso": 1, "quick": 1}

@@ -39,6 +39,7 @@ class CoreBackend:
         self.search = _core.Search(tt_mb)
         self.deadline = 0.0
         self.max_nodes = 0
+        self.distance_schedule = "upward"
 
     # -------------------------------------------------------- primitives
     def _prove(self, st, hero: int, prover: int, depth: int = UNLIM) -> tuple[int, int]:
@@ -150,37 +151,56 @@ class CoreBackend:
             return st.hero_outcome(hero)
         return self._decide(st, hero)[0]
 
-    def _distance(self, st, hero: int, prover: int, ub: int) -> int:
-        """Exact plies the prover needs (known to be finite, at most ``ub``)."""
+    def _distance(self, st, hero: int, prover: int, ub: int, lb: int = 1) -> int:
+        """Exact plies the prover needs (known to be finite, at most ``ub``,
+        at least ``lb``).
+
+        Ply-limited proofs upwards from the lower bound: every failure is
+        fail-soft (it returns the lower bound its subtree proved, possibly
+        beyond the limit tried) and the first success is at the distance
+        itself, so only one proof is tight from above and every failure's
+        table entries hold the plies proven out of reach for the next limit.
+        (A bisection between the bounds cost about twice the nodes on 8 v 8:
+        each success above the distance is a full proof, docs/solver.md.)
+        """
         if st.fields()["over"]:
             return 0
         b = self.search.bounds(st, hero, prover)
-        lb = 1
+        lb = max(lb, 1)
         if b is not None:
             lb = max(lb, b[0])
             ub = min(ub, b[1])
-        # The value search may know only that the plies are finite (its
-        # prunings keep values exact, not plies): then search upwards by
-        # doubling first -- deep ply limits are expensive where cycles are
-        # possible (R23), and distances are short.
+        if self.distance_schedule == "bisect":
+            return self._bisect(st, hero, prover, lb, ub)
+        while lb < ub:
+            r, d = self._prove(st, hero, prover, lb)
+            if r:
+                return lb
+            lb = max(lb + 1, d)
+        return ub
+
+    def _bisect(self, st, hero, prover, lb, ub):
         d = max(lb, 16)
         while d < ub:
             r, dd = self._prove(st, hero, prover, d)
             if r:
                 ub = min(dd, d)
                 break
-            lb = d + 1
-            d *= 2
+            lb = max(d + 1, dd)
+            d = max(2 * d, lb)
         while lb < ub:
             mid = (lb + ub) // 2
             r, d = self._prove(st, hero, prover, mid)
             if r:
                 ub = min(d, mid)
             else:
-                lb = mid + 1
+                lb = max(mid + 1, d)
         return ub
 
-    def _value_distance(self, st, hero: int, want_distance: bool) -> tuple[int, int | None]:
+    def _value_distance(self, st, hero: int, want_distance: bool,
+                        hint: tuple[int, int] = (0, 1)) -> tuple[int, int | None]:
+        """The value and distance of ``st``; ``hint`` (value, lb): if the
+        value is that one, its distance is at least ``lb``."""
         f = st.fields()
         if f["over"]:
             v = st.hero_outcome(hero)
@@ -188,12 +208,21 @@ class CoreBackend:
         v, d = self._decide(st, hero)
         if v == 0:
             return 0, None
-        return v, (self._distance(st, hero, 1 if v > 0 else 0, d) if want_distance else None)
+        lb = hint[1] if v == hint[0] else 1
+        return v, (self._distance(st, hero, 1 if v > 0 else 0, d, lb) if want_distance else None)
 
-    def _children(self, st, hero: int, want_distance: bool):
+    def _children(self, st, hero: int, want_distance: bool, value: int = 0,
+                  dist: int | None = None, mine: bool = True):
+        """Every move's (move, value, distance), in one table.
+
+        Given the node's own ``value`` and ``dist``ance, a move of the side
+        that wins cannot win faster than ``dist - 1`` more plies: its
+        distance search starts there."""
         out = []
+        winner = value != 0 and (value > 0) == mine
+        hint = (value, dist - 1) if (winner and dist is not None) else (0, 1)
         for i, mv in enumerate(st.moves()):
-            v, d = self._value_distance(st.play(i), hero, want_distance)
+            v, d = self._value_distance(st.play(i), hero, want_distance, hint)
             out.append((mv, v, None if d is None else d + 1))
         return out
 
@@ -228,6 +257,14 @@ class CoreBackend:
 
     def run(self, state: GameState, hero: int, all_moves: bool, max_time, max_nodes,
             want_distance: bool, want_pv: bool):
+        """``solve`` (``all_moves`` false) or ``analyse``.
+
+        The value first (the two provers), then: for ``solve`` every move's
+        value only (the best moves are those of the best value) and the
+        root's own distance; for ``analyse`` every move's value and distance
+        in the same table (the winner's moves start their distance search at
+        the root's distance less one).  The variation is read from the
+        provers' deciding moves (``_pv``), not from re-solved children."""
         self.deadline = (time.monotonic() + max_time) if max_time else 0.0
         self.max_nodes = int(max_nodes) if max_nodes else 0
         self.search.reset_nodes()
@@ -235,49 +272,59 @@ class CoreBackend:
         st = load(self.search, state)
         result = SolveResult(hero + 1, None, [], [], None, 0, 0.0, False, [], Value.LOSS,
                              Value.WIN)
+        mine = on_hero_side(state, hero, st.to_move())
         try:
-            # the value first (fastest), then each move, then the variation
             bounds = [-1, 1]  # [lower, upper]
             try:
-                value = self._decide(st, hero, bounds)[0]
+                value, ub = self._decide(st, hero, bounds)
             finally:
                 result.lower, result.upper = Value(bounds[0]), Value(bounds[1])
             result.value = Value(value)
             result.lower = result.upper = result.value
-            kids = self._children(st, hero, want_distance)
-            mine = on_hero_side(state, hero, st.to_move())
+            dist = None
+            if value != 0 and (want_pv or want_distance):
+                dist = self._distance(st, hero, 1 if value > 0 else 0, ub)
+            kids = self._children(st, hero, all_moves and want_distance, value, dist, mine)
             moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in kids]
             ordered, best = rank_moves(moves, mine)
-            result.best = best
             if all_moves:
                 result.moves = ordered
-            if want_distance and value != 0:
-                result.distance = ordered[0].distance
+            if want_distance:
+                result.distance = dist
             if want_pv:
-                result.pv = self._pv(st, hero, ordered, state, want_distance)
+                result.pv = self._pv(st, hero, state, value, dist, ordered)
+            if result.pv and result.pv[0] in best:
+                # the variation's move first (the fastest win, the longest
+                # resistance), the others in move order
+                best.remove(result.pv[0])
+                best.insert(0, result.pv[0])
+            result.best = best
             result.exact = True
         except Aborted as e:
             result.exact = False
             result.interrupted = e.interrupted
+        except KeyboardInterrupt:  # Ctrl-C between two proofs: what is proven stands
+            result.exact = False
+            result.interrupted = True
         result.nodes = self.search.nodes
         return result
 
-    def _pv(self, st, hero: int, ordered, state: GameState, want_distance: bool) -> list[str]:
+    def _pv(self, st, hero: int, state: GameState, value: int, dist: int | None,
+            ordered) -> list[str]:
+        if value != 0:
+            return self._pv_decisive(st, hero, state, value, dist)
         pv: list[str] = []
-        seen = set()
-        texts = [move_text(m) for m in st.moves()]
         # A drawn line may wander a long way before it repeats (R23), and every
         # step is a new root search whose repetition-dependent failures the
         # table could not keep: a drawn variation stops where extending it
-        # would cost more than four times what the answer did (a won or lost
-        # one ends by its distance).
-        draw = bool(ordered) and ordered[0].value == Value.DRAW
+        # would cost more than four times what the answer did.
         budget = self.search.nodes + max(250_000, 4 * self.search.nodes)
         own = self.max_nodes
-        if draw and (not own or own > budget):
+        if not own or own > budget:
             self.max_nodes = budget
         try:
-            self._pv_steps(st, hero, ordered, state, want_distance, pv, seen, texts)
+            self._pv_draw(st, hero, state, [m.move for m in ordered if m.value == Value.DRAW][:1],
+                          pv)
         except Aborted as e:
             if (e.interrupted or self.max_nodes == own
                     or (self.deadline and time.monotonic() >= self.deadline)):
@@ -286,9 +333,13 @@ class CoreBackend:
             self.max_nodes = own
         return pv
 
-    def _pv_steps(self, st, hero, ordered, state, want_distance, pv, seen, texts) -> None:
-        while ordered:
-            mv = ordered[0].move
+    def _pv_draw(self, st, hero, state, first, pv) -> None:
+        """A drawn line: each step the first move (in move order) that keeps
+        the draw, until the play repeats (R23) or 400 plies."""
+        seen = set()
+        texts = [move_text(m) for m in st.moves()]
+        mv = first[0] if first else None
+        while mv is not None:
             pv.append(mv)
             st = st.play(texts.index(mv))
             if st.fields()["over"] or len(pv) >= 400:
@@ -297,8 +348,52 @@ class CoreBackend:
             if k in seen:
                 break  # R23: the variation repeats (a draw)
             seen.add(k)
-            kids = self._children(st, hero, want_distance)
-            mine = on_hero_side(state, hero, st.to_move())
-            texts = [move_text(m) for m, _, _ in kids]
-            ordered, _ = rank_moves(
-                [MoveValue(t, Value(v), d) for t, (_, v, d) in zip(texts, kids)], mine)
+            texts = [move_text(m) for m in st.moves()]
+            mv = None
+            for i, t in enumerate(texts):
+                if self._value(st.play(i), hero) == 0:
+                    mv = t
+                    break
+
+    def _pv_decisive(self, st, hero: int, state: GameState, value: int, dist: int) -> list[str]:
+        """The winner's fastest line against the longest resistance, ``dist`` plies.
+
+        At a node ``d`` plies from the end, a move of the winning side leads
+        to a child won within ``d - 1`` plies, and a move of the losing side
+        to a child not won within ``d - 2`` (every child is won within
+        ``d - 1``): one ply-limited proof at the node names such a move
+        (``Search.root_move``: the prover's first success, or the other
+        side's refutation), most of it from the table, and one proof at the
+        child verifies it; only if that fails are the moves tried in order.
+        The line is replayed and checked to end in the hero's ``value`` after
+        exactly ``dist`` plies."""
+        prover = 1 if value > 0 else 0
+        pv: list[str] = []
+        d = dist
+        while d > 0:
+            moves = st.moves()
+            wins = on_hero_side(state, hero, st.to_move()) == (prover == 1)
+            # the winner: a child won within d - 1; the loser: one not won within d - 2
+            want, limit = (1, d - 1) if wins else (0, d - 2)
+            pick = None
+            if limit >= 0:
+                self._prove(st, hero, prover, d if wins else d - 1)
+                first = self.search.root_move
+                order = ([first] if 0 <= first < len(moves) else []) + \
+                    [i for i in range(len(moves)) if i != first]
+                for i in order:
+                    child = st.play(i)
+                    r = self._prove(child, hero, prover, limit)[0]
+                    if r == want:
+                        pick = i
+                        break
+            else:
+                pick = 0  # d == 1 and the loser moves: every move ends the game
+            if pick is None:
+                raise RuntimeError("variation: no move keeps the proven distance")
+            pv.append(move_text(moves[pick]))
+            st = st.play(pick)
+            d -= 1
+        if not st.fields()["over"] or st.hero_outcome(hero) != value:
+            raise RuntimeError("variation: does not end in the proven result")
+        return pv

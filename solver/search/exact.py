@@ -121,6 +121,17 @@ class Solver:
         """As :meth:`solve`, with every legal move and its value, best first."""
         return self._run(position, hero, True, max_time, max_nodes, distance, pv)
 
+    def clear(self) -> None:
+        """Empty the transposition table (its memory stays allocated).
+
+        Values and distances never depend on what the table holds, but which of
+        several equally good moves the variation takes can: a table cleared
+        before each position gives every position the answer a fresh solver
+        (the command) gives.
+        """
+        if self._core is not None:
+            self._core.search.clear()
+
     def core_state(self, position: Any) -> Any:
         """``position`` loaded into this solver's compiled core (every card known).
 
