@@ -11,6 +11,6 @@ from solver import __version__
 def main() -> None:
     """Durak (Durnius, Дурак) analysis: exact endgame solving, hints, puzzles.
 
-    POSITION arguments are a position string (NOTATION.md), a file holding one,
+    POSITION arguments are a position string (docs/notation.md), a file holding one,
     a JSON position, or '-' to read standard input.
     """

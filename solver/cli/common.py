@@ -219,7 +219,7 @@ def fail(message: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
 
 
 def handles_errors(func: F) -> F:
-    """Turn user errors into one stderr line and the right exit code (NOTATION.md)."""
+    """Turn user errors into one stderr line and the right exit code (docs/notation.md)."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -24,7 +24,7 @@ POLICY_NAMES = ["random", "greedy", "hint"]
               help="Games to play (rounded up to whole deals: each deal is played with A in "
                    "every seat).")
 @click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True)
-@click.option("--rules", default="", help="Rule options, comma-separated (RULES.md).")
+@click.option("--rules", default="", help="Rule options, comma-separated (docs/rules.md).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to spread the games over (same games for any number).")

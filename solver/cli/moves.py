@@ -14,7 +14,7 @@ from solver.notation import format_position
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
 def moves_command(position: str, as_json: bool) -> None:
-    """List the legal moves of POSITION (canonical notation, NOTATION.md).
+    """List the legal moves of POSITION (canonical notation, docs/notation.md).
 
     The moves of a seat whose hand holds hidden cards are not known: exit 2.
     """
