@@ -111,10 +111,8 @@ class CoreBackend:
         each round: an eighth.  A lone hero against a coalition of two or
         more (no teams) rarely escapes, and needs long proofs when he does:
         his side's deepening gets a quarter of the round, the coalition's a
-        whole one.  Measured on the 3p5 family (60 M nodes each), before the
-        core's decisions without search for 3+ players: 7 of 10 solved with
-        these shares against 3 of 10 with unlimited searches only; see
-        docs/solver.md for the shares tried and the figures since.
+        whole one.  The shares were chosen by measurement on the 3p5 family;
+        docs/solver.md has the shares tried and the figures.
         ``bounds``, if given, keeps the value bounds proven so far as
         [lower, upper] (for a partial answer).
         """
