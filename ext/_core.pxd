@@ -274,6 +274,7 @@ cdef class RetroGraph:
     cdef readonly int64_t max_states    # the most states the graph may have
     cdef int64_t _find(self, uint64_t* k, uint64_t h) noexcept nogil
     cdef int64_t _add(self, St* s) noexcept nogil
+    cdef int64_t _add_keyed(self, St* s, uint64_t* k, uint64_t h) noexcept nogil
     cdef int _grow(self) noexcept nogil
     cdef int _grow_ring(self) noexcept nogil
     cdef int _build(self, St* root) noexcept nogil

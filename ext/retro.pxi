@@ -138,7 +138,10 @@ cdef class RetroGraph:
         -2: out of memory."""
         cdef uint64_t k[RKEY]
         retro_key(self.c, s, k)
-        cdef uint64_t h = retro_hash(k)
+        return self._add_keyed(s, k, retro_hash(k))
+
+    cdef int64_t _add_keyed(self, St* s, uint64_t* k, uint64_t h) noexcept nogil:
+        """:meth:`_add` with the key ``k`` and its hash ``h`` already worked out."""
         cdef int64_t f = self._find(k, h)
         if f >= 0:
             return f
@@ -191,7 +194,12 @@ cdef class RetroGraph:
     cdef int _build(self, St* root) noexcept nogil:
         """Every state reachable from ``root``, in BFS order, with its successors."""
         cdef Mv ms[MAXMOVES]
-        cdef St t
+        # the successors of one state, their keys and hashes: all worked out and
+        # their hash slots prefetched before the first lookup, so the lookups'
+        # cache misses overlap instead of following one another
+        cdef St kids[MAXMOVES]
+        cdef uint64_t kkeys[MAXMOVES * RKEY]
+        cdef uint64_t khash[MAXMOVES]
         cdef int64_t i = 0, j, k, first
         cdef int nm, m, dup
         cdef int32_t* grown
@@ -206,11 +214,15 @@ cdef class RetroGraph:
             if not cur.over:
                 nm = gen_moves(self.c, &cur, ms, 0)
                 for m in range(nm):
-                    t = cur
-                    play(self.c, &t, &ms[m])
-                    t.tfloor = -1
-                    t.tfseat = 0
-                    j = self._add(&t)
+                    kids[m] = cur
+                    play(self.c, &kids[m], &ms[m])
+                    kids[m].tfloor = -1
+                    kids[m].tfseat = 0
+                    retro_key(self.c, &kids[m], &kkeys[m * RKEY])
+                    khash[m] = retro_hash(&kkeys[m * RKEY])
+                    __builtin_prefetch(&self.slots[khash[m] & self.slot_mask])
+                for m in range(nm):
+                    j = self._add_keyed(&kids[m], &kkeys[m * RKEY], khash[m])
                     if j < 0:
                         return <int>j
                     dup = 0
