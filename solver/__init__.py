@@ -15,7 +15,7 @@ keywords ``max_time`` (seconds) and ``max_nodes``.  Every error a caller can
 cause is a :class:`DurakError` (a ``ValueError``).
 """
 from solver.errors import (BudgetExceeded, DurakError, HiddenCardsError, IllegalMoveError,
-                           MoveError, PositionError, RecordError)
+                           Interrupted, MoveError, PositionError, RecordError)
 from solver.game.cards import card_name, parse_card
 from solver.game.moves import Move
 from solver.game.rules import Rules, parse_rules
@@ -28,7 +28,7 @@ from solver.notation import Position, format_position, parse_position
 from solver.search import MoveValue, Solver, SolveResult, analyse, solve
 
 __all__ = ["BudgetExceeded", "DurakError", "Game", "GameState", "HiddenCardsError", "HintConfig",
-           "HintResult", "IllegalMoveError", "Move", "MoveError", "MoveValue", "Phase",
+           "HintResult", "IllegalMoveError", "Interrupted", "Move", "MoveError", "MoveValue", "Phase",
            "Position", "PositionError", "RecordError", "Review", "Rules", "SolveResult", "Solver", "Value", "analyse",
            "card_name", "format_position", "hint", "parse_card", "parse_position", "parse_rules",
            "review", "solve"]

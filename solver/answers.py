@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from solver.errors import BudgetExceeded
-from solver.game.state import GameState
+from solver.errors import BudgetExceeded, Interrupted
+from solver.game.defaults import has_hidden_cards
 from solver.games import Game
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES, Review, review
 from solver.hints import (DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, HintResult, Knowledge, hint,
                           hint_knowledge)
-from solver.notation import Position, parse_position
+from solver.notation import parse_position
 from solver.search import Solver, SolveResult
 
 
@@ -32,26 +32,10 @@ class Answer:
 
     @property
     def exact(self) -> bool:
-        return self.budget is None
+        return self.budget is None and not self.interrupted
 
     def to_json(self) -> dict[str, Any]:
         return self.result.to_json()
-
-
-def as_position(position: Any) -> Position | GameState:
-    """A parsed position from any accepted form (a string, a JSON-like dict, ...)."""
-    if isinstance(position, (Position, GameState)):
-        return position
-    return parse_position(position)
-
-
-def has_hidden_cards(state: GameState) -> bool:
-    """S3: hidden hand cards or a pile of unknown order make an exact answer impossible."""
-    return any(state.hidden) or (state.pile > 0 and state.pile_order is None)
-
-
-def _state(pos: Position | GameState) -> GameState:
-    return pos if isinstance(pos, GameState) else pos.state
 
 
 def solve_answer(position: Any, hero: int | None = None, *, max_time: float | None = None,
@@ -60,24 +44,23 @@ def solve_answer(position: Any, hero: int | None = None, *, max_time: float | No
     """`durak solve` (``all_moves``: `durak analyse`) on one position.
 
     ``solver`` keeps its transposition table between calls (default: a fresh
-    64 MiB one).  `analyse` on hidden cards answers with the hint table
-    (``hero`` then names the asking seat, ``max_time`` bounds the sampling,
-    ``seed`` seeds the deals: default a fresh one).
+    64 MiB one).  `analyse` on hidden cards answers with the hint table of
+    :func:`hint_answer` (``hero`` then names the asking seat, ``max_time``
+    caps the sampling, ``seed`` seeds the deals: default a fresh one).
     """
-    pos = as_position(position)
-    state = _state(pos)
+    pos = parse_position(position)  # any accepted form
+    state = pos.state
     if all_moves and has_hidden_cards(state):
-        samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
-        return Answer("hint", hint(pos, samples=samples, seed=seed, max_time=max_time,
-                                     me=hero))
+        # the hint's own default of deals; max_time (solve's budget) only caps them
+        return hint_answer(pos, samples=DEFAULT_SAMPLES, seed=seed, max_time=max_time, me=hero)
     solver = solver or Solver()
     fn = solver.analyse if all_moves else solver.solve
     try:
         res = fn(state, hero, max_time=max_time, max_nodes=max_nodes)
     except BudgetExceeded as e:
-        partial = e.partial
-        interrupted = isinstance(partial, SolveResult) and partial.interrupted
-        return Answer("solve", partial, str(e), interrupted)
+        return Answer("solve", e.partial, str(e))
+    except Interrupted as e:
+        return Answer("solve", e.partial, interrupted=True)
     return Answer("solve", res)
 
 
@@ -99,7 +82,7 @@ def review_answer(game: Any, seat: int | None = None, *, max_time: float | None 
     res = review(g, seat=seat, max_time=REVIEW_MAX_TIME if max_time is None else max_time,
                  samples=REVIEW_SAMPLES if samples is None else samples,
                  seed=0 if seed is None else seed, solver=solver)
-    return Answer("review", res)
+    return Answer("review", res, interrupted=res.interrupted)
 
 
 def hint_answer(position: Any, *, samples: int | None = None, seed: int | None = None,
@@ -115,14 +98,17 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
     floor = DEFAULT_SAMPLES if samples is None and max_time is not None else None
     if samples is None:
         samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
-    if knowledge is not None:
-        res = hint_knowledge(knowledge, samples=samples, seed=seed, max_time=max_time,
-                             workers=workers, progress=progress, scheduler=scheduler,
-                             min_samples=floor)
-    else:
-        res = hint(as_position(position), samples=samples, seed=seed, max_time=max_time,
-                   workers=workers, me=me, progress=progress, scheduler=scheduler,
-                   min_samples=floor)
+    try:
+        if knowledge is not None:
+            res = hint_knowledge(knowledge, samples=samples, seed=seed, max_time=max_time,
+                                 workers=workers, progress=progress, scheduler=scheduler,
+                                 min_samples=floor)
+        else:
+            res = hint(parse_position(position), samples=samples, seed=seed,
+                       max_time=max_time, workers=workers, me=me, progress=progress,
+                       scheduler=scheduler, min_samples=floor)
+    except Interrupted as e:  # Ctrl-C: the answer from the deals scored so far
+        res = e.partial
     budget = None
     if not res.complete and not res.interrupted:
         within = f" in {max_time:g} s" if max_time is not None else ""
@@ -131,5 +117,5 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
     return Answer("hint", res, budget, res.interrupted)
 
 
-__all__ = ["Answer", "analyse_answer", "as_position", "has_hidden_cards", "hint_answer",
+__all__ = ["Answer", "analyse_answer", "hint_answer",
            "review_answer", "solve_answer"]

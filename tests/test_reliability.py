@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 import solver.cli.solve as cli_solve
 from solver.cli import main
-from solver.errors import DurakError
+from solver.errors import BudgetExceeded, DurakError, Interrupted
 from solver.notation import format_position, parse_position
 
 SIMPLE = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
@@ -228,3 +229,20 @@ def test_ctrl_c_during_puzzle_generation_keeps_what_was_found():
     obj = json.loads(r.stdout)
     assert obj["count"] == len(obj["puzzles"]) < 500
     assert "Traceback" not in r.stderr
+
+
+def test_ctrl_c_during_a_review_prints_the_decisions_so_far():
+    record = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "full-game.txt")
+    r = _interrupt(["review", record, "--all", "--samples", "50000", "--max-time", "30",
+                    "--seed", "1", "--json"],
+                   after=4.0)
+    assert r.returncode == 130, r.stderr
+    obj = json.loads(r.stdout)
+    assert obj["interrupted"] is True and "Traceback" not in r.stderr
+
+
+def test_ctrl_c_inside_a_search_is_not_taken_for_a_budget():
+    """A Ctrl-C that stops the core mid-proof is an Interrupted (a KeyboardInterrupt):
+    callers that catch BudgetExceeded -- puzzle mining, the hint engine -- stop too."""
+    assert issubclass(Interrupted, KeyboardInterrupt)
+    assert not issubclass(Interrupted, BudgetExceeded)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from solver.errors import BudgetExceeded, DurakError, PositionError
 from solver.notation import parse_position
@@ -96,6 +97,41 @@ class TableSize(click.ParamType):
             self.fail(f"{v} MiB is more than half of this machine's "
                       f"{machine_memory_mb():,} MiB of memory (at most {limit:,})", param, ctx)
         return v
+
+
+class ProgressBar:
+    """A rich progress bar on stderr for a long job -- or nothing, when stderr is
+    not a terminal (or ``enabled`` is false), so pipes and logs stay clean.
+
+    A context manager; :attr:`callback` is the ``progress(done, total)`` the
+    jobs take (None when there is no bar).
+    """
+
+    def __init__(self, label: str, enabled: bool = True):
+        self._bar = None
+        if enabled and sys.stderr.isatty():
+            self._bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), console=stderr_console(), transient=True)
+        self._task: Any = None
+
+    def __enter__(self) -> "ProgressBar":
+        if self._bar is not None:
+            self._bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+
+    @property
+    def callback(self) -> Callable[[int, int], None] | None:
+        return self._update if self._bar is not None else None
+
+    def _update(self, done: int, total: int) -> None:
+        assert self._bar is not None
+        if self._task is None:
+            self._task = self._bar.add_task("", total=total)
+        self._bar.update(self._task, completed=done, total=total)
 
 
 def stdout_console() -> Console:

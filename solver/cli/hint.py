@@ -4,27 +4,17 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from solver.answers import hint_answer
 from solver.cli.app import main
-from solver.cli.common import (ExitCode, Seconds, emit_json, handles_errors, load_position,
-                               read_game_text, stderr_console, stdout_console)
+from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
+                               load_position, read_game_text, stdout_console)
 from solver.errors import OptionError
 from solver.games import Game
 
 #: The most deals one hint may be asked to score.
 MAX_SAMPLES = 1_000_000
-
-
-def _progress_bar(enabled: bool):
-    """A rich progress bar on stderr, or None when stderr is not a terminal."""
-    if not enabled:
-        return None
-
-    return Progress(TextColumn("sampling deals"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=stderr_console(), transient=True)
 
 
 @main.command("hint")
@@ -69,25 +59,10 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
         knowledge = Game.parse(read_game_text(game_file)).knowledge(me)
     else:
         pos = load_position(position)
-    bar = _progress_bar(sys.stderr.isatty())
-    task = None
-
-    def progress(done: int, total: int) -> None:
-        nonlocal task
-        if bar is None:
-            return
-        if task is None:
-            task = bar.add_task("deals", total=total)
-        bar.update(task, completed=done, total=total)
-
-    if bar is not None:
-        with bar:
-            ans = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
-                              me=me, progress=progress, scheduler=scheduler,
-                              knowledge=knowledge)
-    else:
+    with ProgressBar("sampling deals") as bar:
         ans = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
-                          me=me, scheduler=scheduler, knowledge=knowledge)
+                          me=me, progress=bar.callback, scheduler=scheduler,
+                          knowledge=knowledge)
     res = ans.result
     if as_json:
         emit_json(res.to_json())

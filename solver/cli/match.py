@@ -5,10 +5,9 @@ import sys
 from pathlib import Path
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from solver.cli.app import main
-from solver.cli.common import ExitCode, emit_json, handles_errors, stderr_console, stdout_console
+from solver.cli.common import ExitCode, ProgressBar, emit_json, handles_errors, stdout_console
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.match import BOT_HINT_SAMPLES, MAX_GAMES, MatchSpec, game_record, match
@@ -50,23 +49,8 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     """
     spec = MatchSpec(a=a, b=b, players=players, rules=parse_rules(rules), seed=seed,
                      hint_samples=hint_samples or BOT_HINT_SAMPLES, hint_time=hint_time)
-    bar = None
-    if sys.stderr.isatty():
-        bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), console=stderr_console(), transient=True)
-    task = None
-
-    def progress(done: int, total: int) -> None:
-        nonlocal task
-        if task is None:
-            task = bar.add_task("games", total=total)
-        bar.update(task, completed=done)
-
-    if bar is not None:
-        with bar:
-            res = match(spec, games, workers=workers, progress=progress, scheduler=scheduler)
-    else:
-        res = match(spec, games, workers=workers, scheduler=scheduler)
+    with ProgressBar("games") as bar:
+        res = match(spec, games, workers=workers, progress=bar.callback, scheduler=scheduler)
     if record_dir is not None:
         write_records(spec, res, Path(record_dir))
     obj = res.to_json()

@@ -4,11 +4,10 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from solver.cli.app import main
-from solver.cli.common import (emit_json, handles_errors, read_game_text, stderr_console,
+from solver.cli.common import (ExitCode, ProgressBar, emit_json, handles_errors, read_game_text,
                                stdout_console)
 from solver.errors import OptionError
 from solver.games import Game
@@ -54,33 +53,18 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     g = Game.parse(read_game_text(game))
     if plot_file is not None:
         _matplotlib()  # before the review's work: a missing extra is a bad request
-    bar = None
-    if sys.stderr.isatty() and not as_json:
-        bar = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(),
-                       TimeElapsedColumn(), console=stderr_console(), transient=True)
-    task = None
-
-    def progress(done: int, total: int) -> None:
-        nonlocal task
-        if bar is None:
-            return
-        if task is None:
-            task = bar.add_task("decisions", total=total)
-        bar.update(task, completed=done, total=total)
-
-    kw = dict(seat=seat, all_seats=all_seats, max_time=max_time, samples=samples, seed=seed,
-              exact_only=exact_only)
-    if bar is not None:
-        with bar:
-            res = review(g, progress=progress, **kw)  # type: ignore[arg-type]
-    else:
-        res = review(g, **kw)  # type: ignore[arg-type]
+    with ProgressBar("reviewing", enabled=not as_json) as bar:
+        res = review(g, seat=seat, all_seats=all_seats, max_time=max_time, samples=samples,
+                     seed=seed, exact_only=exact_only, progress=bar.callback)
     if plot_file is not None:
         plot_review(res, plot_file)
     if as_json:
         emit_json(res.to_json())
-        return
-    print_review(res)
+    else:
+        print_review(res)
+    if res.interrupted:
+        click.echo(f"durak: interrupted after {len(res.decisions)} decisions", err=True)
+        sys.exit(int(ExitCode.INTERRUPTED))
 
 
 def _matplotlib():

@@ -15,11 +15,12 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from solver.answers import has_hidden_cards, solve_answer
+from solver.answers import solve_answer
 from solver.cli.app import main
 from solver.cli.common import (DEFAULT_MAX_TIME, MAX_NODES, ExitCode, Seconds, TableSize,
                                emit_json, handles_errors, load_position, stdout_console)
 from solver.cli.hint import print_hint_table
+from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
 from solver.search import DEFAULT_TT_MB, Solver
 
@@ -58,7 +59,7 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
     with _spinner():
         ans = solve_answer(pos, hero, max_time=max_time, max_nodes=max_nodes,
                            solver=Solver(tt_mb), all_moves=all_moves)
-    if ans.budget is not None and not ans.interrupted:
+    if ans.budget is not None:
         click.echo(f"durak: budget: {ans.budget}", err=True)
     if as_json:
         emit_json(ans.to_json())

@@ -34,6 +34,12 @@ def hidden_pile_slots(state: GameState) -> int:
     return state.pile - 1 if state.pile > 0 and state.pile_order is None else 0
 
 
+def has_hidden_cards(state: GameState) -> bool:
+    """S3: hidden hand cards, or a pile of unknown order, keep the position from
+    being solved exactly (the exact solver, the oracles, a full game record)."""
+    return any(state.hidden) or (state.pile > 0 and state.pile_order is None)
+
+
 def hidden_slots(state: GameState) -> int:
     """Places of unknown cards: ``?`` cards in hands, and the pile above the face-up card."""
     return sum(state.hidden) + hidden_pile_slots(state)

@@ -31,6 +31,7 @@ from typing import Any, Iterable
 from solver.errors import DurakError, PositionError, RecordError
 from solver.game.cards import (SUITS, bit, card_name, cards_of, deck_mask, parse_card, parse_suit,
                                rank_of, suit_of, to_mask)
+from solver.game.defaults import has_hidden_cards
 from solver.game.movegen import play
 from solver.game.moves import PASS, Move, parse_move_with_seat
 from solver.game.rules import HAND_SIZE, Rules, bout_cap, parse_rules
@@ -226,7 +227,7 @@ class Game:
     @classmethod
     def from_play(cls, start: GameState, moves: Iterable[Move | str], me: int = 1) -> "Game":
         """A full record of a game dealt by :func:`solver.game.deal.new_game`, then ``moves``."""
-        if any(start.hidden) or (start.pile > 0 and start.pile_order is None):
+        if has_hidden_cards(start):
             raise RecordError("deal", "a full record needs every card of the start known")
         if start.table or start.out:
             raise RecordError("deal", "a record starts at the deal (solver.game.deal.new_game)")

@@ -116,6 +116,7 @@ class Review:
     samples: int
     outcome: tuple[int, ...] | None
     summaries: list[SeatSummary] = field(default_factory=list)
+    interrupted: bool = False  # Ctrl-C stopped the review: the decisions so far
 
     @property
     def decisive(self) -> list[Decision]:
@@ -127,7 +128,8 @@ class Review:
                 "decisions": [d.to_json() for d in self.decisions],
                 "decisive": [d.number for d in self.decisive],
                 "summary": [s.to_json() for s in self.summaries],
-                "labels": {name: bound for bound, name in LABELS}}
+                "labels": {name: bound for bound, name in LABELS},
+                "interrupted": self.interrupted}
 
 
 def _exact_state(game: Game, index: int, seat0: int):
@@ -175,13 +177,17 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
     states = g.positions()
     todo = [(i, s, m) for i, (s, m) in enumerate(g.replay().moves) if s in seats]
     decisions: list[Decision] = []
-    for done, (i, s, mv) in enumerate(todo, 1):
-        if progress is not None:
-            progress(done - 1, len(todo))
-        d = _decide(g, states, i, s, mv, slv, max_time, samples, seed, exact_only)
-        if d is not None:
-            decisions.append(d)
-    if progress is not None:
+    interrupted = False
+    try:
+        for done, (i, s, mv) in enumerate(todo, 1):
+            if progress is not None:
+                progress(done - 1, len(todo))
+            d = _decide(g, states, i, s, mv, slv, max_time, samples, seed, exact_only)
+            if d is not None:
+                decisions.append(d)
+    except KeyboardInterrupt:  # Ctrl-C: the review of the decisions so far
+        interrupted = True
+    if progress is not None and not interrupted:
         progress(len(todo), len(todo))
     summaries = []
     for s in seats:
@@ -189,7 +195,8 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
         labels = {name: sum(1 for d in ds if d.label == name) for name in LABEL_ORDER}
         mean = sum(d.loss for d in ds) / len(ds) if ds else 0.0
         summaries.append(SeatSummary(s + 1, len(ds), labels, mean, sum(d.exact for d in ds)))
-    return Review(decisions, [s + 1 for s in seats], seed, samples, g.outcome(), summaries)
+    return Review(decisions, [s + 1 for s in seats], seed, samples, g.outcome(), summaries,
+                  interrupted)
 
 
 def _decide(g: Game, states, i: int, s: int, mv, slv: Solver, max_time: float | None,

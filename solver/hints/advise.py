@@ -43,7 +43,7 @@ from itertools import islice
 from typing import Any, Callable, Iterator, Sequence
 
 from solver.bots import greedy_move
-from solver.errors import OptionError, PositionError
+from solver.errors import Interrupted, OptionError, PositionError
 from solver.executor import Executor, chunk_size
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
@@ -241,7 +241,9 @@ def hint(position: Any, samples: int = DEFAULT_SAMPLES, seed: int | None = None,
     :class:`solver.search.Solver` API to use for exact deals (tests).
     ``min_samples``: the fewest deals that make a complete answer when a time
     budget stops the scoring early (default: all asked);
-    :attr:`HintResult.complete` says whether they were reached.
+    :attr:`HintResult.complete` says whether they were reached.  Ctrl-C raises
+    :class:`~solver.errors.Interrupted` whose ``partial`` is the answer from the
+    deals scored so far (none scored: a plain ``KeyboardInterrupt``).
     """
     state, me0 = _parse(position, me)
     k = knowledge_of(state, me0)
@@ -335,13 +337,16 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
     ranked = aggregate(moves, scores, exact, greedy, margins, mine)
     if not exact and ranked[0].move != str(greedy):
         ranked = _keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z, mine)
-    return HintResult(
+    result = HintResult(
         player=k.seat + 1, to_move=to_move + 1, best=ranked[0].move, samples=len(scores),
         seed=seed, moves=ranked, exhaustive=exhaustive and complete,
         deals_total=deals_total, exact_deals=sum(exact_flags),
         seconds=_time.perf_counter() - t0, workers=workers,
         wanted=min(total, min_samples) if min_samples else total, interrupted=interrupted,
     )
+    if interrupted:  # a KeyboardInterrupt still, carrying the answer from the deals scored
+        raise Interrupted(partial=result)
+    return result
 
 
 __all__ = ["DEFAULT_SAMPLES", "TIME_ONLY_SAMPLES", "HintMove", "HintResult", "aggregate", "hint",

@@ -128,7 +128,8 @@ class _Evaluator:
                         return ([int(vals[str(m)]) for m in moves],
                                 [6 * r + g for r, g in tb], True)
                 except BudgetExceeded:
-                    pass
+                    pass  # too big to solve within the budget: scored by playouts below,
+                    # and reported as a playout estimate (exact=False)
         eg = (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
               and self.solver() is not None)
         res = self.playouts(deal, moves, me, eg)

@@ -248,7 +248,9 @@ class CoreBackend:
         self.max_nodes = max_nodes
         try:
             return self._decide(st, hero)[0]
-        except Aborted:
+        except Aborted as e:
+            if e.interrupted:  # Ctrl-C is the caller's to see, not an exhausted budget
+                raise KeyboardInterrupt from None
             return None
         finally:
             self.max_nodes = 0

@@ -8,7 +8,9 @@ or a :class:`GameState`), a **1-based** hero seat (default: the seat to move)
 and the same budget keywords, ``max_time`` (seconds) and ``max_nodes``.
 
 A budget that runs out raises :class:`~solver.errors.BudgetExceeded` whose
-``partial`` holds what was proven (value bounds, moves valued so far).
+``partial`` holds what was proven (value bounds, moves valued so far);
+Ctrl-C raises :class:`~solver.errors.Interrupted` (a ``KeyboardInterrupt``)
+with the same ``partial``.
 How the search works is documented in ``ext/`` and ``docs/solver.md``.
 """
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from solver.errors import BudgetExceeded, OptionError, PositionError
+from solver.errors import BudgetExceeded, Interrupted, OptionError, PositionError
 from solver.game.movegen import play
 from solver.game.moves import Move
 from solver.game.state import GameState
@@ -163,9 +165,9 @@ class Solver:
                 res = self._core.run(state, h, all_moves, max_time, max_nodes, distance, pv)
         res.seconds = time.perf_counter() - t0
         if not res.exact:
-            msg = ("interrupted before the answer was exact" if res.interrupted
-                   else _budget_message(max_time, max_nodes))
-            raise BudgetExceeded(msg, partial=res)
+            if res.interrupted:  # a KeyboardInterrupt: no caller takes it for a budget
+                raise Interrupted(partial=res)
+            raise BudgetExceeded(_budget_message(max_time, max_nodes), partial=res)
         return res
 
 

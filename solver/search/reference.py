@@ -30,6 +30,7 @@ import sys
 
 from solver.errors import HiddenCardsError
 from solver.game import movegen as engine
+from solver.game.defaults import has_hidden_cards
 from solver.game.state import GameState
 
 BIG = 1_000_000
@@ -49,7 +50,7 @@ class ReferenceSolver:
     """Plain minimax with memo; ``hero`` is a 0-based seat."""
 
     def __init__(self, state: GameState, hero: int):
-        if any(state.hidden) or (state.pile > 0 and state.pile_order is None):
+        if has_hidden_cards(state):
             raise HiddenCardsError("the reference minimax needs every card known")
         self.hero = hero
         self.teams = state.rules.teams
@@ -180,7 +181,7 @@ def retrograde(state: GameState, hero: int, max_states: int = 200_000):
     resistance).  Returns ``(ids, value, dist, succ)`` with ``ids[state]`` the
     index of a state (discard pile stripped), or raises :class:`GraphTooLarge`.
     """
-    if any(state.hidden) or (state.pile > 0 and state.pile_order is None):
+    if has_hidden_cards(state):
         raise HiddenCardsError("the retrograde oracle needs every card known")
     teams = state.rules.teams
 
