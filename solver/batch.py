@@ -36,7 +36,7 @@ from typing import IO, Any, Callable, Iterable
 from solver.answers import Answer, analyse_answer, hint_answer, review_answer, solve_answer
 from solver.errors import DurakError, OptionError
 from solver.executor import Executor, chunk_size, chunked, worker_cache
-from solver.search import DEFAULT_TT_MB, Solver
+from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
 
 #: The exit codes an item's error object carries (as the commands' exit codes).
 BAD_INPUT, BUDGET, INTERNAL = 2, 3, 1
@@ -78,14 +78,19 @@ def _solver(opts: BatchOptions) -> Solver:
     return solver
 
 
+def _search_time(opts: BatchOptions) -> float:
+    """A solve/analyse item's time budget: the one given, else the commands' default."""
+    return DEFAULT_MAX_TIME if opts.max_time is None else opts.max_time
+
+
 def _solve(position: Any, hero: int | None, opts: BatchOptions) -> Answer:
-    return solve_answer(position, hero, max_time=opts.max_time, max_nodes=opts.max_nodes,
+    return solve_answer(position, hero, max_time=_search_time(opts), max_nodes=opts.max_nodes,
                         solver=_solver(opts))
 
 
 def _analyse(position: Any, hero: int | None, opts: BatchOptions) -> Answer:
-    return analyse_answer(position, hero, max_time=opts.max_time, max_nodes=opts.max_nodes,
-                          solver=_solver(opts), seed=opts.seed)
+    return analyse_answer(position, hero, max_time=_search_time(opts),
+                          max_nodes=opts.max_nodes, solver=_solver(opts), seed=opts.seed)
 
 
 def _hint(position: Any, hero: int | None, opts: BatchOptions) -> Answer:

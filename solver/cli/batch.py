@@ -12,7 +12,9 @@ from rich.text import Text
 
 from solver.batch import TASKS, BatchOptions, BatchSummary, done_ids, id_key, read_items, run_batch
 from solver.cli.app import main
-from solver.cli.common import ExitCode, fail, handles_errors, stderr_console
+from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, fail, handles_errors,
+                               stderr_console)
+from solver.cli.hint import MAX_SAMPLES
 from solver.errors import OptionError
 from solver.executor import Executor
 from solver.search import DEFAULT_TT_MB
@@ -49,15 +51,16 @@ def _read_lines(path: str) -> list[str]:
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="A Dask distributed scheduler (tcp://HOST:8786), or 'local' for a Dask "
                    "LocalCluster on this machine (needs durak-solver[cluster]).")
-@click.option("--max-time", type=click.FloatRange(0, min_open=True), default=None,
-              help="Seconds per item (solve/analyse: the search; hint: the sampling).")
-@click.option("--max-nodes", type=click.IntRange(1), default=None,
+@click.option("--max-time", type=Seconds(), default=None,
+              help="Seconds per item (solve/analyse: the search, default 60 as the "
+                   "commands; hint: the sampling).")
+@click.option("--max-nodes", type=click.IntRange(1, MAX_NODES), default=None,
               help="Nodes per item (solve/analyse).")
-@click.option("--samples", "-n", type=click.IntRange(min=1), default=None,
+@click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help="Deals per item (hint; default as `durak hint`).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of every item's deals (hint, analyse on hidden cards).")
-@click.option("--tt-mb", type=click.IntRange(1, 1 << 16), default=DEFAULT_TT_MB,
+@click.option("--tt-mb", type=TableSize(), default=DEFAULT_TT_MB,
               show_default=True, help="Transposition table per worker, MiB.")
 @click.option("--chunk", type=click.IntRange(min=1), default=None,
               help="Items per task sent to a worker (default: about 4 tasks per worker, "

@@ -47,8 +47,6 @@ class ExitCode(enum.IntEnum):
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), what is known is printed first
 
 
-#: The default time budget of `durak solve` and `durak analyse`, seconds.
-DEFAULT_MAX_TIME = 60.0
 #: The largest node budget a command takes (the core counts nodes in 63 bits).
 MAX_NODES = 1 << 62
 

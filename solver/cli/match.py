@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from solver.cli.app import main
-from solver.cli.common import ExitCode, ProgressBar, emit_json, handles_errors, stdout_console
+from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
+                               stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.match import BOT_HINT_SAMPLES, MAX_GAMES, MatchSpec, game_record, match
@@ -32,7 +33,7 @@ POLICY_NAMES = ["random", "greedy", "hint"]
                    "--workers workers (needs durak-solver[cluster]).")
 @click.option("--hint-samples", type=click.IntRange(min=1), default=None,
               help="Deals per decision of the hint policy (default: the bot's budget).")
-@click.option("--hint-time", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--hint-time", type=Seconds(), default=None,
               help="Seconds per decision of the hint policy (stops scoring new deals).")
 @click.option("--record", "record_dir", default=None, metavar="DIR",
               help="Write every game as a full game record (docs/game-record.md) into DIR.")

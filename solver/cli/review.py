@@ -7,8 +7,8 @@ import click
 from rich.table import Table
 
 from solver.cli.app import main
-from solver.cli.common import (ExitCode, ProgressBar, emit_json, handles_errors, read_game_text,
-                               stdout_console)
+from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
+                               read_game_text, stdout_console)
 from solver.errors import OptionError
 from solver.games import Game
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES, Review, review
@@ -25,7 +25,7 @@ _STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "
               help="The seat whose decisions to review (default: the record's asking seat).")
 @click.option("--all", "all_seats", is_flag=True,
               help="Review every seat (a full record: every deal and the pile order).")
-@click.option("--max-time", type=click.FloatRange(min=0, min_open=True), default=REVIEW_MAX_TIME,
+@click.option("--max-time", type=Seconds(), default=REVIEW_MAX_TIME,
               show_default=True, help="Seconds per decision (the exact solve, or the estimate).")
 @click.option("--samples", "-n", type=click.IntRange(min=1), default=REVIEW_SAMPLES,
               show_default=True, help="Deals per estimated decision.")

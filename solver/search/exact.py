@@ -32,6 +32,9 @@ from solver.search.result import MoveValue, SolveResult, check_solvable, on_hero
 
 #: The transposition table of a solver made without ``tt_mb`` (MB of C memory).
 DEFAULT_TT_MB = 64
+#: The time budget of `durak solve` and `durak analyse` (and of a batch's
+#: solve/analyse items) when none is given, seconds.
+DEFAULT_MAX_TIME = 60.0
 
 
 def _budget_message(max_time: float | None, max_nodes: int | None) -> str:
@@ -223,4 +226,4 @@ def analyse(position: Any, hero: int | None = None, *, max_time: float | None = 
                                   distance=distance, pv=pv)
 
 
-__all__ = ["DEFAULT_TT_MB", "Solver", "analyse", "hero_index", "solve", "to_state"]
+__all__ = ["DEFAULT_MAX_TIME", "DEFAULT_TT_MB", "Solver", "analyse", "hero_index", "solve", "to_state"]
