@@ -8,7 +8,7 @@
 # The constants are enums, not ``DEF``s: they are C compile-time constants
 # either way (no lookup at run time), and an enum also names its group.
 # Every value fits an int.
-from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int8_t, int16_t, int32_t, int64_t
 
 
 # ------------------------------------------------------------------ sizes
@@ -259,10 +259,12 @@ cdef class RetroGraph:
     cdef int64_t ring_mask          # ring size - 1 (a power of two, doubled when full)
     cdef int64_t head               # the first state not yet taken for expansion
     cdef uint8_t* info              # per state: to move + 1 (bits 0-2), over (3), hero's outcome + 1 (4-5)
-    cdef uint64_t* keys             # per state: its identity, RKEY words (retro_key)
+    cdef uint64_t* keys             # per state: its identity, kw words (retro_key)
+    cdef int live_ranks             # ranks with a live card at the root (retro_key packs by it)
+    cdef int kw                     # words of a state's identity
     cdef int64_t n                  # how many
-    cdef int32_t* slots             # open-addressing hash of the states: index + 1, 0 empty;
-                                    # at most half full (doubled as the graph grows)
+    cdef uint64_t* slots            # open-addressing hash of the states: index + 1 | hash tag << 32, 0 empty;
+                                    # at most 3/4 full (doubled as the graph grows)
     cdef uint64_t slot_mask         # number of slots - 1
     cdef int64_t* start             # state i's successors: succ[start[i]:start[i + 1]]
     cdef int32_t* succ              # successor indices, each once per state
@@ -273,11 +275,14 @@ cdef class RetroGraph:
     cdef readonly int hero          # the seat the values are for
     cdef readonly int64_t max_states    # the most states the graph may have
     cdef int64_t _find(self, uint64_t* k, uint64_t h) noexcept nogil
+    cdef void _prefetch_key(self, uint64_t h) noexcept nogil
     cdef int64_t _add(self, St* s) noexcept nogil
     cdef int64_t _add_keyed(self, St* s, uint64_t* k, uint64_t h) noexcept nogil
     cdef int _grow(self) noexcept nogil
     cdef int _grow_ring(self) noexcept nogil
+    cdef int _expand(self, int64_t i, St* kids, uint64_t* kkeys, uint64_t* khash) noexcept nogil
     cdef int _build(self, St* root) noexcept nogil
+    cdef int _build_loop(self, St* kids, uint64_t* kkeys, uint64_t* khash, int* nms) noexcept nogil
     cdef int _solve(self) noexcept nogil
     cdef int64_t _child(self, St* src, Mv* m, St* out) noexcept nogil
 

@@ -23,10 +23,32 @@
 
 
 cdef enum RetroConst:
-    RKEY = KEYWORDS + 1  # words of a state's identity: the canonical key, then over and fresh
+    RKEY = 4             # words of a state's identity at most (retro_key; 13 live ranks: 227 bits)
+    BOUT_FIELDS = 0x1FFFF  # the bits of make_key's last word that vary inside one game
+    SUCC_RESERVE = 16    # successor slots reserved per state (virtual memory, backed as used)
+    PIPE = 3             # states in flight in the pipelined graph building (_build)
 
 
-cdef inline void retro_key(Ctx* c, St* s, uint64_t* k) noexcept nogil:
+ctypedef struct RNode:
+    # What the attractor walk (RetroGraph._solve) reads of a state, in one place.
+    int32_t dist        # plies to the end once decided, -1 before
+    int16_t left        # successors the defender of this pass has not yet seen refuted
+    int16_t hero_moves  # 1 if the state's mover is on the hero's side
+
+
+cdef inline void put_bits(uint64_t* k, int* pos, uint64_t v, int w) noexcept nogil:
+    """Append the low ``w`` (at most 63) bits of ``v`` to the bit string ``k`` at ``pos[0]``."""
+    cdef int i = pos[0] >> 6, o = pos[0] & 63
+    if w == 0:
+        return
+    v &= ((<uint64_t>1) << w) - 1
+    k[i] |= v << o
+    if o and o + w > 64:
+        k[i + 1] |= v >> (64 - o)
+    pos[0] += w
+
+
+cdef inline void retro_key(Ctx* c, St* s, uint64_t* k, int live_ranks) noexcept nogil:
     """A state's identity: the search's canonical key without its between-bout
     rank renumbering (``c.iso`` off), and the two fields that key leaves out
     with the pile empty.  This key is invariant under what it folds -- ranks
@@ -34,18 +56,40 @@ cdef inline void retro_key(Ctx* c, St* s, uint64_t* k) noexcept nogil:
     equal keys are isomorphic states whose successors have equal keys too:
     one node stands for all of them, with the same values and distances.
     (The renumbering is finer between bouts than inside them; with it, two
-    states of one key could have successors of different keys.)"""
-    cdef int iso = c.iso
+    states of one key could have successors of different keys.)
+
+    Packed: no rank comes back to life once the pile is empty, so each suit's
+    word of the key uses only its first ``live_ranks`` nibbles (the ranks live
+    at the root), and of the last word only the bout's fields vary within one
+    graph -- a 9-card game's identity fits in two or three words, not five,
+    and the graph's keys are most of the memory it touches."""
+    cdef uint64_t full[KEYWORDS]
+    cdef int iso = c.iso, pos = 0, w
     c.iso = 0
-    make_key(c, s, k)
+    make_key(c, s, full)
     c.iso = iso
-    k[<int>KEYWORDS] = (<uint64_t>s.over) | ((<uint64_t>(s.fresh & 1)) << 1)
+    for w in range(RKEY):
+        k[w] = 0
+    for w in range(4):
+        put_bits(k, &pos, full[w], 4 * live_ranks)
+    put_bits(k, &pos, (full[KEYWORDS - 1] & BOUT_FIELDS) | ((<uint64_t>s.over) << 17)
+             | ((<uint64_t>(s.fresh & 1)) << 18), 19)
 
 
-cdef inline uint64_t retro_hash(uint64_t* k) noexcept nogil:
-    return mix64(k[0] * <uint64_t>0x9e3779b97f4a7c15 + k[1] * <uint64_t>0xc2b2ae3d27d4eb4f
-                 + k[2] * <uint64_t>0x165667b19e3779f9 + k[3] * <uint64_t>0x27d4eb2f165667c5
-                 + k[4] * <uint64_t>0x94d049bb133111eb + k[5])
+cdef inline int retro_words(int live_ranks) noexcept nogil:
+    """The words :func:`retro_key` fills for a game of ``live_ranks`` live ranks."""
+    return (16 * live_ranks + 19 + 63) >> 6
+
+
+cdef inline uint64_t retro_hash(uint64_t* k, int kw) noexcept nogil:
+    cdef uint64_t h = k[0] * <uint64_t>0x9e3779b97f4a7c15
+    if kw > 1:
+        h += k[1] * <uint64_t>0xc2b2ae3d27d4eb4f
+    if kw > 2:
+        h += k[2] * <uint64_t>0x165667b19e3779f9
+    if kw > 3:
+        h += k[3] * <uint64_t>0x27d4eb2f165667c5
+    return mix64(h)
 
 
 cdef class RetroGraph:
@@ -70,20 +114,26 @@ cdef class RetroGraph:
         # touch it everywhere, so an oversized one would be zeroed whole.  The
         # states themselves are needed only until they are expanded: a ring
         # holds the breadth-first frontier (_add grows it when it is full).
-        self.slots = <int32_t*>dk_table_alloc(ns * sizeof(int32_t))
+        self.slots = <uint64_t*>dk_table_alloc(ns * sizeof(uint64_t))
         self.slot_mask = ns - 1
         self.ring_mask = (1 << 14) - 1
         self.ring = <St*>malloc((self.ring_mask + 1) * sizeof(St))
         self.info = <uint8_t*>dk_table_alloc(max_states)
-        self.keys = <uint64_t*>dk_table_alloc(max_states * RKEY * sizeof(uint64_t))
+        cdef St s0 = root.s
+        cdef uint64_t live = s0.att | s0.cov
+        cdef int i
+        for i in range(self.c.n):
+            live |= s0.hand[i]
+        self.live_ranks = popcount64(rank_set(live))
+        self.kw = retro_words(self.live_ranks)
+        self.keys = <uint64_t*>dk_table_alloc(max_states * self.kw * sizeof(uint64_t))
         self.start = <int64_t*>dk_table_alloc((max_states + 1) * sizeof(int64_t))
-        self.succ_cap = 8192
-        self.succ = <int32_t*>malloc(self.succ_cap * sizeof(int32_t))
+        self.succ_cap = max_states * SUCC_RESERVE
+        self.succ = <int32_t*>dk_table_alloc(self.succ_cap * sizeof(int32_t))
         if (self.slots == NULL or self.ring == NULL or self.info == NULL or self.keys == NULL
                 or self.start == NULL
                 or self.succ == NULL):
             raise MemoryError("retrograde graph")
-        cdef St s0 = root.s
         s0.tfloor = -1
         s0.tfseat = 0
         self.start_state = s0
@@ -109,36 +159,57 @@ cdef class RetroGraph:
         dk_table_free(self.keys)
         dk_table_free(self.slots)
         dk_table_free(self.start)
-        free(self.succ)
-        free(self.value)
-        free(self.dist)
+        dk_table_free(self.succ)
+        dk_table_free(self.value)
+        dk_table_free(self.dist)
 
     cdef int64_t _find(self, uint64_t* k, uint64_t h) noexcept nogil:
-        """The index of the state of identity ``k`` (hash ``h``), or -1 - its free slot."""
-        cdef uint64_t i = h & self.slot_mask
-        cdef int32_t v
+        """The index of the state of identity ``k`` (hash ``h``), or -1 - its free slot.
+
+        A slot holds the state's index + 1 in its low half and the top half of
+        its hash as a tag, whose low bits are also its home slot: a probe whose
+        tag differs is passed over without reading the key, which lives
+        elsewhere in memory (a cache miss)."""
+        cdef uint64_t i = (h >> 32) & self.slot_mask
+        cdef uint64_t v, tag = h >> 32
         cdef uint64_t* o
         cdef int w, same
         while True:
             v = self.slots[i]
             if v == 0:
                 return -1 - <int64_t>i
-            o = &self.keys[(v - 1) * RKEY]
-            same = 1
-            for w in range(RKEY):
-                if o[w] != k[w]:
-                    same = 0
-                    break
-            if same:
-                return v - 1
+            if (v >> 32) == tag:
+                o = &self.keys[((<uint64_t><uint32_t>v) - 1) * self.kw]
+                same = 1
+                for w in range(self.kw):
+                    if o[w] != k[w]:
+                        same = 0
+                        break
+                if same:
+                    return <int64_t>(<uint64_t><uint32_t>v) - 1
+            i = (i + 1) & self.slot_mask
+
+    cdef void _prefetch_key(self, uint64_t h) noexcept nogil:
+        """Start loading the key of the first state in ``h``'s probe run whose tag
+        matches (the state ``h`` most likely names), so that its comparison in
+        :meth:`_find` does not wait for memory."""
+        cdef uint64_t i = (h >> 32) & self.slot_mask
+        cdef uint64_t v, tag = h >> 32
+        while True:
+            v = self.slots[i]
+            if v == 0:
+                return
+            if (v >> 32) == tag:
+                __builtin_prefetch(&self.keys[((<uint64_t><uint32_t>v) - 1) * self.kw])
+                return
             i = (i + 1) & self.slot_mask
 
     cdef int64_t _add(self, St* s) noexcept nogil:
         """The index of ``s``, added if new; -1: more than ``max_states`` states,
         -2: out of memory."""
         cdef uint64_t k[RKEY]
-        retro_key(self.c, s, k)
-        return self._add_keyed(s, k, retro_hash(k))
+        retro_key(self.c, s, k, self.live_ranks)
+        return self._add_keyed(s, k, retro_hash(k, self.kw))
 
     cdef int64_t _add_keyed(self, St* s, uint64_t* k, uint64_t h) noexcept nogil:
         """:meth:`_add` with the key ``k`` and its hash ``h`` already worked out."""
@@ -154,10 +225,10 @@ cdef class RetroGraph:
         if s.over:
             outcome_known(self.c, s, &v)  # c.hero is the graph's hero while it is built
         self.info[self.n] = <uint8_t>((mover + 1) | (s.over << 3) | ((v + 1) << 4))
-        memcpy(&self.keys[self.n * RKEY], k, RKEY * sizeof(uint64_t))
-        self.slots[-1 - f] = <int32_t>(self.n + 1)
+        memcpy(&self.keys[self.n * self.kw], k, self.kw * sizeof(uint64_t))
+        self.slots[-1 - f] = (<uint64_t>(self.n + 1)) | ((h >> 32) << 32)
         self.n += 1
-        if <uint64_t>(2 * self.n) > self.slot_mask and self._grow() != 0:
+        if <uint64_t>(4 * self.n) > 3 * self.slot_mask and self._grow() != 0:
             return -2
         return self.n - 1
 
@@ -175,71 +246,114 @@ cdef class RetroGraph:
         return 0
 
     cdef int _grow(self) noexcept nogil:
-        """Double the hash (at most half full): every state re-placed by its key."""
-        cdef uint64_t ns = 2 * (self.slot_mask + 1), i
-        cdef int32_t* slots = <int32_t*>dk_table_alloc(ns * sizeof(int32_t))
-        cdef int64_t a
+        """Double the hash (at most three quarters full: the tags keep long probe
+        runs cheap).  A state's home slot is its tag's low bits, so every state
+        is re-placed from its old slot alone, without reading its key."""
+        cdef uint64_t ns = 2 * (self.slot_mask + 1), i, o, v
+        cdef uint64_t* slots = <uint64_t*>dk_table_alloc(ns * sizeof(uint64_t))
         if slots == NULL:
             return -2
-        for a in range(self.n):
-            i = retro_hash(&self.keys[a * RKEY]) & (ns - 1)
+        for o in range(self.slot_mask + 1):
+            v = self.slots[o]
+            if v == 0:
+                continue
+            i = (v >> 32) & (ns - 1)
             while slots[i] != 0:
                 i = (i + 1) & (ns - 1)
-            slots[i] = <int32_t>(a + 1)
+            slots[i] = v
         dk_table_free(self.slots)
         self.slots = slots
         self.slot_mask = ns - 1
         return 0
 
-    cdef int _build(self, St* root) noexcept nogil:
-        """Every state reachable from ``root``, in BFS order, with its successors."""
+    cdef int _expand(self, int64_t i, St* kids, uint64_t* kkeys, uint64_t* khash) noexcept nogil:
+        """State ``i``'s successors with their keys and hashes, their hash slots
+        prefetched; returns how many (none once the game is over)."""
         cdef Mv ms[MAXMOVES]
-        # the successors of one state, their keys and hashes: all worked out and
-        # their hash slots prefetched before the first lookup, so the lookups'
-        # cache misses overlap instead of following one another
-        cdef St kids[MAXMOVES]
-        cdef uint64_t kkeys[MAXMOVES * RKEY]
-        cdef uint64_t khash[MAXMOVES]
-        cdef int64_t i = 0, j, k, first
-        cdef int nm, m, dup
+        cdef St cur = self.ring[i & self.ring_mask]
+        cdef int nm, m
+        if cur.over:
+            return 0
+        nm = gen_moves(self.c, &cur, ms, 0)
+        for m in range(nm):
+            kids[m] = cur
+            play(self.c, &kids[m], &ms[m])
+            kids[m].tfloor = -1
+            kids[m].tfseat = 0
+            retro_key(self.c, &kids[m], &kkeys[m * RKEY], self.live_ranks)
+            khash[m] = retro_hash(&kkeys[m * RKEY], self.kw)
+            __builtin_prefetch(&self.slots[(khash[m] >> 32) & self.slot_mask])
+        return nm
+
+    cdef int _build(self, St* root) noexcept nogil:
+        """Every state reachable from ``root``, in BFS order, with its successors.
+
+        Most of the time goes into memory: every successor is looked up in a
+        hash of millions of states (a cache miss for its slot, another for its
+        key).  So the work is pipelined over the BFS order: state ``i + 2`` is
+        expanded and its slots prefetched, the keys its slots point to are
+        prefetched for state ``i + 1``, and only then are state ``i``'s
+        successors looked up -- by then their memory has (mostly) arrived.
+        """
+        # PIPE buffers of successors, keys and hashes, used round-robin by state index
+        cdef St* kids = <St*>malloc(PIPE * MAXMOVES * sizeof(St))
+        cdef uint64_t* kkeys = <uint64_t*>malloc(PIPE * MAXMOVES * RKEY * sizeof(uint64_t))
+        cdef uint64_t* khash = <uint64_t*>malloc(PIPE * MAXMOVES * sizeof(uint64_t))
+        cdef int nms[PIPE]
+        cdef int rc = 0
+        if kids == NULL or kkeys == NULL or khash == NULL:
+            rc = -2
+        elif self._add(root) < 0:
+            rc = -2
+        else:
+            rc = self._build_loop(kids, kkeys, khash, nms)
+        free(kids)
+        free(kkeys)
+        free(khash)
+        return rc
+
+    cdef int _build_loop(self, St* kids, uint64_t* kkeys, uint64_t* khash, int* nms) noexcept nogil:
+        """The pipelined loop of :meth:`_build` over its buffers."""
+        cdef int64_t i = 0, j, k, first, ready = -1  # states 0 .. ready are expanded
+        cdef int nm, m, dup, b, bn
         cdef int32_t* grown
-        if self._add(root) < 0:
-            return -2
-        cdef St cur
         while i < self.n:
             self.start[i] = self.nsucc
             first = self.nsucc
-            cur = self.ring[i & self.ring_mask]
+            while ready < i + PIPE - 1 and ready + 1 < self.n:  # expand ahead
+                ready += 1
+                b = <int>(ready % PIPE)
+                nms[b] = self._expand(ready, &kids[b * MAXMOVES], &kkeys[b * MAXMOVES * RKEY],
+                                      &khash[b * MAXMOVES])
             self.head = i + 1  # the ring may reuse state i's place from here on
-            if not cur.over:
-                nm = gen_moves(self.c, &cur, ms, 0)
-                for m in range(nm):
-                    kids[m] = cur
-                    play(self.c, &kids[m], &ms[m])
-                    kids[m].tfloor = -1
-                    kids[m].tfseat = 0
-                    retro_key(self.c, &kids[m], &kkeys[m * RKEY])
-                    khash[m] = retro_hash(&kkeys[m * RKEY])
-                    __builtin_prefetch(&self.slots[khash[m] & self.slot_mask])
-                for m in range(nm):
-                    j = self._add_keyed(&kids[m], &kkeys[m * RKEY], khash[m])
-                    if j < 0:
-                        return <int>j
-                    dup = 0
-                    for k in range(first, self.nsucc):
-                        if self.succ[k] == j:
-                            dup = 1
-                            break
-                    if dup:
-                        continue
-                    if self.nsucc == self.succ_cap:
-                        grown = <int32_t*>realloc(self.succ, 2 * self.succ_cap * sizeof(int32_t))
-                        if grown == NULL:
-                            return -2
-                        self.succ = grown
-                        self.succ_cap *= 2
-                    self.succ[self.nsucc] = <int32_t>j
-                    self.nsucc += 1
+            if ready > i:  # the next state's slots are (mostly) in cache: fetch its keys
+                bn = <int>((i + 1) % PIPE)
+                for m in range(nms[bn]):
+                    self._prefetch_key(khash[bn * MAXMOVES + m])
+            b = <int>(i % PIPE)
+            nm = nms[b]
+            for m in range(nm):
+                j = self._add_keyed(&kids[b * MAXMOVES + m], &kkeys[(b * MAXMOVES + m) * RKEY],
+                                    khash[b * MAXMOVES + m])
+                if j < 0:
+                    return <int>j
+                dup = 0
+                for k in range(first, self.nsucc):
+                    if self.succ[k] == j:
+                        dup = 1
+                        break
+                if dup:
+                    continue
+                if self.nsucc == self.succ_cap:  # past the reservation: move to twice the room
+                    grown = <int32_t*>dk_table_alloc(2 * self.succ_cap * sizeof(int32_t))
+                    if grown == NULL:
+                        return -2
+                    memcpy(grown, self.succ, self.succ_cap * sizeof(int32_t))
+                    dk_table_free(self.succ)
+                    self.succ = grown
+                    self.succ_cap *= 2
+                self.succ[self.nsucc] = <int32_t>j
+                self.nsucc += 1
             i += 1
             if (i & 0xFFFF) == 0:
                 with gil:
@@ -250,49 +364,53 @@ cdef class RetroGraph:
         return 0
 
     cdef int _solve(self) noexcept nogil:
-        """The hero's and the others' attractors, level by level (the distances)."""
+        """The hero's and the others' attractors, level by level (the distances).
+
+        Each pass walks the predecessors of the states just decided: a random
+        access per edge.  What the walk reads of a state -- decided yet, moves
+        left to refute, whose move -- sits together in one :c:type:`RNode`, so an
+        edge costs one cache miss, and the next queued state's nodes are
+        prefetched while this one's are handled."""
         cdef int64_t n = self.n, a, b, e, head, tail, level_end
-        cdef int64_t* pstart = <int64_t*>calloc(n + 1, sizeof(int64_t))
-        cdef int32_t* pred = <int32_t*>malloc((self.nsucc + 1) * sizeof(int32_t))
-        cdef int32_t* left = <int32_t*>malloc((n + 1) * sizeof(int32_t))
-        cdef int32_t* queue = <int32_t*>malloc((n + 1) * sizeof(int32_t))
-        cdef int64_t* fill
-        cdef int target, prover_is_hero, mover_is_prover, v, d, ti, oh = self.c.hero
-        self.value = <int8_t*>calloc(n, sizeof(int8_t))
-        self.dist = <int32_t*>malloc(n * sizeof(int32_t))
-        if (pstart == NULL or pred == NULL or left == NULL or queue == NULL
+        # zeroed mappings with huge pages asked for (dk_table_alloc): a fresh
+        # process pays for every page it touches, and 4 KiB faults cost more
+        # than the walk itself
+        cdef int64_t* pstart = <int64_t*>dk_table_alloc((n + 2) * sizeof(int64_t))
+        cdef int32_t* pred = <int32_t*>dk_table_alloc((self.nsucc + 1) * sizeof(int32_t))
+        cdef RNode* node = <RNode*>dk_table_alloc((n + 1) * sizeof(RNode))
+        cdef int32_t* queue = <int32_t*>dk_table_alloc((n + 1) * sizeof(int32_t))
+        cdef int target, prover_is_hero, v, d, ti, hero_team = team(self.c, self.hero)
+        cdef int oh = self.c.hero
+        self.value = <int8_t*>dk_table_alloc(n * sizeof(int8_t))
+        self.dist = <int32_t*>dk_table_alloc(n * sizeof(int32_t))
+        if (pstart == NULL or pred == NULL or node == NULL or queue == NULL
                 or self.value == NULL or self.dist == NULL):
-            free(pstart); free(pred); free(left); free(queue)
+            dk_table_free(pstart); dk_table_free(pred); dk_table_free(node); dk_table_free(queue)
             return -2
         for a in range(n):
-            self.dist[a] = -1
+            node[a].dist = -1
+            node[a].hero_moves = team(self.c, (self.info[a] & 7) - 1) == hero_team
             for e in range(self.start[a], self.start[a + 1]):
-                pstart[self.succ[e] + 1] += 1
-        for a in range(n):
-            pstart[a + 1] += pstart[a]
-        fill = <int64_t*>malloc((n + 1) * sizeof(int64_t))
-        if fill == NULL:
-            free(pstart); free(pred); free(left); free(queue)
-            return -2
-        memcpy(fill, pstart, (n + 1) * sizeof(int64_t))
-        for a in range(n):
+                pstart[self.succ[e] + 2] += 1
+        for a in range(n):  # pstart[b + 1]: where b's predecessors start
+            pstart[a + 2] += pstart[a + 1]
+        for a in range(n):  # ... filled in, each pstart[b + 1] moves on to b's end
             for e in range(self.start[a], self.start[a + 1]):
                 b = self.succ[e]
-                pred[fill[b]] = <int32_t>a
-                fill[b] += 1
-        free(fill)
+                pred[pstart[b + 1]] = <int32_t>a
+                pstart[b + 1] += 1
         self.c.hero = self.hero
         for ti in range(2):
             target = 1 if ti == 0 else -1
             prover_is_hero = target == 1
             head = tail = 0
             for a in range(n):
-                left[a] = <int32_t>(self.start[a + 1] - self.start[a])
-                if (self.info[a] >> 3) & 1 and self.dist[a] < 0:
+                node[a].left = <int16_t>(self.start[a + 1] - self.start[a])
+                if (self.info[a] >> 3) & 1 and node[a].dist < 0:
                     v = (self.info[a] >> 4) - 1
                     if v == target:
                         self.value[a] = <int8_t>target
-                        self.dist[a] = 0
+                        node[a].dist = 0
                         queue[tail] = <int32_t>a
                         tail += 1
             d = 0
@@ -301,23 +419,26 @@ cdef class RetroGraph:
                 while head < level_end:
                     b = queue[head]
                     head += 1
+                    if head < tail:  # the next state's predecessors, on their way
+                        for e in range(pstart[queue[head]], pstart[queue[head] + 1]):
+                            __builtin_prefetch(&node[pred[e]])
                     for e in range(pstart[b], pstart[b + 1]):
                         a = pred[e]
-                        if self.dist[a] >= 0:
+                        if node[a].dist >= 0:
                             continue
-                        mover_is_prover = ((team(self.c, (self.info[a] & 7) - 1)
-                                            == team(self.c, self.hero)) == prover_is_hero)
-                        if not mover_is_prover:
-                            left[a] -= 1
-                            if left[a] > 0:
+                        if node[a].hero_moves != prover_is_hero:  # the defender refutes
+                            node[a].left -= 1
+                            if node[a].left > 0:
                                 continue
                         self.value[a] = <int8_t>target
-                        self.dist[a] = d + 1
+                        node[a].dist = d + 1
                         queue[tail] = <int32_t>a
                         tail += 1
                 d += 1
+        for a in range(n):
+            self.dist[a] = node[a].dist
         self.c.hero = oh
-        free(pstart); free(pred); free(left); free(queue)
+        dk_table_free(pstart); dk_table_free(pred); dk_table_free(node); dk_table_free(queue)
         return 0
 
     @property
@@ -339,9 +460,9 @@ cdef class RetroGraph:
         cdef uint64_t k[RKEY]
         cdef int oh = self.c.hero
         self.c.hero = self.hero
-        retro_key(self.c, out, k)
+        retro_key(self.c, out, k, self.live_ranks)
         self.c.hero = oh
-        cdef int64_t j = self._find(k, retro_hash(k))
+        cdef int64_t j = self._find(k, retro_hash(k, self.kw))
         return j if j >= 0 else -1
 
     def moves(self):
