@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import solver.cli.solve as cli_solve
-from solver.cli import main
+from solver.cli import app, launch, main
 from solver.errors import BudgetExceeded, DurakError, Interrupted
 from solver.notation import format_position, parse_position
 
@@ -145,6 +145,40 @@ def test_ctrl_c_during_a_solve_prints_json_and_exits_130(command):
     assert r.returncode == 130, r.stderr
     obj = json.loads(r.stdout)
     assert obj["exact"] is False
+
+
+def test_ctrl_c_while_the_command_line_loads_prints_json_and_exits_130(monkeypatch, capsys):
+    # the executable's entry point: Ctrl-C before the command line is even imported
+    def stopped(name):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(launch.importlib, "import_module", stopped)
+    monkeypatch.setattr(sys, "argv", ["durak", "solve", SIMPLE, "--json"])
+    with pytest.raises(SystemExit) as e:
+        launch.run()
+    assert e.value.code == 130
+    out, err = capsys.readouterr()
+    assert json.loads(out)["interrupted"] is True
+    assert err.strip() == "durak: interrupted"
+
+
+def test_ctrl_c_while_a_subcommand_is_loaded_prints_json_and_exits_130(monkeypatch):
+    # the group imports a subcommand's module on first use; Ctrl-C then is no "Aborted!"
+    def stopped(name):
+        raise KeyboardInterrupt
+    monkeypatch.setitem(app.COMMANDS, "slow-to-load", "solver.cli.not_yet_loaded")
+    monkeypatch.setattr(app.importlib, "import_module", stopped)
+    res = run("slow-to-load", SIMPLE, "--json")
+    assert res.exit_code == 130, res.output
+    assert json.loads(res.stdout)["interrupted"] is True
+    assert "Aborted" not in res.output and "Traceback" not in res.output
+
+
+def test_ctrl_c_early_in_the_process_prints_json_and_exits_130():
+    # about when the command line is still loading (the interpreter itself is up)
+    r = _interrupt(["solve", SLOW_3P, "--hero", "1", "--json"], after=0.15)
+    assert r.returncode == 130, r.stderr
+    json.loads(r.stdout)
+    assert "Traceback" not in r.stderr
 
 
 def test_ctrl_c_during_a_match_reports_the_games_played():

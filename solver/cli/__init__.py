@@ -1,6 +1,20 @@
-"""The ``durak`` command line.  Each subcommand lives in its own module."""
-from solver.cli import (batch, game, hint, match, moves,  # noqa: F401  (register commands)
-                        playout, puzzle, review, show, solve)
-from solver.cli.app import main
+"""The ``durak`` command line.  Each subcommand lives in its own module,
+imported when it is used (:class:`solver.cli.app.LazyGroup`); the executable
+starts in :mod:`solver.cli.launch`."""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["main"]
+
+
+def __getattr__(name: str) -> Any:
+    """``main``, the command group, loaded on first use (PEP 562)."""
+    if name == "main":
+        return importlib.import_module("solver.cli.app").main
+    raise AttributeError(f"module 'solver.cli' has no attribute {name!r}")
+
+
+if TYPE_CHECKING:
+    from solver.cli.app import main

@@ -1,4 +1,4 @@
 """`python -m solver.cli`: the `durak` command."""
-from solver.cli import main
+from solver.cli.launch import run
 
-main(prog_name="durak")
+run()

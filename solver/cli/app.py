@@ -1,12 +1,67 @@
 """The ``durak`` command group and the context every subcommand shares."""
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import click
 
 from solver import __version__
+from solver.cli.launch import interrupted
+
+#: The module that defines each subcommand, imported when the command is used:
+#: `durak solve` need not load the hint engine, the game records or Dask.
+COMMANDS = {
+    "analyse": "solver.cli.solve",
+    "batch": "solver.cli.batch",
+    "game": "solver.cli.game",
+    "hint": "solver.cli.hint",
+    "match": "solver.cli.match",
+    "moves": "solver.cli.moves",
+    "play-out": "solver.cli.playout",
+    "puzzle": "solver.cli.puzzle",
+    "review": "solver.cli.review",
+    "show": "solver.cli.show",
+    "solve": "solver.cli.solve",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: ``ctx.meta`` key: whether the command line asked for --json.
+JSON_KEY = "durak.json"
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use (click's documented
+    lazy-loading pattern), and which answers Ctrl-C while it parses the command
+    line or loads a subcommand as the commands do (exit 130), where click would
+    print "Aborted!" and exit 1."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(COMMANDS[cmd_name])  # registers it on this group
+        return super().get_command(ctx, cmd_name)
+
+    def make_context(self, info_name: str | None, args: list[str], *rest: Any,
+                     **kwargs: Any) -> click.Context:
+        as_json = "--json" in args  # the whole command line: the subcommand's options too
+        try:
+            ctx = super().make_context(info_name, args, *rest, **kwargs)
+        except KeyboardInterrupt:
+            interrupted(as_json)
+        ctx.meta[JSON_KEY] = as_json
+        return ctx
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            interrupted(ctx.meta.get(JSON_KEY, False))
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="durak")
 def main() -> None:
     """Durak (Durnius, Дурак) analysis: exact endgame solving, hints, puzzles.
