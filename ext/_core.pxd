@@ -261,6 +261,8 @@ cdef class RetroGraph:
     cdef uint8_t* info              # per state: to move + 1 (bits 0-2), over (3), hero's outcome + 1 (4-5)
     cdef uint64_t* keys             # per state: its identity, kw words (retro_key)
     cdef int live_ranks             # ranks with a live card at the root (retro_key packs by it)
+    cdef int64_t cap                # states the per-state arrays have room for (doubled as needed)
+    cdef double deadline            # dk_now() past which the build stops (0: none)
     cdef int kw                     # words of a state's identity
     cdef int64_t n                  # how many
     cdef uint64_t* slots            # open-addressing hash of the states: index + 1 | hash tag << 32, 0 empty;
@@ -279,6 +281,7 @@ cdef class RetroGraph:
     cdef int64_t _add(self, St* s) noexcept nogil
     cdef int64_t _add_keyed(self, St* s, uint64_t* k, uint64_t h) noexcept nogil
     cdef int _grow(self) noexcept nogil
+    cdef int _grow_states(self) noexcept nogil
     cdef int _grow_ring(self) noexcept nogil
     cdef int _expand(self, int64_t i, St* kids, uint64_t* kkeys, uint64_t* khash) noexcept nogil
     cdef int _build(self, St* root) noexcept nogil

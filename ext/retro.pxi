@@ -25,7 +25,6 @@
 cdef enum RetroConst:
     RKEY = 4             # words of a state's identity at most (retro_key; 13 live ranks: 227 bits)
     BOUT_FIELDS = 0x1FFFF  # the bits of make_key's last word that vary inside one game
-    SUCC_RESERVE = 16    # successor slots reserved per state (virtual memory, backed as used)
     PIPE = 3             # states in flight in the pipelined graph building (_build)
 
 
@@ -95,30 +94,34 @@ cdef inline uint64_t retro_hash(uint64_t* k, int kw) noexcept nogil:
 cdef class RetroGraph:
     """The reachable state graph of a small game, valued for one hero by retrograde analysis.
 
-    ``RetroGraph(root, hero, max_states)`` builds and values it, or raises
-    ``OverflowError`` when the game has more than ``max_states`` states (the
-    caller then searches instead).  Values are +1/0/-1 for the hero's side,
-    distances in plies (``None`` for a draw).
+    ``RetroGraph(root, hero, max_states, deadline)`` builds and values it, or
+    raises ``OverflowError`` when the game has more than ``max_states`` states
+    (the caller then searches instead) and ``TimeoutError`` past ``deadline``
+    (an absolute ``time.monotonic()`` time; 0: none).  Values are +1/0/-1 for
+    the hero's side, distances in plies (``None`` for a draw).
     """
 
-    def __cinit__(self, CState root, int hero, int64_t max_states=2_000_000):
+    def __cinit__(self, CState root, int hero, int64_t max_states=2_000_000,
+                  double deadline=0.0):
         self.c = root.c
+        self.deadline = deadline
         self.owner = root.owner
         self.hero = hero
         self.max_states = max_states
-        cdef uint64_t ns = 1 << 16  # grown by _grow as the graph does
-        # Keys and per-state facts: room for max_states at once, held as the
-        # transposition table is (an anonymous mapping with huge pages asked
-        # for, dk_table_alloc), of which only the pages the graph reaches are
-        # ever backed.  The hash starts small and doubles (_grow): its probes
-        # touch it everywhere, so an oversized one would be zeroed whole.  The
-        # states themselves are needed only until they are expanded: a ring
-        # holds the breadth-first frontier (_add grows it when it is full).
-        self.slots = <uint64_t*>dk_table_alloc(ns * sizeof(uint64_t))
+        cdef uint64_t ns = 1 << 12  # grown by _grow as the graph does
+        # Everything starts small and doubles as the graph grows: the hint
+        # engine solves many graphs of a few thousand states, and a fresh page
+        # costs more than the work on it (the kernel zeroes it: on a 2 MiB huge
+        # page that is a millisecond).  Big blocks are grown by realloc, which
+        # remaps their pages rather than copying them.  The states themselves
+        # are needed only until they are expanded: a ring holds the
+        # breadth-first frontier (_add grows it when it is full).
+        self.slots = <uint64_t*>calloc(ns, sizeof(uint64_t))
         self.slot_mask = ns - 1
-        self.ring_mask = (1 << 14) - 1
+        self.ring_mask = (1 << 10) - 1
         self.ring = <St*>malloc((self.ring_mask + 1) * sizeof(St))
-        self.info = <uint8_t*>dk_table_alloc(max_states)
+        self.cap = min(max_states, 1 << 12)
+        self.info = <uint8_t*>malloc(self.cap)
         cdef St s0 = root.s
         cdef uint64_t live = s0.att | s0.cov
         cdef int i
@@ -126,10 +129,10 @@ cdef class RetroGraph:
             live |= s0.hand[i]
         self.live_ranks = popcount64(rank_set(live))
         self.kw = retro_words(self.live_ranks)
-        self.keys = <uint64_t*>dk_table_alloc(max_states * self.kw * sizeof(uint64_t))
-        self.start = <int64_t*>dk_table_alloc((max_states + 1) * sizeof(int64_t))
-        self.succ_cap = max_states * SUCC_RESERVE
-        self.succ = <int32_t*>dk_table_alloc(self.succ_cap * sizeof(int32_t))
+        self.keys = <uint64_t*>malloc(self.cap * self.kw * sizeof(uint64_t))
+        self.start = <int64_t*>malloc((self.cap + 1) * sizeof(int64_t))
+        self.succ_cap = 4 * self.cap
+        self.succ = <int32_t*>malloc(self.succ_cap * sizeof(int32_t))
         if (self.slots == NULL or self.ring == NULL or self.info == NULL or self.keys == NULL
                 or self.start == NULL
                 or self.succ == NULL):
@@ -148,6 +151,8 @@ cdef class RetroGraph:
             raise MemoryError("retrograde graph")
         if r == -3:
             raise KeyboardInterrupt()
+        if r == -4:
+            raise TimeoutError("retrograde graph: out of time")
         with nogil:
             r = self._solve()
         if r != 0:
@@ -155,13 +160,13 @@ cdef class RetroGraph:
 
     def __dealloc__(self):
         free(self.ring)
-        dk_table_free(self.info)
-        dk_table_free(self.keys)
-        dk_table_free(self.slots)
-        dk_table_free(self.start)
-        dk_table_free(self.succ)
-        dk_table_free(self.value)
-        dk_table_free(self.dist)
+        free(self.info)
+        free(self.keys)
+        free(self.slots)
+        free(self.start)
+        free(self.succ)
+        free(self.value)
+        free(self.dist)
 
     cdef int64_t _find(self, uint64_t* k, uint64_t h) noexcept nogil:
         """The index of the state of identity ``k`` (hash ``h``), or -1 - its free slot.
@@ -218,6 +223,8 @@ cdef class RetroGraph:
             return f
         if self.n >= self.max_states:
             return -1
+        if self.n == self.cap and self._grow_states() != 0:
+            return -2
         if self.n - self.head > self.ring_mask and self._grow_ring() != 0:
             return -2
         self.ring[self.n & self.ring_mask] = s[0]
@@ -231,6 +238,24 @@ cdef class RetroGraph:
         if <uint64_t>(4 * self.n) > 3 * self.slot_mask and self._grow() != 0:
             return -2
         return self.n - 1
+
+    cdef int _grow_states(self) noexcept nogil:
+        """Twice the room for the states' facts, keys and successor offsets."""
+        cdef int64_t cap = min(2 * self.cap, self.max_states)
+        cdef void* p = realloc(self.info, cap)
+        if p == NULL:
+            return -2
+        self.info = <uint8_t*>p
+        p = realloc(self.keys, cap * self.kw * sizeof(uint64_t))
+        if p == NULL:
+            return -2
+        self.keys = <uint64_t*>p
+        p = realloc(self.start, (cap + 1) * sizeof(int64_t))
+        if p == NULL:
+            return -2
+        self.start = <int64_t*>p
+        self.cap = cap
+        return 0
 
     cdef int _grow_ring(self) noexcept nogil:
         """Double the ring of states waiting to be expanded (head .. n - 1)."""
@@ -250,7 +275,7 @@ cdef class RetroGraph:
         runs cheap).  A state's home slot is its tag's low bits, so every state
         is re-placed from its old slot alone, without reading its key."""
         cdef uint64_t ns = 2 * (self.slot_mask + 1), i, o, v
-        cdef uint64_t* slots = <uint64_t*>dk_table_alloc(ns * sizeof(uint64_t))
+        cdef uint64_t* slots = <uint64_t*>calloc(ns, sizeof(uint64_t))
         if slots == NULL:
             return -2
         for o in range(self.slot_mask + 1):
@@ -261,7 +286,7 @@ cdef class RetroGraph:
             while slots[i] != 0:
                 i = (i + 1) & (ns - 1)
             slots[i] = v
-        dk_table_free(self.slots)
+        free(self.slots)
         self.slots = slots
         self.slot_mask = ns - 1
         return 0
@@ -344,17 +369,17 @@ cdef class RetroGraph:
                         break
                 if dup:
                     continue
-                if self.nsucc == self.succ_cap:  # past the reservation: move to twice the room
-                    grown = <int32_t*>dk_table_alloc(2 * self.succ_cap * sizeof(int32_t))
+                if self.nsucc == self.succ_cap:
+                    grown = <int32_t*>realloc(self.succ, 2 * self.succ_cap * sizeof(int32_t))
                     if grown == NULL:
                         return -2
-                    memcpy(grown, self.succ, self.succ_cap * sizeof(int32_t))
-                    dk_table_free(self.succ)
                     self.succ = grown
                     self.succ_cap *= 2
                 self.succ[self.nsucc] = <int32_t>j
                 self.nsucc += 1
             i += 1
+            if (i & 0xFFF) == 0 and self.deadline > 0 and dk_now() > self.deadline:
+                return -4
             if (i & 0xFFFF) == 0:
                 with gil:
                     if PyErr_CheckSignals() != 0:
@@ -372,20 +397,17 @@ cdef class RetroGraph:
         edge costs one cache miss, and the next queued state's nodes are
         prefetched while this one's are handled."""
         cdef int64_t n = self.n, a, b, e, head, tail, level_end
-        # zeroed mappings with huge pages asked for (dk_table_alloc): a fresh
-        # process pays for every page it touches, and 4 KiB faults cost more
-        # than the walk itself
-        cdef int64_t* pstart = <int64_t*>dk_table_alloc((n + 2) * sizeof(int64_t))
-        cdef int32_t* pred = <int32_t*>dk_table_alloc((self.nsucc + 1) * sizeof(int32_t))
-        cdef RNode* node = <RNode*>dk_table_alloc((n + 1) * sizeof(RNode))
-        cdef int32_t* queue = <int32_t*>dk_table_alloc((n + 1) * sizeof(int32_t))
+        cdef int64_t* pstart = <int64_t*>calloc(n + 2, sizeof(int64_t))
+        cdef int32_t* pred = <int32_t*>malloc((self.nsucc + 1) * sizeof(int32_t))
+        cdef RNode* node = <RNode*>malloc((n + 1) * sizeof(RNode))
+        cdef int32_t* queue = <int32_t*>malloc((n + 1) * sizeof(int32_t))
         cdef int target, prover_is_hero, v, d, ti, hero_team = team(self.c, self.hero)
         cdef int oh = self.c.hero
-        self.value = <int8_t*>dk_table_alloc(n * sizeof(int8_t))
-        self.dist = <int32_t*>dk_table_alloc(n * sizeof(int32_t))
+        self.value = <int8_t*>calloc(n + 1, sizeof(int8_t))
+        self.dist = <int32_t*>malloc((n + 1) * sizeof(int32_t))
         if (pstart == NULL or pred == NULL or node == NULL or queue == NULL
                 or self.value == NULL or self.dist == NULL):
-            dk_table_free(pstart); dk_table_free(pred); dk_table_free(node); dk_table_free(queue)
+            free(pstart); free(pred); free(node); free(queue)
             return -2
         for a in range(n):
             node[a].dist = -1
@@ -438,7 +460,7 @@ cdef class RetroGraph:
         for a in range(n):
             self.dist[a] = node[a].dist
         self.c.hero = oh
-        dk_table_free(pstart); dk_table_free(pred); dk_table_free(node); dk_table_free(queue)
+        free(pstart); free(pred); free(node); free(queue)
         return 0
 
     @property

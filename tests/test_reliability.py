@@ -173,14 +173,6 @@ def test_ctrl_c_while_a_subcommand_is_loaded_prints_json_and_exits_130(monkeypat
     assert "Aborted" not in res.output and "Traceback" not in res.output
 
 
-def test_ctrl_c_early_in_the_process_prints_json_and_exits_130():
-    # about when the command line is still loading (the interpreter itself is up)
-    r = _interrupt(["solve", SLOW_3P, "--hero", "1", "--json"], after=0.15)
-    assert r.returncode == 130, r.stderr
-    json.loads(r.stdout)
-    assert "Traceback" not in r.stderr
-
-
 def test_ctrl_c_during_a_match_reports_the_games_played():
     r = _interrupt(["match", "--a", "greedy", "--b", "random", "--games", "100000", "--json",
                     "--workers", "2"], after=3.0)

@@ -162,7 +162,8 @@ class Solver:
             res = _reference_run(state, h, all_moves, pv)
         else:
             # small games of 3+ players whole (no repetition troubles, R23), else the search
-            res = (retro.solve_small(self._core.load(state), state, h, all_moves, pv)
+            res = (retro.solve_small(self._core.load(state), state, h, all_moves, pv,
+                                     max_time, max_nodes)
                    if retro.wanted(state) else None)
             if res is None:
                 res = self._core.run(state, h, all_moves, max_time, max_nodes, distance, pv)

@@ -12,6 +12,8 @@ in well under a second.  Larger games, or a graph that outgrows
 """
 from __future__ import annotations
 
+import time
+
 from solver.game.cards import count
 from solver.game.state import GameState
 from solver.game.value import Value
@@ -34,14 +36,22 @@ def wanted(state: GameState) -> bool:
     return sum(count(h) for h in state.hands) + count(state.table_mask) <= MAX_CARDS
 
 
-def solve_small(root, state: GameState, hero: int, all_moves: bool,
-                want_pv: bool) -> SolveResult | None:
+def solve_small(root, state: GameState, hero: int, all_moves: bool, want_pv: bool,
+                max_time: float | None = None, max_nodes: int | None = None) -> SolveResult | None:
     """The full answer for ``hero`` (0-based) from the graph of core state ``root``,
-    or None when the graph has more than :data:`MAX_STATES` states."""
+    or None when the graph has more than :data:`MAX_STATES` states -- or more
+    than ``max_nodes``: a state of the graph costs about what a node of the
+    search does, so the hint engine's node budgets bound the graphs it builds.
+    Past ``max_time`` seconds the answer is an inexact one that knows nothing
+    (the caller reports the budget)."""
+    limit = MAX_STATES if max_nodes is None else max(1, min(MAX_STATES, max_nodes))
+    deadline = time.monotonic() + max_time if max_time else 0.0
     try:
-        graph = core.RetroGraph(root, hero, MAX_STATES)
+        graph = core.RetroGraph(root, hero, limit, deadline)
     except OverflowError:
         return None
+    except TimeoutError:
+        return SolveResult(hero + 1, None, [], [], None, 0, 0.0, False)
     value, distance = graph.root()
     mine = on_hero_side(state, hero, state.to_move)
     moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in graph.moves()]
