@@ -43,6 +43,9 @@ MAX_GAMES = 1_000_000
 #: The hint bot's default budget: deals per decision, the hint engine's default
 #: (docs/hint.md).
 BOT_HINT_SAMPLES = DEFAULT_SAMPLES
+#: With inference, the hint bot draws up to this many times its deals until their
+#: effective number (Kish) is its budget (docs/hint.md).
+INFERENCE_OVERSAMPLE = 1
 #: The policies a match knows by name.
 POLICY_NAMES = ("random", "greedy", "hint", "hint-noinf")
 
@@ -53,16 +56,18 @@ class HintPolicy:
     With ``inference`` (the default) it weighs its deals by the likelihood of
     the other seats' past moves, passed by :func:`play_game` as
     ``observations`` (:mod:`solver.hints.inference`; ``model`` overrides the
-    opponent model); without, or without observations, every deal counts alike.
+    opponent model; ``oversample`` as in :func:`~solver.hints.advise.hint_knowledge`);
+    without, or without observations, every deal counts alike.
     """
 
     def __init__(self, samples: int = BOT_HINT_SAMPLES, time: float | None = None, config: Any = None,
-                 inference: bool = True, model: Any = None):
+                 inference: bool = True, model: Any = None, oversample: int = INFERENCE_OVERSAMPLE):
         self.samples = samples
         self.time = time
         self.config = config
         self.inference = inference
         self.model = model
+        self.oversample = oversample
         self.name = "hint" if inference else "hint-noinf"
 
     @property
@@ -78,7 +83,7 @@ class HintPolicy:
         res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), max_time=self.time,
                              config=self.config,
                              observations=observations if self.inference else None,
-                             model=self.model)
+                             model=self.model, oversample=self.oversample)
         return Move.parse(res.best, state.rules.deck)
 
 

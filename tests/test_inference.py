@@ -315,3 +315,15 @@ def test_hint_uses_inference_and_hint_noinf_does_not():
     assert not noinf.wants_observations and noinf.name == "hint-noinf"
     res = match(MatchSpec("hint", "hint-noinf", seed=2, hint_samples=8), 2)
     assert len(res.games) == 2 and all(g.decisions["a"] > 0 for g in res.games)
+
+
+def test_oversampling_draws_deals_until_the_effective_number_is_the_budget():
+    for k, obs in positions_with_observations(3):
+        one = hint_knowledge(k, samples=16, seed=8, observations=obs)
+        assert one.samples == 16
+        more = hint_knowledge(k, samples=16, seed=8, observations=obs, oversample=4)
+        assert 16 <= more.samples <= 64 and more.complete
+        assert more.effective_deals >= 16 - 1e-9 or more.samples == 64
+        # without observations oversampling changes nothing
+        assert hint_knowledge(k, samples=16, seed=8, oversample=4).to_json() == \
+            hint_knowledge(k, samples=16, seed=8).to_json()

@@ -41,6 +41,7 @@ The thresholds and budgets are measured and argued in ``docs/hint.md``.
 """
 from __future__ import annotations
 
+import math
 import os
 import random
 import time as _time
@@ -298,12 +299,26 @@ def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores, margins
 
 
 def _weighed(deals: Iterator[GameState], observations: Sequence[Observation],
-             model: OpponentModel, lls: list[float]) -> Iterator[GameState]:
+             model: OpponentModel, lls: list[float],
+             effective: int | None = None) -> Iterator[GameState]:
     """The deals, unchanged, appending each one's log-likelihood to ``lls`` as it is
-    drawn (so the weights stay in deal order however the deals are scored)."""
+    drawn (so the weights stay in deal order however the deals are scored);
+    with ``effective``, stop once Kish's effective number of the deals drawn
+    reaches it (running sums of ``w`` and ``w^2`` relative to the top likelihood)."""
+    top, s1, s2 = -math.inf, 0.0, 0.0
     for d in deals:
-        lls.append(log_likelihood(d, observations, model))
+        ll = log_likelihood(d, observations, model)
+        lls.append(ll)
         yield d
+        if effective is None or ll == -math.inf:
+            continue
+        if ll > top:
+            f = math.exp(top - ll) if top > -math.inf else 0.0
+            s1, s2, top = s1 * f, s2 * f * f, ll
+        w = math.exp(ll - top)
+        s1, s2 = s1 + w, s2 + w * w
+        if len(lls) >= effective and s1 * s1 >= (effective - 1e-9) * s2:
+            return
 
 
 def _chunks(deals: Iterator[GameState], size: int, head: tuple) -> Iterator[tuple]:
@@ -364,7 +379,7 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
                    progress: Callable[[int, int], None] | None = None,
                    scheduler: str | None = None, min_samples: int | None = None,
                    observations: Sequence[Observation] | None = None,
-                   model: OpponentModel | None = None) -> HintResult:
+                   model: OpponentModel | None = None, oversample: int = 1) -> HintResult:
     """:func:`hint` on a seat's knowledge (the bots' entry point).
 
     ``observations``: the other seats' past decisions
@@ -372,7 +387,10 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
     each deal is then weighted by their likelihood under ``model`` (default
     :class:`~solver.hints.inference.NoisyGreedy`), see
     :mod:`solver.hints.inference`.  None or empty: every deal counts alike,
-    exactly as without inference.
+    exactly as without inference.  ``oversample``: with observations and sampled
+    deals, keep drawing deals (up to ``oversample`` times ``samples``) until
+    Kish's effective number reaches ``samples``, so the weighting does not
+    shrink the budget; 1 draws ``samples`` deals as without observations.
     """
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
@@ -401,11 +419,13 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
         deals: Any = sampler.enumerate()
         total = deals_total
     else:  # drawn lazily, so a time budget does not pay for deals it never scores
-        deals = (sampler.sample(rng) for _ in range(samples))
-        total = samples
+        more = max(1, oversample) if observations else 1
+        deals = (sampler.sample(rng) for _ in range(samples * more))
+        total = samples * more
     lls: list[float] = []  # the log-likelihood of each deal drawn, in deal order
     if observations:
-        deals = _weighed(iter(deals), observations, model or NoisyGreedy(), lls)
+        deals = _weighed(iter(deals), observations, model or NoisyGreedy(), lls,
+                         None if exhaustive else samples)
     greedy = greedy_move(view)
     scores: list[list[int]] = []
     margins: list[list[float]] = []
@@ -450,6 +470,8 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
         if not scores:
             raise
         interrupted = True
+    if observations and len(lls) < total and deal_weights(lls).effective >= samples - 1e-9:
+        total = len(lls)  # oversampling stopped at the effective number asked for
     complete = len(scores) == total
     exact = exhaustive and complete and all(exact_flags)
     mine = view.team(to_move) == view.team(k.seat)
