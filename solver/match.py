@@ -6,6 +6,11 @@ is shown only its seat's view (:class:`solver.hints.knowledge.PublicTracker`): i
 own hand, the public cards, hand sizes, the face-up trump.  Results are from
 A's side: win / draw / loss (R20; with 3+ players a loss means A is the durak).
 
+A policy that sets ``wants_observations`` is also given the other seats'
+past decisions (:meth:`PublicTracker.observations`, public knowledge) as the
+keyword ``observations``: the hint bot weighs its deals by them
+(:mod:`solver.hints.inference`); ``hint-noinf`` is the same bot without.
+
 Everything is seeded: the deal of game ``i`` comes from ``(seed, i)``, each
 policy's random generator from ``(seed, i, rotation, seat)``, so a match gives
 the same games with any number of worker processes.
@@ -16,7 +21,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from solver.bots import GreedyPolicy, Policy, RandomPolicy
 from solver.errors import OptionError
@@ -28,7 +33,7 @@ from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.games import Game
 from solver.hints import DEFAULT_SAMPLES, hint_knowledge
-from solver.hints.knowledge import PublicTracker, knowledge_of
+from solver.hints.knowledge import Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
@@ -38,37 +43,62 @@ MAX_GAMES = 1_000_000
 #: The hint bot's default budget: deals per decision, the hint engine's default
 #: (docs/hint.md).
 BOT_HINT_SAMPLES = DEFAULT_SAMPLES
+#: With inference, the hint bot draws up to this many times its deals until their
+#: effective number (Kish) is its budget (docs/hint.md).
+INFERENCE_OVERSAMPLE = 1
+#: The policies a match knows by name.
+POLICY_NAMES = ("random", "greedy", "hint", "hint-noinf")
 
 
 class HintPolicy:
-    """The hint engine as a player: the recommended move at a fixed budget."""
+    """The hint engine as a player: the recommended move at a fixed budget.
 
-    name = "hint"
+    With ``inference`` (the default) it weighs its deals by the likelihood of
+    the other seats' past moves, passed by :func:`play_game` as
+    ``observations`` (:mod:`solver.hints.inference`; ``model`` overrides the
+    opponent model; ``oversample`` as in :func:`~solver.hints.advise.hint_knowledge`);
+    without, or without observations, every deal counts alike.
+    """
 
-    def __init__(self, samples: int = BOT_HINT_SAMPLES, time: float | None = None, config: Any = None):
+    def __init__(self, samples: int = BOT_HINT_SAMPLES, time: float | None = None, config: Any = None,
+                 inference: bool = True, model: Any = None, oversample: int = INFERENCE_OVERSAMPLE):
         self.samples = samples
         self.time = time
         self.config = config
+        self.inference = inference
+        self.model = model
+        self.oversample = oversample
+        self.name = "hint" if inference else "hint-noinf"
 
-    def choose(self, state: GameState, seat: int, rng: random.Random) -> Move:
+    @property
+    def wants_observations(self) -> bool:
+        return self.inference
+
+    def choose(self, state: GameState, seat: int, rng: random.Random,
+               observations: Sequence[Observation] | None = None) -> Move:
         moves = legal_moves(state)
         if len(moves) == 1:
             return moves[0]
         k = knowledge_of(state, seat)  # the view: opponents' unknown cards are hidden
         res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), max_time=self.time,
-                             config=self.config)
+                             config=self.config,
+                             observations=observations if self.inference else None,
+                             model=self.model, oversample=self.oversample)
         return Move.parse(res.best, state.rules.deck)
 
 
 def make_policy(name: str, hint_samples: int = BOT_HINT_SAMPLES, hint_time: float | None = None) -> Policy:
-    """``random``, ``greedy`` or ``hint`` (at the given budget)."""
+    """``random``, ``greedy``, ``hint`` (at the given budget, with inference from the
+    opponents' moves) or ``hint-noinf`` (the same without inference)."""
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
         return GreedyPolicy()
     if name == "hint":
         return HintPolicy(hint_samples, hint_time)
-    raise OptionError(f"policy: unknown policy {name!r} (known: random, greedy, hint)")
+    if name == "hint-noinf":
+        return HintPolicy(hint_samples, hint_time, inference=False)
+    raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
 
 
 @dataclass
@@ -87,7 +117,8 @@ class GameRecord:
 def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random],
               max_moves: int = MAX_MOVES) -> tuple[tuple[int, ...], list[Move], list[int],
                                                    list[float], bool]:
-    """Play one game; each seat's policy sees only its view.
+    """Play one game; each seat's policy sees only its view (and, if it
+    ``wants_observations``, the other seats' past decisions as ``observations``).
 
     Returns the outcome per seat, the moves, decisions and seconds per seat and
     whether the game was cut at ``max_moves`` (a draw).
@@ -103,7 +134,11 @@ def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random
         seat = s.to_move
         view = t.knowledge(seat).view
         t0 = time.perf_counter()
-        move = policies[seat].choose(view, seat, rngs[seat])
+        pol = policies[seat]
+        if getattr(pol, "wants_observations", False):
+            move = pol.choose(view, seat, rngs[seat], observations=t.observations(seat))
+        else:
+            move = pol.choose(view, seat, rngs[seat])
         secs[seat] += time.perf_counter() - t0
         decisions[seat] += 1
         if move not in legal_moves(s):

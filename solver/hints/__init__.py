@@ -2,7 +2,8 @@
 
 :mod:`~solver.hints.knowledge` says what a seat knows, :mod:`~solver.hints.sampler`
 deals the unseen cards consistently with it, :mod:`~solver.hints.evaluate`
-scores every move on one deal, :mod:`~solver.hints.stats` holds the intervals
+scores every move on one deal, :mod:`~solver.hints.stats` holds the intervals,
+:mod:`~solver.hints.inference` weighs deals by the opponents' past moves
 and :mod:`~solver.hints.advise` puts it together into :func:`hint`.
 """
 from solver.hints.advise import (DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, HintMove, HintResult, hint,

@@ -31,10 +31,17 @@ Perfect-information Monte Carlo ("determinization"):
    player's own choice.  On sampled deals the greedy move stays recommended
    unless the top move's paired advantage over it is clear (``switch_z``).
 
+5. **Inference** (optional, ``observations``): each deal is weighted by the
+   likelihood of the other seats' past moves under an opponent model
+   (:mod:`solver.hints.inference`); every figure of step 4 is then a weighted
+   one, its intervals taken at Kish's effective number of deals.  Without
+   observations nothing is weighted and the answer is the unweighted one.
+
 The thresholds and budgets are measured and argued in ``docs/hint.md``.
 """
 from __future__ import annotations
 
+import math
 import os
 import random
 import time as _time
@@ -49,9 +56,10 @@ from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.hints.evaluate import HintConfig, _Evaluator, evaluate_chunk
-from solver.hints.knowledge import Knowledge, knowledge_of
+from solver.hints.inference import NoisyGreedy, OpponentModel, deal_weights, kish, log_likelihood
+from solver.hints.knowledge import Knowledge, Observation, knowledge_of
 from solver.hints.sampler import Sampler
-from solver.hints.stats import MARGIN_WEIGHT, mean_ci, paired_advantage, wilson
+from solver.hints.stats import MARGIN_WEIGHT, Z95, mean_ci, paired_advantage, wilson
 from solver.notation import parse_position
 
 #: Deals per hint, for `durak hint` and the match bot alike (measured in docs/hint.md).
@@ -114,6 +122,12 @@ class HintResult:
             return "exact"
         return "estimate" if self.exact_deals == 0 else "mixed"
     workers: int = 1
+    #: Kish's effective number of deals, ``(sum w)^2 / sum w^2`` (``samples``
+    #: when the deals are not weighted).
+    effective_deals: float = 0.0
+    #: ``none`` (no observations), ``weighted`` (deals weighted by the likelihood
+    #: of the opponents' moves) or ``fallback`` (every deal had likelihood 0: uniform).
+    inference: str = "none"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -124,13 +138,14 @@ class HintResult:
             "exact_deals": self.exact_deals, "playout_deals": self.samples - self.exact_deals,
             "kind": self.kind, "deals_wanted": self.wanted, "complete": self.complete,
             "interrupted": self.interrupted,
+            "effective_deals": round(self.effective_deals, 2), "inference": self.inference,
         }
 
 
 def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: bool,
               greedy: Move | None = None,
               margins: Sequence[Sequence[float]] | None = None,
-              mine: bool = True) -> list[HintMove]:
+              mine: bool = True, weights: Sequence[float] | None = None) -> list[HintMove]:
     """Per-move statistics over deals (``scores[d][i]``: move i on deal d), best first.
 
     Moves are ranked by their *utility*: mean score plus :data:`MARGIN_WEIGHT`
@@ -138,7 +153,11 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: boo
     six cards of margin weigh as much as 0.1 of score).  Scores are always the
     asking seat's; when the seat to move is an opponent (``mine`` false) the
     best move for the mover is the worst for the asking seat (S2a).
+    ``weights`` (one per deal, normalised): weighted figures instead
+    (:func:`_aggregate_weighted`).
     """
+    if weights is not None:
+        return _aggregate_weighted(moves, scores, exact, greedy, margins, mine, weights)
     sign = 1 if mine else -1
     n = len(scores)
     if margins is None:
@@ -170,6 +189,75 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: boo
     return [out[i] for i in order]
 
 
+def _aggregate_weighted(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: bool,
+                        greedy: Move | None, margins: Sequence[Sequence[float]] | None,
+                        mine: bool, weights: Sequence[float]) -> list[HintMove]:
+    """:func:`aggregate` with deal ``d`` counting ``weights[d]`` (normalised to sum 1):
+    rates, means, margins and best shares are weighted averages; the intervals
+    (Wilson, normal) use Kish's effective number of deals in place of ``n``."""
+    sign = 1 if mine else -1
+    n = len(scores)
+    if margins is None:
+        margins = [[0.0] * len(moves) for _ in scores]
+    total = sum(weights)
+    ws = [w / total for w in weights]
+    n_eff = kish(ws)
+    best_share = [0.0] * len(moves)
+    for row, mrow, w in zip(scores, margins, ws):
+        if w <= 0:
+            continue
+        util = [sign * (x + MARGIN_WEIGHT * g) for x, g in zip(row, mrow)]
+        top = max(util)
+        winners = [i for i, x in enumerate(util) if x >= top - 1e-12]
+        for i in winners:
+            best_share[i] += w / len(winners)
+    out = []
+    for i, m in enumerate(moves):
+        col = [row[i] for row in scores]
+        win = sum(w for x, w in zip(col, ws) if x > 0)
+        draw = sum(w for x, w in zip(col, ws) if x == 0)
+        loss = max(0.0, 1.0 - win - draw)
+        mean = sum(x * w for x, w in zip(col, ws))
+        if exact:  # every deal, each exactly: the weighted figures are the model's truth
+            ci, sci = (win, win), (mean, mean)
+        else:
+            ci, sci = wilson(win * n_eff, n_eff), _weighted_mean_ci(col, ws, mean, n_eff)
+        margin = sum(row[i] * w for row, w in zip(margins, ws))
+        out.append(HintMove(str(m), win, draw, loss, mean, ci, sci, best_share[i], n, margin))
+    order = sorted(range(len(moves)), key=lambda i: (
+        -round(sign * (out[i].score + MARGIN_WEIGHT * out[i].margin), 9), -round(out[i].best, 9),
+        moves[i] != greedy, i))
+    return [out[i] for i in order]
+
+
+def _weighted_mean_ci(xs: Sequence[float], ws: Sequence[float], mean: float,
+                      n_eff: float) -> tuple[float, float]:
+    """A normal 95% interval of a weighted mean of scores in [-1, 1]: the weighted
+    variance (with the ``n / (n - 1)`` correction at ``n = n_eff``) over ``n_eff``."""
+    if n_eff < 2:
+        return -1.0, 1.0
+    var = sum(w * (x - mean) ** 2 for x, w in zip(xs, ws)) * n_eff / (n_eff - 1)
+    half = Z95 * (var / n_eff) ** 0.5
+    return max(-1.0, mean - half), min(1.0, mean + half)
+
+
+def _weighted_paired_advantage(a: int, b: int, scores, margins,
+                               weights: Sequence[float]) -> tuple[float, float]:
+    """:func:`~solver.hints.stats.paired_advantage` with deal weights: the weighted
+    mean of the utility differences and its standard error at Kish's effective
+    number of deals."""
+    total = sum(weights)
+    ws = [w / total for w in weights]
+    ds = [(r[a] + MARGIN_WEIGHT * m[a]) - (r[b] + MARGIN_WEIGHT * m[b])
+          for r, m in zip(scores, margins)]
+    mean = sum(d * w for d, w in zip(ds, ws))
+    n_eff = kish(ws)
+    if n_eff < 2:
+        return mean, float("inf")
+    var = sum(w * (d - mean) ** 2 for d, w in zip(ds, ws)) * n_eff / (n_eff - 1)
+    return mean, (var / n_eff) ** 0.5
+
+
 def _dominated(i: int, scores, margins, sign: int) -> bool:
     """Whether some move scores at least as well as move ``i`` for the mover on every
     deal and better on one (scores and margins as in :func:`aggregate`)."""
@@ -182,22 +270,55 @@ def _dominated(i: int, scores, margins, sign: int) -> bool:
 
 
 def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores, margins,
-                  greedy: Move, z: float, mine: bool = True) -> list[HintMove]:
+                  greedy: Move, z: float, mine: bool = True,
+                  weights: Sequence[float] | None = None) -> list[HintMove]:
     """Put the greedy move first unless the top move beats it clearly (``switch_z``)
     or another move is at least as good on every scored deal and better on one
-    (the recommendation is never a move the deals themselves show to be worse)."""
+    (the recommendation is never a move the deals themselves show to be worse).
+    With ``weights`` the advantage is the weighted one and deals of weight 0 do
+    not count for dominance."""
     names = [str(m) for m in moves]
     g = names.index(str(greedy))
     t = names.index(ranked[0].move)
-    if _dominated(g, scores, margins, 1 if mine else -1):
-        return ranked
-    mean, se = paired_advantage(t, g, scores, margins)
+    if weights is not None:
+        live = [d for d, w in enumerate(weights) if w > 0]
+        if _dominated(g, [scores[d] for d in live], [margins[d] for d in live],
+                      1 if mine else -1):
+            return ranked
+        mean, se = _weighted_paired_advantage(t, g, scores, margins, weights)
+    else:
+        if _dominated(g, scores, margins, 1 if mine else -1):
+            return ranked
+        mean, se = paired_advantage(t, g, scores, margins)
     if not mine:
         mean = -mean
     if mean > 0 and mean > z * se:
         return ranked
     gi = next(i for i, h in enumerate(ranked) if h.move == names[g])
     return [ranked[gi]] + ranked[:gi] + ranked[gi + 1:]
+
+
+def _weighed(deals: Iterator[GameState], observations: Sequence[Observation],
+             model: OpponentModel, lls: list[float],
+             effective: int | None = None) -> Iterator[GameState]:
+    """The deals, unchanged, appending each one's log-likelihood to ``lls`` as it is
+    drawn (so the weights stay in deal order however the deals are scored);
+    with ``effective``, stop once Kish's effective number of the deals drawn
+    reaches it (running sums of ``w`` and ``w^2`` relative to the top likelihood)."""
+    top, s1, s2 = -math.inf, 0.0, 0.0
+    for d in deals:
+        ll = log_likelihood(d, observations, model)
+        lls.append(ll)
+        yield d
+        if effective is None or ll == -math.inf:
+            continue
+        if ll > top:
+            f = math.exp(top - ll) if top > -math.inf else 0.0
+            s1, s2, top = s1 * f, s2 * f * f, ll
+        w = math.exp(ll - top)
+        s1, s2 = s1 + w, s2 + w * w
+        if len(lls) >= effective and s1 * s1 >= (effective - 1e-9) * s2:
+            return
 
 
 def _chunks(deals: Iterator[GameState], size: int, head: tuple) -> Iterator[tuple]:
@@ -256,8 +377,21 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
                    max_time: float | None = None, workers: int = 1,
                    config: HintConfig | None = None, solver: Any = None,
                    progress: Callable[[int, int], None] | None = None,
-                   scheduler: str | None = None, min_samples: int | None = None) -> HintResult:
-    """:func:`hint` on a seat's knowledge (the bots' entry point)."""
+                   scheduler: str | None = None, min_samples: int | None = None,
+                   observations: Sequence[Observation] | None = None,
+                   model: OpponentModel | None = None, oversample: int = 1) -> HintResult:
+    """:func:`hint` on a seat's knowledge (the bots' entry point).
+
+    ``observations``: the other seats' past decisions
+    (:meth:`solver.hints.knowledge.PublicTracker.observations` for ``k.seat``);
+    each deal is then weighted by their likelihood under ``model`` (default
+    :class:`~solver.hints.inference.NoisyGreedy`), see
+    :mod:`solver.hints.inference`.  None or empty: every deal counts alike,
+    exactly as without inference.  ``oversample``: with observations and sampled
+    deals, keep drawing deals (up to ``oversample`` times ``samples``) until
+    Kish's effective number reaches ``samples``, so the weighting does not
+    shrink the budget; 1 draws ``samples`` deals as without observations.
+    """
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
     if samples < 1:
@@ -285,8 +419,13 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
         deals: Any = sampler.enumerate()
         total = deals_total
     else:  # drawn lazily, so a time budget does not pay for deals it never scores
-        deals = (sampler.sample(rng) for _ in range(samples))
-        total = samples
+        more = max(1, oversample) if observations else 1
+        deals = (sampler.sample(rng) for _ in range(samples * more))
+        total = samples * more
+    lls: list[float] = []  # the log-likelihood of each deal drawn, in deal order
+    if observations:
+        deals = _weighed(iter(deals), observations, model or NoisyGreedy(), lls,
+                         None if exhaustive else samples)
     greedy = greedy_move(view)
     scores: list[list[int]] = []
     margins: list[list[float]] = []
@@ -331,18 +470,31 @@ def hint_knowledge(k: Knowledge, samples: int = DEFAULT_SAMPLES, seed: int | Non
         if not scores:
             raise
         interrupted = True
+    if observations and len(lls) < total and deal_weights(lls).effective >= samples - 1e-9:
+        total = len(lls)  # oversampling stopped at the effective number asked for
     complete = len(scores) == total
     exact = exhaustive and complete and all(exact_flags)
     mine = view.team(to_move) == view.team(k.seat)
-    ranked = aggregate(moves, scores, exact, greedy, margins, mine)
+    weights: tuple[float, ...] | None = None
+    inference = "none"
+    effective = float(len(scores))
+    if observations:
+        w = deal_weights(lls[:len(scores)])
+        inference = "fallback" if w.fallback else "weighted"
+        effective = w.effective
+        if max(w.weights) > min(w.weights):  # equal weights are no weights: the plain figures
+            weights = w.weights
+    ranked = aggregate(moves, scores, exact, greedy, margins, mine, weights)
     if not exact and ranked[0].move != str(greedy):
-        ranked = _keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z, mine)
+        ranked = _keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z, mine,
+                               weights)
     result = HintResult(
         player=k.seat + 1, to_move=to_move + 1, best=ranked[0].move, samples=len(scores),
         seed=seed, moves=ranked, exhaustive=exhaustive and complete,
         deals_total=deals_total, exact_deals=sum(exact_flags),
         seconds=_time.perf_counter() - t0, workers=workers,
         wanted=min(total, min_samples) if min_samples else total, interrupted=interrupted,
+        effective_deals=effective, inference=inference,
     )
     if interrupted:  # a KeyboardInterrupt still, carrying the answer from the deals scored
         raise Interrupted(partial=result)

@@ -17,6 +17,13 @@ Two ways in: :func:`knowledge_of` takes a position (a state that may already
 hold ``?`` cards), :class:`PublicTracker` follows a game record move by move
 from a dealt game (:func:`solver.game.deal.new_game`) and gives any seat's
 knowledge at any moment.
+
+The tracker also keeps, move by move, what the inference from the opponents'
+moves needs (:mod:`solver.hints.inference`): the public state before each
+move, its mover and the move, and every public change of each hand since.
+:meth:`PublicTracker.observations` turns that into :class:`Observation` records:
+each past decision of another seat with the recipe that gives his hand at
+that moment from his hand now, exact back to his last draw of hidden cards.
 """
 from __future__ import annotations
 
@@ -129,18 +136,71 @@ def seat_view(state: GameState, seat: int, known: Iterable[int] | None = None) -
     return knowledge_of(view, seat)
 
 
+@dataclass(frozen=True)
+class Observation:
+    """One past decision of a seat whose hand the asking seat does not see.
+
+    ``before``: the public state before the move -- every hand hidden (its
+    size in ``hidden``), the pile's order unknown, its face-up card kept.
+    ``mover`` played ``move``.  ``keep`` and ``add`` give the mover's hand at
+    that moment from his hand now: ``(now & keep) | add`` (the cards he has
+    played since put back, the cards he picked up or drew face up since taken
+    out).  That is exact only while he has drawn no hidden card since, so the
+    tracker gives no observation from before such a draw (the *window*,
+    :meth:`PublicTracker.observations`).
+    """
+
+    index: int  # the move's number in the game, 0-based
+    mover: int
+    move: Move
+    before: GameState
+    keep: int
+    add: int
+
+    def hand_then(self, hand_now: int) -> int:
+        """The mover's hand at this decision, given his hand now."""
+        return (hand_now & self.keep) | self.add
+
+    def state_then(self, hand_now: int) -> GameState:
+        """The public state of this decision with the mover's hand in it."""
+        hands = [0] * self.before.players
+        hidden = list(self.before.hidden)
+        hands[self.mover] = self.hand_then(hand_now)
+        hidden[self.mover] = 0
+        return self.before.replace(hands=tuple(hands), hidden=tuple(hidden))
+
+
+def public_state(state: GameState) -> GameState:
+    """``state`` with every hand hidden and the pile's order forgotten (its face-up
+    card kept): what every seat sees of it."""
+    sizes = tuple(state.hand_size(s) for s in range(state.players))
+    tc = state.trump_card
+    if state.pile > 0 and tc < 0 and state.pile_order is not None:
+        tc = state.pile_order[-1]
+    return state.replace(hands=(0,) * state.players, hidden=sizes, pile_order=None,
+                         trump_card=tc)
+
+
 class PublicTracker:
     """Follows a game from its deal and keeps the public cards of every hand.
 
     ``known[s]``: cards everyone knows seat ``s`` holds -- picked up in a take,
     or the face-up trump drawn or swapped.  Cards leave ``known`` when they are
     played.  ``tracker.knowledge(seat)`` is the seat's knowledge now.
+
+    For the inference from the opponents' moves it also records, per move,
+    the public state before it (``public[i]``) and each seat's hand change
+    (``changes[i][s]``: the cards it lost, the cards it gained in public and
+    how many hidden cards it drew); :meth:`observations` reads them.
     """
 
     def __init__(self, state: GameState):
         self.state = state
         self.known: list[int] = [0] * state.players
         self.history: list[Move] = []
+        self.movers: list[int] = []
+        self.public: list[GameState] = []
+        self.changes: list[tuple[tuple[int, int, int], ...]] = []
 
     def play(self, move: Move) -> GameState:
         prev = self.state
@@ -148,15 +208,48 @@ class PublicTracker:
         public = prev.table_mask | sum(bit(c) for c in move.cards)
         if prev.trump_card >= 0:
             public |= bit(prev.trump_card)
+        change = []
         for s in range(prev.players):
             gained = nxt.hands[s] & ~prev.hands[s]
             self.known[s] = (self.known[s] & nxt.hands[s]) | (gained & public)
+            lost = prev.hands[s] & ~nxt.hands[s]
+            drawn = count(gained & ~public) + max(0, nxt.hidden[s] - prev.hidden[s])
+            change.append((lost, gained & public, drawn))
+        self.movers.append(prev.to_move)
+        self.public.append(public_state(prev))
+        self.changes.append(tuple(change))
         self.state = nxt
         self.history.append(move)
         return nxt
 
     def knowledge(self, seat: int) -> Knowledge:
         return seat_view(self.state, seat, self.known)
+
+    def observations(self, seat: int) -> tuple[Observation, ...]:
+        """The past decisions of every other seat whose hand ``seat`` does not wholly
+        know, each within its *window*: back to that seat's last draw of a hidden
+        card (R17), in game order.
+
+        Within the window his hand at each decision is exact given his hand now
+        (:attr:`Observation.keep`, :attr:`Observation.add`); before it, it would
+        also depend on which of his cards were the ones drawn, which no deal says
+        (see :mod:`solver.hints.inference` for why those decisions are left out).
+        """
+        out: list[Observation] = []
+        for o in range(self.state.players):
+            if o == seat or not self.state.hands[o] & ~self.known[o]:
+                continue
+            keep, add = -1, 0
+            for i in range(len(self.history) - 1, -1, -1):
+                lost, gained, drawn = self.changes[i][o]
+                if drawn:
+                    break  # his hand before this move depends on the hidden cards drawn
+                keep &= ~gained
+                add = (add & ~gained) | lost
+                if self.movers[i] == o:
+                    out.append(Observation(i, o, self.history[i], self.public[i], keep, add))
+        out.sort(key=lambda ob: ob.index)
+        return tuple(out)
 
 
 def replay(state: GameState, moves: Iterable[Move | str]) -> PublicTracker:
