@@ -9,7 +9,8 @@ A's side: win / draw / loss (R20; with 3+ players a loss means A is the durak).
 A policy that sets ``wants_observations`` is also given the other seats'
 past decisions (:meth:`PublicTracker.observations`, public knowledge) as the
 keyword ``observations``: the hint bot weighs its deals by them
-(:mod:`solver.hints.inference`); ``hint-noinf`` is the same bot without.
+(:mod:`solver.hints.inference`) under the name ``hint-inf``; ``hint``, the
+default, is the same bot without (docs/hint.md: the weighting measured no gain).
 
 Everything is seeded: the deal of game ``i`` comes from ``(seed, i)``, each
 policy's random generator from ``(seed, i, rotation, seat)``, so a match gives
@@ -47,13 +48,13 @@ BOT_HINT_SAMPLES = DEFAULT_SAMPLES
 #: effective number (Kish) is its budget (docs/hint.md).
 INFERENCE_OVERSAMPLE = 1
 #: The policies a match knows by name.
-POLICY_NAMES = ("random", "greedy", "hint", "hint-noinf")
+POLICY_NAMES = ("random", "greedy", "hint", "hint-inf")
 
 
 class HintPolicy:
     """The hint engine as a player: the recommended move at a fixed budget.
 
-    With ``inference`` (the default) it weighs its deals by the likelihood of
+    With ``inference`` (``hint-inf``) it weighs its deals by the likelihood of
     the other seats' past moves, passed by :func:`play_game` as
     ``observations`` (:mod:`solver.hints.inference`; ``model`` overrides the
     opponent model; ``oversample`` as in :func:`~solver.hints.advise.hint_knowledge`);
@@ -61,14 +62,14 @@ class HintPolicy:
     """
 
     def __init__(self, samples: int = BOT_HINT_SAMPLES, time: float | None = None, config: Any = None,
-                 inference: bool = True, model: Any = None, oversample: int = INFERENCE_OVERSAMPLE):
+                 inference: bool = False, model: Any = None, oversample: int = INFERENCE_OVERSAMPLE):
         self.samples = samples
         self.time = time
         self.config = config
         self.inference = inference
         self.model = model
         self.oversample = oversample
-        self.name = "hint" if inference else "hint-noinf"
+        self.name = "hint-inf" if inference else "hint"
 
     @property
     def wants_observations(self) -> bool:
@@ -88,16 +89,16 @@ class HintPolicy:
 
 
 def make_policy(name: str, hint_samples: int = BOT_HINT_SAMPLES, hint_time: float | None = None) -> Policy:
-    """``random``, ``greedy``, ``hint`` (at the given budget, with inference from the
-    opponents' moves) or ``hint-noinf`` (the same without inference)."""
+    """``random``, ``greedy``, ``hint`` (at the given budget) or ``hint-inf`` (the
+    same, weighing its deals by the opponents' past moves)."""
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
         return GreedyPolicy()
     if name == "hint":
         return HintPolicy(hint_samples, hint_time)
-    if name == "hint-noinf":
-        return HintPolicy(hint_samples, hint_time, inference=False)
+    if name == "hint-inf":
+        return HintPolicy(hint_samples, hint_time, inference=True)
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
 
 

@@ -309,11 +309,12 @@ def test_the_hint_bot_gets_the_trackers_observations():
     assert again == moves
 
 
-def test_hint_uses_inference_and_hint_noinf_does_not():
-    assert make_policy("hint").wants_observations and make_policy("hint").name == "hint"
-    noinf = make_policy("hint-noinf")
-    assert not noinf.wants_observations and noinf.name == "hint-noinf"
-    res = match(MatchSpec("hint", "hint-noinf", seed=2, hint_samples=8), 2)
+def test_hint_inf_uses_inference_and_the_default_hint_does_not():
+    inf = make_policy("hint-inf")
+    assert inf.wants_observations and inf.name == "hint-inf"
+    plain = make_policy("hint")
+    assert not plain.wants_observations and plain.name == "hint"
+    res = match(MatchSpec("hint-inf", "hint", seed=2, hint_samples=8), 2)
     assert len(res.games) == 2 and all(g.decisions["a"] > 0 for g in res.games)
 
 
