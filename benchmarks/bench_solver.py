@@ -3,7 +3,8 @@
 Families (fixed seeds): random 2-player endgames k v k (k = 6, 8, 9, 10),
 attacker to lead, with and without ``transfer``; lopsided ones after a pickup
 (6 v 10, 6 v 12, 4 v 14; the small hand leads again, R18); 3-player endgames
-with 4 and 5 cards each (hero = the seat to move).
+with 4 and 5 cards each and 4-player ones with 4 cards each (hero = the seat
+to move).
 
 By default each position is answered three times, each from a cleared
 table, back to back (so the machine's noise hits the three alike): the value
@@ -47,6 +48,7 @@ FAMILIES = {
     "10v10": ([10, 10], False), "10v10t": ([10, 10], True),
     "6v10": ([6, 10], False), "6v12": ([6, 12], False), "4v14": ([4, 14], False),
     "3p4": ([4, 4, 4], False), "3p5": ([5, 5, 5], False),
+    "4p4": ([4, 4, 4, 4], False),
 }
 DEFAULT_COUNT = {"9v9": 10, "9v9t": 10, "10v10": 10, "10v10t": 10}
 
