@@ -8,17 +8,26 @@ says Ctrl-C stopped the search (exit 130, the result holds what was proven).
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
-from typing import Any, Callable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable
 
 from solver.errors import BudgetExceeded, Interrupted
 from solver.game.defaults import has_hidden_cards
-from solver.games import Game
-from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES, Review, review
-from solver.hints import (DEFAULT_SAMPLES, TIME_ONLY_SAMPLES, HintResult, Knowledge, hint,
-                          hint_knowledge)
 from solver.notation import parse_position
 from solver.search import Solver, SolveResult
+
+if TYPE_CHECKING:
+    from solver.games.review import Review
+    from solver.hints import HintResult, Knowledge
+
+
+def _engine(name: str) -> ModuleType:
+    """The hint engine (``solver.hints``) or the game review (``solver.games.review``),
+    imported when an answer needs it: `durak solve` on a known position then starts
+    without loading either (a tenth of a second of its start-up)."""
+    return importlib.import_module(name)
 
 
 @dataclass
@@ -52,7 +61,8 @@ def solve_answer(position: Any, hero: int | None = None, *, max_time: float | No
     state = pos.state
     if all_moves and has_hidden_cards(state):
         # the hint's own default of deals; max_time (solve's budget) only caps them
-        return hint_answer(pos, samples=DEFAULT_SAMPLES, seed=seed, max_time=max_time, me=hero)
+        return hint_answer(pos, samples=_engine("solver.hints").DEFAULT_SAMPLES, seed=seed,
+                           max_time=max_time, me=hero)
     solver = solver or Solver()
     fn = solver.analyse if all_moves else solver.solve
     try:
@@ -77,11 +87,13 @@ def review_answer(game: Any, seat: int | None = None, *, max_time: float | None 
                   solver: Solver | None = None) -> Answer:
     """`durak review`: every decision of ``seat`` (default the record's asking seat)
     valued and labelled; ``game`` is a record's text, its JSON object or a :class:`Game`."""
-    g = game if isinstance(game, Game) else (
-        Game.from_json(game) if isinstance(game, dict) else Game.parse(game))
-    res = review(g, seat=seat, max_time=REVIEW_MAX_TIME if max_time is None else max_time,
-                 samples=REVIEW_SAMPLES if samples is None else samples,
-                 seed=0 if seed is None else seed, solver=solver)
+    rv = _engine("solver.games.review")
+    game_cls = _engine("solver.games").Game
+    g = game if isinstance(game, game_cls) else (
+        game_cls.from_json(game) if isinstance(game, dict) else game_cls.parse(game))
+    res = rv.review(g, seat=seat, max_time=rv.REVIEW_MAX_TIME if max_time is None else max_time,
+                    samples=rv.REVIEW_SAMPLES if samples is None else samples,
+                    seed=0 if seed is None else seed, solver=solver)
     return Answer("review", res, interrupted=res.interrupted)
 
 
@@ -95,18 +107,19 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
     is complete once :data:`DEFAULT_SAMPLES` of them are in.  ``knowledge``
     (a seat's view of a game record) stands in for ``position``.
     """
-    floor = DEFAULT_SAMPLES if samples is None and max_time is not None else None
+    hints = _engine("solver.hints")
+    floor = hints.DEFAULT_SAMPLES if samples is None and max_time is not None else None
     if samples is None:
-        samples = TIME_ONLY_SAMPLES if max_time is not None else DEFAULT_SAMPLES
+        samples = hints.TIME_ONLY_SAMPLES if max_time is not None else hints.DEFAULT_SAMPLES
     try:
         if knowledge is not None:
-            res = hint_knowledge(knowledge, samples=samples, seed=seed, max_time=max_time,
-                                 workers=workers, progress=progress, scheduler=scheduler,
-                                 min_samples=floor)
+            res = hints.hint_knowledge(knowledge, samples=samples, seed=seed,
+                                       max_time=max_time, workers=workers, progress=progress,
+                                       scheduler=scheduler, min_samples=floor)
         else:
-            res = hint(parse_position(position), samples=samples, seed=seed,
-                       max_time=max_time, workers=workers, me=me, progress=progress,
-                       scheduler=scheduler, min_samples=floor)
+            res = hints.hint(parse_position(position), samples=samples, seed=seed,
+                             max_time=max_time, workers=workers, me=me, progress=progress,
+                             scheduler=scheduler, min_samples=floor)
     except Interrupted as e:  # Ctrl-C: the answer from the deals scored so far
         res = e.partial
     budget = None

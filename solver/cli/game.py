@@ -13,8 +13,7 @@ import sys
 import click
 
 from solver.cli.app import main
-from solver.cli.common import handles_errors, read_game_text, stdout_console
-from solver.cli.hint import print_hint_table
+from solver.cli.common import handles_errors, print_hint_table, read_game_text, stdout_console
 from solver.cli.show import render
 from solver.errors import DurakError
 from solver.games import Game

@@ -4,12 +4,11 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.table import Table
 
 from solver.answers import hint_answer
 from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
-                               load_position, read_game_text, stdout_console)
+                               load_position, print_hint_table, read_game_text)
 from solver.errors import OptionError
 from solver.games import Game
 
@@ -74,32 +73,3 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     if ans.budget is not None:
         click.echo(f"durak: budget: {ans.budget}", err=True)
         sys.exit(int(ExitCode.BUDGET))
-
-
-def print_hint_table(res) -> None:
-    con = stdout_console()
-    how = (f"every consistent deal ({res.samples:,})" if res.exhaustive
-           else f"{res.samples:,} sampled deals of {res.deals_total:,}")
-    kind = {"exact": "each solved exactly",
-            "estimate": "each scored by greedy playouts (an estimate)",
-            "mixed": f"{res.exact_deals:,} solved exactly, "
-                     f"{res.samples - res.exact_deals:,} by greedy playouts (an estimate)"}[res.kind]
-    title = (f"seat {res.player} asks, seat {res.to_move} to move: {how}, {kind} "
-             f"(seed {res.seed}, {res.seconds:.2f} s)")
-    t = Table(title=title, title_justify="left")
-    t.add_column("move")
-    t.add_column("win", justify="right")
-    t.add_column("95% interval", justify="right")
-    t.add_column("draw", justify="right")
-    t.add_column("loss", justify="right")
-    t.add_column("score", justify="right")
-    t.add_column("best in", justify="right")
-    for i, m in enumerate(res.moves):
-        name = f"[bold]{m.move}[/bold]" if i == 0 else m.move
-        t.add_row(name, f"{m.win:.1%}", f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}",
-                  f"{m.loss:.1%}", f"{m.score:+.3f}", f"{m.best:.0%}")
-    con.print(t)
-    con.print("[dim]Moves are ranked by mean score (+1 win, 0 draw, -1 loss), then by the mean "
-              "card margin at the end; 'best in' is the share of deals on which the move "
-              "scored best.[/dim]")
-    con.print(f"recommended: [bold]{res.best}[/bold]")

@@ -18,8 +18,7 @@ from rich.table import Table
 from solver.answers import solve_answer
 from solver.cli.app import main
 from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, emit_json, handles_errors,
-                               load_position, stdout_console)
-from solver.cli.hint import print_hint_table
+                               load_position, print_hint_table, stdout_console)
 from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
