@@ -124,6 +124,7 @@ def run(family: str, count: int, max_time: float, tt_mb: int, tt_bits: int,
         "base_med": statistics.median(bt), "core_med": statistics.median(ct),
         "base_total": sum(bt), "core_total": sum(ct),
         "base_max": max(bt), "core_max": max(ct),
+        "ratio_med": statistics.median(b / max(c, 1e-9) for b, c in zip(bt, ct)),
         "capped": [i for i, r in enumerate(rows) if r[0] is None],
         "core_unsolved": [i for i, r in enumerate(rows) if r[3] is None],
         "disagree": disagree,
@@ -147,12 +148,12 @@ def main() -> None:
     r = run(a.family, a.count, a.max_time, a.tt_mb, a.tt_bits, a.verbose)
     print("| family | n | baseline median s | value median s | ratio of medians | "
           "baseline total s | value total s | ratio of totals | baseline max s | value max s | "
-          "baseline capped | median nodes baseline / value |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "baseline capped | median ratio per position | median nodes baseline / value |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print(f"| {r['family']} | {r['n']} | {r['base_med']:.4f} | {r['core_med']:.4f} | "
           f"{r['base_med'] / r['core_med']:.1f} | {r['base_total']:.3f} | "
           f"{r['core_total']:.3f} | {r['base_total'] / r['core_total']:.1f} | "
-          f"{r['base_max']:.3f} | {r['core_max']:.3f} | {len(r['capped'])} | "
+          f"{r['base_max']:.3f} | {r['core_max']:.3f} | {len(r['capped'])} | {r['ratio_med']:.1f} | "
           f"{r['base_nodes']:,} / {r['core_nodes']:,} |")
     if r["capped"]:
         print(f"baseline past the {a.max_time:g} s cap (counted as the cap): "
