@@ -250,28 +250,6 @@ cdef class Search:
     cdef dict epochs                # (pile order, trump card) -> epoch number (Ctx.epoch)
 
 
-ctypedef struct RWork:
-    # What the builder (RetroGraph._build_parallel) and its helper thread share.
-    Ctx* c
-    St** ring               # the graph's ring of states to expand, and its mask
-    int64_t* ring_mask
-    int64_t* n              # the graph's state count, published with release
-    uint64_t** slots        # the graph's hash and its mask (only prefetched from)
-    uint64_t* slot_mask
-    int live_ranks
-    int kw
-    int lock                # held while the ring is read (helper) or moved (builder)
-    int done                # set by the builder: the helper stops
-    int64_t next            # the first state the helper expands
-    int64_t consumed        # states the builder has finished with
-    int64_t* slot_of        # per buffer: the state expanded into it, published last
-    int* nms                # per buffer: its successors
-    St* kids
-    uint64_t* kkeys
-    uint64_t* khash
-
-
-
 cdef class RetroGraph:
     # A small game's whole reachable state graph, valued by retrograde analysis (retro.pxi).
     cdef Ctx* c                     # the rules: the Ctx of the Search the root came from
@@ -285,8 +263,6 @@ cdef class RetroGraph:
     cdef int live_ranks             # ranks with a live card at the root (retro_key packs by it)
     cdef int64_t cap                # states the per-state arrays have room for (doubled as needed)
     cdef double deadline            # dk_now() past which the build stops (0: none)
-    cdef RWork* work                # what the build shares with its helper thread, or NULL
-    cdef int threads                # 2: a big graph is built with a helper thread
     cdef int kw                     # words of a state's identity
     cdef int64_t n                  # how many
     cdef uint64_t* slots            # open-addressing hash of the states: index + 1 | hash tag << 32, 0 empty;
@@ -310,9 +286,6 @@ cdef class RetroGraph:
     cdef int _expand(self, int64_t i, St* kids, uint64_t* kkeys, uint64_t* khash) noexcept nogil
     cdef int _build(self, St* root) noexcept nogil
     cdef int _build_loop(self, St* kids, uint64_t* kkeys, uint64_t* khash, int* nms) noexcept nogil
-    cdef int _link(self, int64_t i, St* kids, uint64_t* kkeys, uint64_t* khash,
-                   int nm) noexcept nogil
-    cdef int _build_parallel(self, int64_t i0) noexcept nogil
     cdef int _solve(self) noexcept nogil
     cdef int64_t _child(self, St* src, Mv* m, St* out) noexcept nogil
 

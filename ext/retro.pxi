@@ -26,8 +26,6 @@ cdef enum RetroConst:
     RKEY = 4             # words of a state's identity at most (retro_key; 13 live ranks: 227 bits)
     BOUT_FIELDS = 0x1FFFF  # the bits of make_key's last word that vary inside one game
     PIPE = 3             # states in flight in the pipelined graph building (_build)
-    PCAP = 512           # states the helper thread may expand ahead (_build_parallel)
-    PAR_FROM = 20000     # graphs reaching this many states get the helper thread
 
 
 ctypedef struct RNode:
@@ -64,120 +62,17 @@ cdef inline void retro_key(Ctx* c, St* s, uint64_t* k, int live_ranks) noexcept 
     at the root), and of the last word only the bout's fields vary within one
     graph -- a 9-card game's identity fits in two or three words, not five,
     and the graph's keys are most of the memory it touches."""
-    cdef int iso = c.iso
-    c.iso = 0
-    retro_pack(c, s, k, live_ranks)
-    c.iso = iso
-
-
-cdef inline void retro_pack(Ctx* c, St* s, uint64_t* k, int live_ranks) noexcept nogil:
-    """:func:`retro_key` with ``c.iso`` already off: it writes nothing to ``c``, so
-    the graph's helper thread can key states while the builder reads ``c`` too."""
     cdef uint64_t full[KEYWORDS]
-    cdef int pos = 0, w
+    cdef int iso = c.iso, pos = 0, w
+    c.iso = 0
     make_key(c, s, full)
+    c.iso = iso
     for w in range(RKEY):
         k[w] = 0
     for w in range(4):
         put_bits(k, &pos, full[w], 4 * live_ranks)
     put_bits(k, &pos, (full[KEYWORDS - 1] & BOUT_FIELDS) | ((<uint64_t>s.over) << 17)
              | ((<uint64_t>(s.fresh & 1)) << 18), 19)
-
-
-cdef extern from *:
-    """
-    #include <pthread.h>
-    #include <sched.h>
-    #include <stdint.h>
-    static inline int64_t dk_load_acq(int64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-    static inline void dk_store_rel(int64_t* p, int64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-    static inline void dk_lock(int* p) {
-        while (__atomic_exchange_n(p, 1, __ATOMIC_ACQUIRE)) sched_yield();
-    }
-    static inline void dk_unlock(int* p) { __atomic_store_n(p, 0, __ATOMIC_RELEASE); }
-    static inline void dk_yield(void) { sched_yield(); }
-    /* wait a moment for the other thread: spin first (it is likely running on
-       the other core), then give the core away (it may be waiting for ours) */
-    static inline void dk_wait(int* spins) {
-        if (++*spins < 256) {
-    #if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-    #elif defined(__aarch64__)
-            __asm__ __volatile__("yield");
-    #endif
-        } else {
-            sched_yield();
-        }
-    }
-    static inline int dk_load_int(int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-    static inline void dk_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-    typedef struct { pthread_t t; } dk_thread;
-    static int dk_thread_start(dk_thread* h, void* (*fn)(void*), void* arg) {
-        return pthread_create(&h->t, NULL, fn, arg);
-    }
-    static void dk_thread_join(dk_thread* h) { pthread_join(h->t, NULL); }
-    """
-    int64_t dk_load_acq(int64_t* p) nogil
-    void dk_store_rel(int64_t* p, int64_t v) nogil
-    void dk_lock(int* p) nogil
-    void dk_unlock(int* p) nogil
-    void dk_yield() nogil
-    void dk_wait(int* spins) nogil
-    int dk_load_int(int* p) nogil
-    void dk_store_int(int* p, int v) nogil
-    ctypedef struct dk_thread:
-        pass
-    int dk_thread_start(dk_thread* h, void* (*fn)(void*) noexcept nogil, void* arg) nogil
-    void dk_thread_join(dk_thread* h) nogil
-
-
-cdef int retro_expand(Ctx* c, St* cur, int live_ranks, int kw, uint64_t* slots,
-                      uint64_t slot_mask, St* kids, uint64_t* kkeys,
-                      uint64_t* khash) noexcept nogil:
-    """The successors of ``cur`` with their keys and hashes, their hash slots
-    prefetched; returns how many (none once the game is over).  Needs
-    ``c.iso`` off (:func:`retro_pack`); reads ``c`` and writes only the buffers."""
-    cdef Mv ms[MAXMOVES]
-    cdef int nm, m
-    if cur.over:
-        return 0
-    nm = gen_moves(c, cur, ms, 0)
-    for m in range(nm):
-        kids[m] = cur[0]
-        play(c, &kids[m], &ms[m])
-        kids[m].tfloor = -1
-        kids[m].tfseat = 0
-        retro_pack(c, &kids[m], &kkeys[m * RKEY], live_ranks)
-        khash[m] = retro_hash(&kkeys[m * RKEY], kw)
-        # the builder may be moving the hash right now: a prefetch of a stale
-        # address is harmless (it never faults), a load would not be
-        __builtin_prefetch(&slots[(khash[m] >> 32) & slot_mask])
-    return nm
-
-
-cdef void* retro_worker(void* arg) noexcept nogil:
-    """The helper thread of a big graph's build (RetroGraph._build_parallel): it
-    expands the states ahead of the builder, each into buffer ``j % PCAP``,
-    and publishes it; the builder looks the successors up and adds them."""
-    cdef RWork* w = <RWork*>arg
-    cdef int64_t j = w.next
-    cdef int b, spins = 0
-    cdef St cur
-    while not dk_load_int(&w.done):
-        if j >= dk_load_acq(w.n) or j >= dk_load_acq(&w.consumed) + PCAP:
-            dk_wait(&spins)  # nothing to expand yet, or every buffer still in use
-            continue
-        spins = 0
-        dk_lock(&w.lock)  # the builder may be growing the ring
-        cur = w.ring[0][j & w.ring_mask[0]]
-        dk_unlock(&w.lock)
-        b = <int>(j % PCAP)
-        w.nms[b] = retro_expand(w.c, &cur, w.live_ranks, w.kw, w.slots[0], w.slot_mask[0],
-                                &w.kids[b * MAXMOVES], &w.kkeys[b * MAXMOVES * RKEY],
-                                &w.khash[b * MAXMOVES])
-        dk_store_rel(&w.slot_of[b], j)
-        j += 1
-    return NULL
 
 
 cdef inline int retro_words(int live_ranks) noexcept nogil:
@@ -199,20 +94,17 @@ cdef inline uint64_t retro_hash(uint64_t* k, int kw) noexcept nogil:
 cdef class RetroGraph:
     """The reachable state graph of a small game, valued for one hero by retrograde analysis.
 
-    ``RetroGraph(root, hero, max_states, deadline, threads)`` builds and values
-    it, or raises ``OverflowError`` when the game has more than ``max_states``
-    states (the caller then searches instead) and ``TimeoutError`` past
-    ``deadline`` (an absolute ``time.monotonic()`` time; 0: none).  With
-    ``threads`` 2 a graph past PAR_FROM states is built by two threads (the
-    same graph).  Values are +1/0/-1 for
+    ``RetroGraph(root, hero, max_states, deadline)`` builds and values it, or
+    raises ``OverflowError`` when the game has more than ``max_states`` states
+    (the caller then searches instead) and ``TimeoutError`` past ``deadline``
+    (an absolute ``time.monotonic()`` time; 0: none).  Values are +1/0/-1 for
     the hero's side, distances in plies (``None`` for a draw).
     """
 
     def __cinit__(self, CState root, int hero, int64_t max_states=2_000_000,
-                  double deadline=0.0, int threads=1):
+                  double deadline=0.0):
         self.c = root.c
         self.deadline = deadline
-        self.threads = threads
         self.owner = root.owner
         self.hero = hero
         self.max_states = max_states
@@ -248,13 +140,11 @@ cdef class RetroGraph:
         s0.tfloor = -1
         s0.tfseat = 0
         self.start_state = s0
-        cdef int r, oh = self.c.hero, iso = self.c.iso
+        cdef int r, oh = self.c.hero
         self.c.hero = hero  # the key names the hero with 3+ players (key_hero)
-        self.c.iso = 0  # retro_pack's keys: the build writes nothing to c
         with nogil:
             r = self._build(&s0)
         self.c.hero = oh
-        self.c.iso = iso
         if r == -1:
             raise OverflowError(f"more than {max_states} states")
         if r == -2:
@@ -344,7 +234,7 @@ cdef class RetroGraph:
         self.info[self.n] = <uint8_t>((mover + 1) | (s.over << 3) | ((v + 1) << 4))
         memcpy(&self.keys[self.n * self.kw], k, self.kw * sizeof(uint64_t))
         self.slots[-1 - f] = (<uint64_t>(self.n + 1)) | ((h >> 32) << 32)
-        dk_store_rel(&self.n, self.n + 1)  # the state is in the ring: the helper may take it
+        self.n += 1
         if <uint64_t>(4 * self.n) > 3 * self.slot_mask and self._grow() != 0:
             return -2
         return self.n - 1
@@ -368,21 +258,16 @@ cdef class RetroGraph:
         return 0
 
     cdef int _grow_ring(self) noexcept nogil:
-        """Double the ring of states waiting to be expanded (head .. n - 1),
-        under the lock the helper thread copies states out by."""
+        """Double the ring of states waiting to be expanded (head .. n - 1)."""
         cdef int64_t size = 2 * (self.ring_mask + 1), a
         cdef St* ring = <St*>malloc(size * sizeof(St))
         if ring == NULL:
             return -2
-        if self.work != NULL:
-            dk_lock(&self.work.lock)
         for a in range(self.head, self.n):
             ring[a & (size - 1)] = self.ring[a & self.ring_mask]
         free(self.ring)
         self.ring = ring
         self.ring_mask = size - 1
-        if self.work != NULL:
-            dk_unlock(&self.work.lock)
         return 0
 
     cdef int _grow(self) noexcept nogil:
@@ -409,9 +294,21 @@ cdef class RetroGraph:
     cdef int _expand(self, int64_t i, St* kids, uint64_t* kkeys, uint64_t* khash) noexcept nogil:
         """State ``i``'s successors with their keys and hashes, their hash slots
         prefetched; returns how many (none once the game is over)."""
+        cdef Mv ms[MAXMOVES]
         cdef St cur = self.ring[i & self.ring_mask]
-        return retro_expand(self.c, &cur, self.live_ranks, self.kw, self.slots, self.slot_mask,
-                            kids, kkeys, khash)
+        cdef int nm, m
+        if cur.over:
+            return 0
+        nm = gen_moves(self.c, &cur, ms, 0)
+        for m in range(nm):
+            kids[m] = cur
+            play(self.c, &kids[m], &ms[m])
+            kids[m].tfloor = -1
+            kids[m].tfseat = 0
+            retro_key(self.c, &kids[m], &kkeys[m * RKEY], self.live_ranks)
+            khash[m] = retro_hash(&kkeys[m * RKEY], self.kw)
+            __builtin_prefetch(&self.slots[(khash[m] >> 32) & self.slot_mask])
+        return nm
 
     cdef int _build(self, St* root) noexcept nogil:
         """Every state reachable from ``root``, in BFS order, with its successors.
@@ -441,17 +338,13 @@ cdef class RetroGraph:
         return rc
 
     cdef int _build_loop(self, St* kids, uint64_t* kkeys, uint64_t* khash, int* nms) noexcept nogil:
-        """The pipelined loop of :meth:`_build` over its buffers; a graph that
-        reaches PAR_FROM states goes on with a helper thread (_build_parallel)."""
-        cdef int64_t i = 0, j, ready = -1  # states 0 .. ready are expanded
-        cdef int nm, m, b, bn, rc
+        """The pipelined loop of :meth:`_build` over its buffers."""
+        cdef int64_t i = 0, j, k, first, ready = -1  # states 0 .. ready are expanded
+        cdef int nm, m, dup, b, bn
+        cdef int32_t* grown
         while i < self.n:
-            if i == PAR_FROM and self.threads > 1:
-                rc = self._build_parallel(i)
-                if rc != 1:
-                    return rc
-                ready = i - 1  # no thread: on alone, the buffers expanded afresh
             self.start[i] = self.nsucc
+            first = self.nsucc
             while ready < i + PIPE - 1 and ready + 1 < self.n:  # expand ahead
                 ready += 1
                 b = <int>(ready % PIPE)
@@ -463,114 +356,37 @@ cdef class RetroGraph:
                 for m in range(nms[bn]):
                     self._prefetch_key(khash[bn * MAXMOVES + m])
             b = <int>(i % PIPE)
-            rc = self._link(i, &kids[b * MAXMOVES], &kkeys[b * MAXMOVES * RKEY],
-                            &khash[b * MAXMOVES], nms[b])
-            if rc != 0:
-                return rc
+            nm = nms[b]
+            for m in range(nm):
+                j = self._add_keyed(&kids[b * MAXMOVES + m], &kkeys[(b * MAXMOVES + m) * RKEY],
+                                    khash[b * MAXMOVES + m])
+                if j < 0:
+                    return <int>j
+                dup = 0
+                for k in range(first, self.nsucc):
+                    if self.succ[k] == j:
+                        dup = 1
+                        break
+                if dup:
+                    continue
+                if self.nsucc == self.succ_cap:
+                    grown = <int32_t*>realloc(self.succ, 2 * self.succ_cap * sizeof(int32_t))
+                    if grown == NULL:
+                        return -2
+                    self.succ = grown
+                    self.succ_cap *= 2
+                self.succ[self.nsucc] = <int32_t>j
+                self.nsucc += 1
             i += 1
+            if (i & 0xFFF) == 0 and self.deadline > 0 and dk_now() > self.deadline:
+                return -4
+            if (i & 0xFFFF) == 0:
+                with gil:
+                    if PyErr_CheckSignals() != 0:
+                        PyErr_Clear()
+                        return -3
         self.start[self.n] = self.nsucc
         return 0
-
-    cdef int _link(self, int64_t i, St* kids, uint64_t* kkeys, uint64_t* khash,
-                   int nm) noexcept nogil:
-        """Add state ``i``'s ``nm`` expanded successors (each once) and record
-        them as its successors; then the budgets: 0, or -1 .. -4 as _build."""
-        cdef int64_t first = self.nsucc, j, k
-        cdef int m, dup
-        cdef int32_t* grown
-        for m in range(nm):
-            j = self._add_keyed(&kids[m], &kkeys[m * RKEY], khash[m])
-            if j < 0:
-                return <int>j
-            dup = 0
-            for k in range(first, self.nsucc):
-                if self.succ[k] == j:
-                    dup = 1
-                    break
-            if dup:
-                continue
-            if self.nsucc == self.succ_cap:
-                grown = <int32_t*>realloc(self.succ, 2 * self.succ_cap * sizeof(int32_t))
-                if grown == NULL:
-                    return -2
-                self.succ = grown
-                self.succ_cap *= 2
-            self.succ[self.nsucc] = <int32_t>j
-            self.nsucc += 1
-        if ((i + 1) & 0xFFF) == 0 and self.deadline > 0 and dk_now() > self.deadline:
-            return -4
-        if ((i + 1) & 0xFFFF) == 0:
-            with gil:
-                if PyErr_CheckSignals() != 0:
-                    PyErr_Clear()
-                    return -3
-        return 0
-
-    cdef int _build_parallel(self, int64_t i0) noexcept nogil:
-        """:meth:`_build` from state ``i0`` on, with a helper thread (retro_worker)
-        expanding the states ahead -- the move generation and the keys, half the
-        work -- while this thread looks their successors up and adds them: the
-        graph is the same, state for state, as the single thread builds.
-        Returns 1 when no thread could be started (the caller goes on alone)."""
-        cdef RWork w
-        cdef dk_thread t
-        cdef int64_t i = i0
-        cdef int b, bn, m, rc = 0, spins
-        memset(&w, 0, sizeof(RWork))
-        w.c = self.c
-        w.ring = &self.ring
-        w.ring_mask = &self.ring_mask
-        w.n = &self.n
-        w.slots = &self.slots
-        w.slot_mask = &self.slot_mask
-        w.live_ranks = self.live_ranks
-        w.kw = self.kw
-        w.next = i0
-        w.consumed = i0
-        w.slot_of = <int64_t*>malloc(PCAP * sizeof(int64_t))
-        w.nms = <int*>malloc(PCAP * sizeof(int))
-        w.kids = <St*>malloc(PCAP * MAXMOVES * sizeof(St))
-        w.kkeys = <uint64_t*>malloc(PCAP * MAXMOVES * RKEY * sizeof(uint64_t))
-        w.khash = <uint64_t*>malloc(PCAP * MAXMOVES * sizeof(uint64_t))
-        if (w.slot_of == NULL or w.nms == NULL or w.kids == NULL or w.kkeys == NULL
-                or w.khash == NULL):
-            rc = 1
-        else:
-            for b in range(PCAP):
-                w.slot_of[b] = -1
-            self.work = &w
-            if dk_thread_start(&t, retro_worker, &w) != 0:
-                self.work = NULL
-                rc = 1
-        if rc == 0:
-            while i < self.n:
-                self.start[i] = self.nsucc
-                b = <int>(i % PCAP)
-                spins = 0
-                while dk_load_acq(&w.slot_of[b]) != i:
-                    dk_wait(&spins)
-                self.head = i + 1  # the ring may reuse state i's place from here on
-                bn = <int>((i + 1) % PCAP)
-                if dk_load_acq(&w.slot_of[bn]) == i + 1:  # the next one's keys, on their way
-                    for m in range(w.nms[bn]):
-                        self._prefetch_key(w.khash[bn * MAXMOVES + m])
-                rc = self._link(i, &w.kids[b * MAXMOVES], &w.kkeys[b * MAXMOVES * RKEY],
-                                &w.khash[b * MAXMOVES], w.nms[b])
-                if rc != 0:
-                    break
-                dk_store_rel(&w.consumed, i + 1)
-                i += 1
-            if rc == 0:
-                self.start[self.n] = self.nsucc
-            dk_store_int(&w.done, 1)
-            dk_thread_join(&t)
-            self.work = NULL
-        free(w.slot_of)
-        free(w.nms)
-        free(w.kids)
-        free(w.kkeys)
-        free(w.khash)
-        return rc
 
     cdef int _solve(self) noexcept nogil:
         """The hero's and the others' attractors, level by level (the distances).

@@ -7,7 +7,6 @@ whatever neither side can force), with every rule option and 2-4 players.
 """
 from __future__ import annotations
 
-import io
 import random
 
 import pytest
@@ -71,41 +70,3 @@ def test_small_multiplayer_games_go_to_the_retrograde_path():
     assert not retro.wanted(parse_position("trump H; hands 6S 7S KH | 8C 9C AH; attacker 1").state)
     big = deal_endgame(random.Random(1), [4, 3, 3], Rules())
     assert not retro.wanted(big)
-
-
-@pytest.mark.parametrize("rules", [Rules(), Rules(transfer=True), Rules(throw_in_neighbours=True)])
-def test_two_threads_build_the_same_graph(rules):
-    # past PAR_FROM states a helper thread expands states ahead of the builder:
-    # the graph, its values, distances and variation must not change (S1, S2, R23)
-    rng = random.Random(11)
-    built = 0
-    while built < 2:
-        s = deal_endgame(rng, [3, 3, 2], rules)
-        one = core.RetroGraph(Solver(tt_mb=1).core_state(s), 0, 3_000_000, 0.0, 1)
-        if one.states_count < 30_000:
-            continue  # too small for the helper thread to start
-        two = core.RetroGraph(Solver(tt_mb=1).core_state(s), 0, 3_000_000, 0.0, 2)
-        assert two.states_count == one.states_count
-        assert two.root() == one.root()
-        assert two.moves() == one.moves()
-        assert two.variation() == one.variation()
-        built += 1
-
-
-def test_the_second_thread_is_asked_for_only_with_a_free_core(monkeypatch):
-    # two threads on one busy core are slower than one: retro.threads() reads the
-    # kernel's count of runnable tasks
-    assert retro.threads() in (1, 2)
-    real_open = open
-
-    def fake(running):
-        def opener(path, *a, **k):
-            if path == "/proc/loadavg":
-                return io.StringIO(f"0.50 0.40 0.30 {running}/90 1234\n")
-            return real_open(path, *a, **k)
-        return opener
-    monkeypatch.setattr(retro.os, "sched_getaffinity", lambda pid: {0, 1})
-    monkeypatch.setattr("builtins.open", fake(1))
-    assert retro.threads() == 2  # only we run
-    monkeypatch.setattr("builtins.open", fake(2))
-    assert retro.threads() == 1  # someone else has the other core

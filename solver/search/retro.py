@@ -12,7 +12,6 @@ in well under a second.  Larger games, or a graph that outgrows
 """
 from __future__ import annotations
 
-import os
 import time
 
 from solver.game.cards import count
@@ -28,24 +27,6 @@ MAX_CARDS = 9
 #: The most states a graph may have (about 100 bytes each) before the proof
 #: search takes over.
 MAX_STATES = 3_000_000
-#: Graphs allowed more states than this may get a second thread (the hint
-#: engine's budgets are smaller: it does not pay for asking the kernel).
-PARALLEL_FROM = 100_000
-
-
-def threads() -> int:
-    """2 when another core is free right now, else 1: a big graph is then built
-    by two threads (the same graph).  "Free" is read from the kernel's count of
-    runnable tasks (``/proc/loadavg``), not from the load average, which lags a
-    minute behind; where that count cannot be read, one thread.  Two threads
-    sharing one busy core are slower than one (measured in docs/solver.md)."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-        with open("/proc/loadavg", encoding="ascii") as f:
-            running = int(f.read().split()[3].split("/")[0])
-    except (AttributeError, OSError, ValueError, IndexError):
-        return 1
-    return 2 if cpus >= 2 and running - 1 < cpus - 1 else 1
 
 
 def wanted(state: GameState) -> bool:
@@ -66,8 +47,7 @@ def solve_small(root, state: GameState, hero: int, all_moves: bool, want_pv: boo
     limit = MAX_STATES if max_nodes is None else max(1, min(MAX_STATES, max_nodes))
     deadline = time.monotonic() + max_time if max_time else 0.0
     try:
-        graph = core.RetroGraph(root, hero, limit, deadline,
-                                threads() if limit > PARALLEL_FROM else 1)
+        graph = core.RetroGraph(root, hero, limit, deadline)
     except OverflowError:
         return None
     except TimeoutError:
