@@ -268,7 +268,7 @@ cdef class RetroGraph:
     cdef uint64_t* slots            # open-addressing hash of the states: index + 1 | hash tag << 32, 0 empty;
                                     # at most 3/4 full (doubled as the graph grows)
     cdef uint64_t slot_mask         # number of slots - 1
-    cdef int64_t* start             # state i's successors: succ[start[i]:start[i + 1]]
+    cdef int32_t* start             # state i's successors: succ[start[i]:start[i + 1]] (fewer than 2^31 edges)
     cdef int32_t* succ              # successor indices, each once per state
     cdef int64_t nsucc              # how many
     cdef int64_t succ_cap           # room for this many

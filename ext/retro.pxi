@@ -130,7 +130,7 @@ cdef class RetroGraph:
         self.live_ranks = popcount64(rank_set(live))
         self.kw = retro_words(self.live_ranks)
         self.keys = <uint64_t*>malloc(self.cap * self.kw * sizeof(uint64_t))
-        self.start = <int64_t*>malloc((self.cap + 1) * sizeof(int64_t))
+        self.start = <int32_t*>malloc((self.cap + 1) * sizeof(int32_t))
         self.succ_cap = 4 * self.cap
         self.succ = <int32_t*>malloc(self.succ_cap * sizeof(int32_t))
         if (self.slots == NULL or self.ring == NULL or self.info == NULL or self.keys == NULL
@@ -250,10 +250,10 @@ cdef class RetroGraph:
         if p == NULL:
             return -2
         self.keys = <uint64_t*>p
-        p = realloc(self.start, (cap + 1) * sizeof(int64_t))
+        p = realloc(self.start, (cap + 1) * sizeof(int32_t))
         if p == NULL:
             return -2
-        self.start = <int64_t*>p
+        self.start = <int32_t*>p
         self.cap = cap
         return 0
 
@@ -343,7 +343,7 @@ cdef class RetroGraph:
         cdef int nm, m, dup, b, bn
         cdef int32_t* grown
         while i < self.n:
-            self.start[i] = self.nsucc
+            self.start[i] = <int32_t>self.nsucc
             first = self.nsucc
             while ready < i + PIPE - 1 and ready + 1 < self.n:  # expand ahead
                 ready += 1
@@ -385,7 +385,7 @@ cdef class RetroGraph:
                     if PyErr_CheckSignals() != 0:
                         PyErr_Clear()
                         return -3
-        self.start[self.n] = self.nsucc
+        self.start[self.n] = <int32_t>self.nsucc
         return 0
 
     cdef int _solve(self) noexcept nogil:
@@ -397,7 +397,8 @@ cdef class RetroGraph:
         edge costs one cache miss, and the next queued state's nodes are
         prefetched while this one's are handled."""
         cdef int64_t n = self.n, a, b, e, head, tail, level_end
-        cdef int64_t* pstart = <int64_t*>calloc(n + 2, sizeof(int64_t))
+        # edge offsets fit 32 bits: at most MAX_STATES x MAXMOVES edges (768 M)
+        cdef int32_t* pstart = <int32_t*>calloc(n + 2, sizeof(int32_t))
         cdef int32_t* pred = <int32_t*>malloc((self.nsucc + 1) * sizeof(int32_t))
         cdef RNode* node = <RNode*>malloc((n + 1) * sizeof(RNode))
         cdef int32_t* queue = <int32_t*>malloc((n + 1) * sizeof(int32_t))
