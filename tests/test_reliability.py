@@ -151,7 +151,10 @@ def test_ctrl_c_while_the_command_line_loads_prints_json_and_exits_130(monkeypat
     # the executable's entry point: Ctrl-C before the command line is even imported
     def stopped(name):
         raise KeyboardInterrupt
+    def leave(code):  # os._exit, here: the test process must live on
+        raise SystemExit(code)
     monkeypatch.setattr(launch.importlib, "import_module", stopped)
+    monkeypatch.setattr(launch.os, "_exit", leave)
     monkeypatch.setattr(sys, "argv", ["durak", "solve", SIMPLE, "--json"])
     with pytest.raises(SystemExit) as e:
         launch.run()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from typing import NoReturn
 
@@ -19,12 +20,30 @@ INTERRUPTED = 130
 
 
 def run() -> None:
-    """Load the command line and run it."""
+    """Load the command line and run it.
+
+    An interrupted command leaves with ``os._exit(130)`` once its output is
+    flushed: CPython remembers a KeyboardInterrupt that escaped code it ran
+    through ``PyRun`` (a compiled module's set-up does) even when the program
+    caught it, and at exit kills itself with SIGINT to report it -- the exit
+    status would then be a signal, not the documented 130.  By then every
+    ``with`` block (worker pools, output files) has been left.
+    """
     try:
-        app = importlib.import_module("solver.cli.app")
-        app.main(prog_name="durak")
-    except KeyboardInterrupt:
-        interrupted("--json" in sys.argv[1:])
+        try:
+            app = importlib.import_module("solver.cli.app")
+            app.main(prog_name="durak")
+        except KeyboardInterrupt:
+            interrupted("--json" in sys.argv[1:])
+    except SystemExit as e:
+        if e.code != INTERRUPTED:
+            raise
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(INTERRUPTED)
 
 
 def interrupted(as_json: bool) -> NoReturn:
