@@ -61,3 +61,13 @@ def test_cli_match_table_and_bad_input():
                  ["--players", "3", "--rules", "teams=2v2"], ["--a", "clever"]):
         r = CliRunner().invoke(main, ["match", "--b", "random", *(args if "--a" in args else ["--a", "greedy", *args])])
         assert r.exit_code == 2, (args, r.output)
+
+
+def test_cli_match_offers_every_policy_including_inference():
+    # `hint-inf` (the hint engine weighing deals by the opponents' moves) is a policy
+    # of the command as of the library
+    res = CliRunner().invoke(main, ["match", "--a", "hint-inf", "--b", "greedy", "--games", "2",
+                                    "--seed", "3", "--hint-samples", "4", "--json"])
+    assert res.exit_code == 0, res.output
+    obj = json.loads(res.output)
+    assert obj["a"] == "hint-inf" and obj["games"] == 2

@@ -11,9 +11,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.match import BOT_HINT_SAMPLES, MAX_GAMES, MatchSpec, game_record, match
-
-POLICY_NAMES = ["random", "greedy", "hint"]
+from solver.match import BOT_HINT_SAMPLES, MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match
 
 
 @main.command("match")
