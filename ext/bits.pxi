@@ -94,6 +94,18 @@ cdef uint8_t CARD_RANK[64]
 for _c in range(64):
     CARD_SUIT[_c] = _c // 13 if _c < 52 else 0
     CARD_RANK[_c] = _c % 13
+
+# LIVE_RANK[lr][r]: rank r's place among the live ranks of the 13-bit set lr
+# (make_key drops the dead ranks: the live ones numbered in order); a table,
+# not a loop, because every key inside a bout asks for it
+cdef int8_t LIVE_RANK[8192][13]
+cdef int _lr, _j, _r
+for _lr in range(8192):
+    _j = 0
+    for _r in range(13):
+        LIVE_RANK[_lr][_r] = _j
+        if (_lr >> _r) & 1:
+            _j += 1
 cdef uint64_t SPREAD = (<uint64_t>1) | ((<uint64_t>1) << 13) | ((<uint64_t>1) << 26) | ((<uint64_t>1) << 39)
 
 

@@ -128,12 +128,7 @@ cdef void make_key(Ctx* c, St* s, uint64_t* key) noexcept nogil:
             crank = ie.crank  # read in place: nothing below touches the cache
         else:
             # dead ranks dropped: the live ranks numbered in order
-            lr = rank_set(live)
-            j = 0
-            for r in range(13):
-                crank[r] = j
-                if (lr >> r) & 1:
-                    j += 1
+            crank = &LIVE_RANK[rank_set(live)][0]
     else:
         for r in range(13):
             crank[r] = r
