@@ -40,7 +40,12 @@ _HOMES = {
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
-__all__ = sorted(_HOME_OF)
+__all__ = ["BudgetExceeded", "DurakError", "Game", "GameState", "HiddenCardsError",
+           "HintConfig", "HintResult", "IllegalMoveError", "Interrupted", "Move",
+           "MoveError", "MoveValue", "Phase", "Position", "PositionError", "RecordError",
+           "Review", "Rules", "SolveResult", "Solver", "Value", "analyse", "card_name",
+           "format_position", "hint", "parse_card", "parse_position", "parse_rules",
+           "review", "solve"]
 
 
 def __getattr__(name: str) -> Any:

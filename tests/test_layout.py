@@ -10,6 +10,8 @@ import ast
 import re
 from pathlib import Path
 
+import solver
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "solver"
 #: Function-level imports that are allowed: optional heavy dependencies only.
@@ -138,3 +140,11 @@ def test_the_readme_layout_table_lists_every_module():
     files = {str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py")}
     assert files - listed == set()
     assert listed - files == set()
+
+
+def test_the_package_lists_every_public_name_it_can_load():
+    # solver/__init__.py imports its names on first use (PEP 562): __all__ and the
+    # table of their homes must agree, and every name must load
+    assert sorted(solver.__all__) == sorted(solver._HOME_OF)
+    for name in solver.__all__:
+        assert getattr(solver, name) is not None
