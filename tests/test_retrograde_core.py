@@ -12,6 +12,7 @@ import random
 import pytest
 from solver_positions import OPTION_SETS, random_prefix
 
+from solver.errors import BudgetExceeded
 from solver.game.deal import deal_endgame
 from solver.game.movegen import play
 from solver.game.moves import Move
@@ -70,3 +71,24 @@ def test_small_multiplayer_games_go_to_the_retrograde_path():
     assert not retro.wanted(parse_position("trump H; hands 6S 7S KH | 8C 9C AH; attacker 1").state)
     big = deal_endgame(random.Random(1), [4, 3, 3], Rules())
     assert not retro.wanted(big)
+
+
+BIG_3P = "trump H; hands 7H 8H 9H | 7S 8S 9D | KS 7D AC; attacker 3; rules transfer"
+
+
+def test_a_node_budget_bounds_the_graph_too():
+    # a graph state costs about a search node: max_nodes caps the graph's states, and
+    # a game that does not fit is answered (or refused) by the search within the budget
+    state = parse_position(BIG_3P).state
+    with pytest.raises(BudgetExceeded) as e:
+        Solver(tt_mb=1).solve(state, max_nodes=1000)
+    assert not e.value.partial.exact
+    assert Solver(tt_mb=1).solve(state).exact  # unbounded: the whole graph, exact
+
+
+def test_a_time_budget_stops_the_graph_build_with_nothing_claimed():
+    state = parse_position(BIG_3P).state
+    with pytest.raises(BudgetExceeded) as e:
+        Solver(tt_mb=1).solve(state, max_time=1e-6)
+    part = e.value.partial
+    assert not part.exact and part.value is None and part.best == []
