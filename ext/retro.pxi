@@ -394,23 +394,21 @@ cdef class RetroGraph:
         Each pass walks the predecessors of the states just decided: a random
         access per edge.  What the walk reads of a state -- decided yet, moves
         left to refute, whose move -- sits together in one :c:type:`RNode`, so an
-        edge costs one cache miss, and the next queued state's nodes are
-        prefetched while this one's are handled."""
-        cdef int64_t n = self.n, a, b, e, head, tail, level_end
+        edge costs one cache miss, and what the states queued next will read is
+        prefetched while this one is handled."""
+        cdef int64_t n = self.n, m = self.nsucc, a, b, e, head, tail, level_end, ahead
         # edge offsets fit 32 bits: at most MAX_STATES x MAXMOVES edges (768 M)
         cdef int32_t* pstart = <int32_t*>calloc(n + 2, sizeof(int32_t))
         cdef int32_t* pred = <int32_t*>malloc((self.nsucc + 1) * sizeof(int32_t))
         cdef RNode* node = <RNode*>malloc((n + 1) * sizeof(RNode))
         cdef int32_t* queue = <int32_t*>malloc((n + 1) * sizeof(int32_t))
         cdef int target, prover_is_hero, v, d, ti, hero_team = team(self.c, self.hero)
-        cdef int oh = self.c.hero
         self.value = <int8_t*>calloc(n + 1, sizeof(int8_t))
         self.dist = <int32_t*>malloc((n + 1) * sizeof(int32_t))
         if (pstart == NULL or pred == NULL or node == NULL or queue == NULL
                 or self.value == NULL or self.dist == NULL):
             free(pstart); free(pred); free(node); free(queue)
             return -2
-        cdef int64_t m = self.nsucc, ahead
         for a in range(n):
             node[a].dist = -1
             node[a].hero_moves = team(self.c, (self.info[a] & 7) - 1) == hero_team
@@ -428,7 +426,6 @@ cdef class RetroGraph:
                 b = self.succ[e]
                 pred[pstart[b + 1]] = <int32_t>a
                 pstart[b + 1] += 1
-        self.c.hero = self.hero
         for ti in range(2):
             target = 1 if ti == 0 else -1
             prover_is_hero = target == 1
@@ -474,7 +471,6 @@ cdef class RetroGraph:
                 d += 1
         for a in range(n):
             self.dist[a] = node[a].dist
-        self.c.hero = oh
         free(pstart); free(pred); free(node); free(queue)
         return 0
 

@@ -258,10 +258,10 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
     interrupted = False
     try:
         with Executor(workers, scheduler) as ex:
-            parts = chunked(jobs, chunk_size(len(jobs), ex.workers, most=8))
+            size = chunk_size(len(jobs), ex.workers, most=8)
+            parts = chunked(jobs, size)
             for ci, recs in ex.map_unordered(_run_chunk, ((p,) for p in parts)):
-                first = sum(len(p) for p in parts[:ci])
-                records[first:first + len(recs)] = recs
+                records[ci * size:ci * size + len(recs)] = recs  # chunk ci starts at ci * size
                 done += len(recs)
                 if progress:
                     progress(done, len(jobs))

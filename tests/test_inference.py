@@ -21,7 +21,7 @@ from solver.game.moves import PASS, Move
 from solver.game.rules import parse_rules
 from solver.hints import hint_knowledge
 from solver.hints.advise import _keep_default, aggregate
-from solver.hints.inference import (EPSILON, Flat, NoisyGreedy, deal_weights, fit_epsilon,
+from solver.hints.inference import (EPSILON, NoisyGreedy, deal_weights, fit_epsilon,
                                     game_decisions, kish, log_likelihood)
 from solver.hints.knowledge import Observation, PublicTracker, public_state
 from solver.hints.sampler import Sampler
@@ -29,6 +29,13 @@ from solver.match import HintPolicy, MatchSpec, make_policy, match, play_game
 
 #: Floor of a log-likelihood when averaging (a deal made impossible by F2 is -inf).
 FLOOR = -30.0
+
+
+class Flat:
+    """Every move equally likely whatever the hand: weighs every deal alike."""
+
+    def prob(self, state, move) -> float:
+        return 1.0
 
 
 def played_games(players: int, rules: str, seeds, hint_seat: int | None = 0):

@@ -56,10 +56,11 @@ from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.hints.evaluate import HintConfig, _Evaluator, evaluate_chunk
-from solver.hints.inference import NoisyGreedy, OpponentModel, deal_weights, kish, log_likelihood
+from solver.hints.inference import NoisyGreedy, OpponentModel, deal_weights, log_likelihood
 from solver.hints.knowledge import Knowledge, Observation, knowledge_of
 from solver.hints.sampler import Sampler
-from solver.hints.stats import MARGIN_WEIGHT, Z95, mean_ci, paired_advantage, wilson
+from solver.hints.stats import (MARGIN_WEIGHT, Z95, mean_ci, paired_advantage, weighted_mean_se,
+                                wilson)
 from solver.notation import parse_position
 
 #: Deals per hint, for `durak hint` and the match bot alike (measured in docs/hint.md).
@@ -163,13 +164,7 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: boo
     if margins is None:
         margins = [[0.0] * len(moves) for _ in scores]
     out = []
-    best_share = [0.0] * len(moves)
-    for row, mrow in zip(scores, margins):
-        util = [sign * (x + MARGIN_WEIGHT * g) for x, g in zip(row, mrow)]
-        top = max(util)
-        winners = [i for i, x in enumerate(util) if x >= top - 1e-12]
-        for i in winners:
-            best_share[i] += 1 / len(winners)
+    best_share = _best_shares(scores, margins, sign, [1.0] * n)
     for i, m in enumerate(moves):
         col = [row[i] for row in scores]
         w = sum(1 for x in col if x > 0)
@@ -183,6 +178,28 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: boo
         margin = sum(row[i] for row in margins) / n
         out.append(HintMove(str(m), w / n, d / n, l_ / n, mean, ci, sci, best_share[i] / n, n,
                             margin))
+    return _ranked(out, moves, sign, greedy)
+
+
+def _best_shares(scores, margins, sign: int, deal_weights: Sequence[float]) -> list[float]:
+    """Per move, the summed weight of the deals on which it was (one of) the best for
+    the mover (ties split)."""
+    share = [0.0] * (len(scores[0]) if scores else 0)
+    for row, mrow, w in zip(scores, margins, deal_weights):
+        if w <= 0:
+            continue
+        util = [sign * (x + MARGIN_WEIGHT * g) for x, g in zip(row, mrow)]
+        top = max(util)
+        winners = [i for i, x in enumerate(util) if x >= top - 1e-12]
+        for i in winners:
+            share[i] += w / len(winners)
+    return share
+
+
+def _ranked(out: list[HintMove], moves: Sequence[Move], sign: int,
+            greedy: Move | None) -> list[HintMove]:
+    """The moves best first for the mover: utility, then best share, then the
+    greedy player's own choice, then the canonical order."""
     order = sorted(range(len(moves)), key=lambda i: (
         -round(sign * (out[i].score + MARGIN_WEIGHT * out[i].margin), 9), -round(out[i].best, 9),
         moves[i] != greedy, i))
@@ -201,44 +218,22 @@ def _aggregate_weighted(moves: Sequence[Move], scores: Sequence[Sequence[int]], 
         margins = [[0.0] * len(moves) for _ in scores]
     total = sum(weights)
     ws = [w / total for w in weights]
-    n_eff = kish(ws)
-    best_share = [0.0] * len(moves)
-    for row, mrow, w in zip(scores, margins, ws):
-        if w <= 0:
-            continue
-        util = [sign * (x + MARGIN_WEIGHT * g) for x, g in zip(row, mrow)]
-        top = max(util)
-        winners = [i for i, x in enumerate(util) if x >= top - 1e-12]
-        for i in winners:
-            best_share[i] += w / len(winners)
+    best_share = _best_shares(scores, margins, sign, ws)
     out = []
     for i, m in enumerate(moves):
         col = [row[i] for row in scores]
         win = sum(w for x, w in zip(col, ws) if x > 0)
         draw = sum(w for x, w in zip(col, ws) if x == 0)
         loss = max(0.0, 1.0 - win - draw)
-        mean = sum(x * w for x, w in zip(col, ws))
+        mean, se, n_eff = weighted_mean_se(col, ws)
         if exact:  # every deal, each exactly: the weighted figures are the model's truth
             ci, sci = (win, win), (mean, mean)
         else:
-            ci, sci = wilson(win * n_eff, n_eff), _weighted_mean_ci(col, ws, mean, n_eff)
+            ci = wilson(win * n_eff, n_eff)
+            sci = (max(-1.0, mean - Z95 * se), min(1.0, mean + Z95 * se))
         margin = sum(row[i] * w for row, w in zip(margins, ws))
         out.append(HintMove(str(m), win, draw, loss, mean, ci, sci, best_share[i], n, margin))
-    order = sorted(range(len(moves)), key=lambda i: (
-        -round(sign * (out[i].score + MARGIN_WEIGHT * out[i].margin), 9), -round(out[i].best, 9),
-        moves[i] != greedy, i))
-    return [out[i] for i in order]
-
-
-def _weighted_mean_ci(xs: Sequence[float], ws: Sequence[float], mean: float,
-                      n_eff: float) -> tuple[float, float]:
-    """A normal 95% interval of a weighted mean of scores in [-1, 1]: the weighted
-    variance (with the ``n / (n - 1)`` correction at ``n = n_eff``) over ``n_eff``."""
-    if n_eff < 2:
-        return -1.0, 1.0
-    var = sum(w * (x - mean) ** 2 for x, w in zip(xs, ws)) * n_eff / (n_eff - 1)
-    half = Z95 * (var / n_eff) ** 0.5
-    return max(-1.0, mean - half), min(1.0, mean + half)
+    return _ranked(out, moves, sign, greedy)
 
 
 def _weighted_paired_advantage(a: int, b: int, scores, margins,
@@ -247,15 +242,10 @@ def _weighted_paired_advantage(a: int, b: int, scores, margins,
     mean of the utility differences and its standard error at Kish's effective
     number of deals."""
     total = sum(weights)
-    ws = [w / total for w in weights]
     ds = [(r[a] + MARGIN_WEIGHT * m[a]) - (r[b] + MARGIN_WEIGHT * m[b])
           for r, m in zip(scores, margins)]
-    mean = sum(d * w for d, w in zip(ds, ws))
-    n_eff = kish(ws)
-    if n_eff < 2:
-        return mean, float("inf")
-    var = sum(w * (d - mean) ** 2 for d, w in zip(ds, ws)) * n_eff / (n_eff - 1)
-    return mean, (var / n_eff) ** 0.5
+    mean, se, _ = weighted_mean_se(ds, [w / total for w in weights])
+    return mean, se
 
 
 def _dominated(i: int, scores, margins, sign: int) -> bool:

@@ -97,14 +97,6 @@ class NoisyGreedy:
         return hit + self.epsilon / n
 
 
-@dataclass(frozen=True)
-class Flat:
-    """Every move equally likely whatever the hand: weighs every deal alike (tests)."""
-
-    def prob(self, state: GameState, move: Move) -> float:
-        return 1.0
-
-
 def log_likelihood(deal: GameState, observations: Sequence[Observation],
                    model: OpponentModel) -> float:
     """``log P(observations | deal)``; ``-inf`` when a move is impossible under the deal.
@@ -200,5 +192,5 @@ def fit_epsilon(data: Sequence[tuple[int, bool]], tol: float = 1e-9) -> float:
     return (lo + hi) / 2
 
 
-__all__ = ["EPSILON", "Flat", "NoisyGreedy", "OpponentModel", "Weights", "deal_weights",
+__all__ = ["EPSILON", "NoisyGreedy", "OpponentModel", "Weights", "deal_weights",
            "fit_epsilon", "game_decisions", "kish", "log_likelihood"]

@@ -189,7 +189,8 @@ class PublicTracker:
     played.  ``tracker.knowledge(seat)`` is the seat's knowledge now.
 
     For the inference from the opponents' moves it also records, per move,
-    the public state before it (``public[i]``) and each seat's hand change
+    the state before it (``before[i]``; its public part is taken only when an
+    observation is asked for) and each seat's hand change
     (``changes[i][s]``: the cards it lost, the cards it gained in public and
     how many hidden cards it drew); :meth:`observations` reads them.
     """
@@ -199,7 +200,7 @@ class PublicTracker:
         self.known: list[int] = [0] * state.players
         self.history: list[Move] = []
         self.movers: list[int] = []
-        self.public: list[GameState] = []
+        self.before: list[GameState] = []
         self.changes: list[tuple[tuple[int, int, int], ...]] = []
 
     def play(self, move: Move) -> GameState:
@@ -216,7 +217,7 @@ class PublicTracker:
             drawn = count(gained & ~public) + max(0, nxt.hidden[s] - prev.hidden[s])
             change.append((lost, gained & public, drawn))
         self.movers.append(prev.to_move)
-        self.public.append(public_state(prev))
+        self.before.append(prev)
         self.changes.append(tuple(change))
         self.state = nxt
         self.history.append(move)
@@ -247,7 +248,8 @@ class PublicTracker:
                 keep &= ~gained
                 add = (add & ~gained) | lost
                 if self.movers[i] == o:
-                    out.append(Observation(i, o, self.history[i], self.public[i], keep, add))
+                    out.append(Observation(i, o, self.history[i], public_state(self.before[i]),
+                                           keep, add))
         out.sort(key=lambda ob: ob.index)
         return tuple(out)
 

@@ -44,3 +44,17 @@ def paired_advantage(a: int, b: int, scores: Sequence[Sequence[int]],
         return mean, float("inf")
     var = sum((x - mean) ** 2 for x in ds) / (n - 1)
     return mean, math.sqrt(var / n)
+
+
+def weighted_mean_se(xs: Sequence[float], ws: Sequence[float]) -> tuple[float, float, float]:
+    """Weighted mean of ``xs`` (weights ``ws`` summing to 1), its standard error
+    and Kish's effective number of values ``(sum w)^2 / sum w^2``: the weighted
+    variance, with the ``n / (n - 1)`` correction at that number, over it.  The
+    error is infinite below two effective values."""
+    mean = sum(x * w for x, w in zip(xs, ws))
+    q = sum(w * w for w in ws)
+    n_eff = 1.0 / q if q > 0 else 0.0
+    if n_eff < 2:
+        return mean, float("inf"), n_eff
+    var = sum(w * (x - mean) ** 2 for x, w in zip(xs, ws)) * n_eff / (n_eff - 1)
+    return mean, math.sqrt(var / n_eff), n_eff
