@@ -250,6 +250,13 @@ cdef class Search:
     cdef dict epochs                # (pile order, trump card) -> epoch number (Ctx.epoch)
 
 
+ctypedef struct RSlot:
+    # A slot of a RetroGraph's open-addressing hash.
+    uint64_t key        # the state's identity (retro_key)
+    uint32_t index      # its index + 1; 0: the slot is empty
+    uint32_t unused
+
+
 cdef class RetroGraph:
     # A small game's whole reachable state graph, valued by retrograde analysis (retro.pxi).
     cdef Ctx* c                     # the rules: the Ctx of the Search the root came from
@@ -259,13 +266,12 @@ cdef class RetroGraph:
     cdef int64_t ring_mask          # ring size - 1 (a power of two, doubled when full)
     cdef int64_t head               # the first state not yet taken for expansion
     cdef uint8_t* info              # per state: to move + 1 (bits 0-2), over (3), hero's outcome + 1 (4-5)
-    cdef uint64_t* keys             # per state: its identity, kw words (retro_key)
-    cdef int live_ranks             # ranks with a live card at the root (retro_key packs by it)
+    cdef int8_t cards[16]           # the root's live cards (bits), one key nibble each (retro_key)
+    cdef int ncards                 # how many
     cdef int64_t cap                # states the per-state arrays have room for (doubled as needed)
     cdef double deadline            # dk_now() past which the build stops (0: none)
-    cdef int kw                     # words of a state's identity
     cdef int64_t n                  # how many
-    cdef uint64_t* slots            # open-addressing hash of the states: index + 1 | hash tag << 32, 0 empty;
+    cdef RSlot* slots               # open-addressing hash of the states' keys and indices;
                                     # at most 3/4 full (doubled as the graph grows)
     cdef uint64_t slot_mask         # number of slots - 1
     cdef int32_t* start             # state i's successors: succ[start[i]:start[i + 1]] (fewer than 2^31 edges)
@@ -276,10 +282,10 @@ cdef class RetroGraph:
     cdef int32_t* dist              # per state: plies to the end of the game, -1 for a draw
     cdef readonly int hero          # the seat the values are for
     cdef readonly int64_t max_states    # the most states the graph may have
-    cdef int64_t _find(self, uint64_t* k, uint64_t h) noexcept nogil
-    cdef void _prefetch_key(self, uint64_t h) noexcept nogil
+    cdef uint64_t _key(self, St* s) noexcept nogil
+    cdef int64_t _find(self, uint64_t k, uint64_t h) noexcept nogil
     cdef int64_t _add(self, St* s) noexcept nogil
-    cdef int64_t _add_keyed(self, St* s, uint64_t* k, uint64_t h) noexcept nogil
+    cdef int64_t _add_keyed(self, St* s, uint64_t k, uint64_t h) noexcept nogil
     cdef int _grow(self) noexcept nogil
     cdef int _grow_states(self) noexcept nogil
     cdef int _grow_ring(self) noexcept nogil

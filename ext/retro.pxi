@@ -14,17 +14,19 @@
 # the longest resistance.  It is the same algorithm as the pure-Python oracle
 # solver.search.reference.retrograde, over the core's states.
 #
-# A state's identity is the whole state (retro_key), not the search's
-# canonical key: that key folds isomorphic states between bouts more than
-# inside them, so the successors of two states with one key need not share
-# keys, and a variation followed through the graph could step off it.  The
-# discard pile is not part of a state (it changes nothing but the R10
-# first-bout flag, which is).  Identity is compared whole, never a hash alone.
+# A state's identity is where each of the root's cards is (retro_key): no
+# card comes into play once the pile is empty, so a 9-card game's whole state
+# fits one 64-bit word, which the hash slot holds itself -- a look-up is one
+# cache miss.  The search's canonical key would fold isomorphic states (dead
+# ranks, interchangeable suits), but in one small game it merges few of them
+# (6% on the largest 9-card games) and costs two to three words kept apart
+# from the slots; and it folds states between bouts more than inside them, so
+# the successors of two states with one key need not share keys.  The discard
+# pile is the root's cards that are nowhere else.
 
 
 cdef enum RetroConst:
-    RKEY = 4             # words of a state's identity at most (retro_key; 13 live ranks: 227 bits)
-    BOUT_FIELDS = 0x1FFFF  # the bits of make_key's last word that vary inside one game
+    RETRO_CARDS = 11     # live cards a graph may have: 11 nibbles and the bout's 19 bits fill a word
     PIPE = 3             # states in flight in the pipelined graph building (_build)
 
 
@@ -35,60 +37,56 @@ ctypedef struct RNode:
     int16_t hero_moves  # 1 if the state's mover is on the hero's side
 
 
-cdef inline void put_bits(uint64_t* k, int* pos, uint64_t v, int w) noexcept nogil:
-    """Append the low ``w`` (at most 63) bits of ``v`` to the bit string ``k`` at ``pos[0]``."""
-    cdef int i = pos[0] >> 6, o = pos[0] & 63
-    if w == 0:
-        return
-    v &= ((<uint64_t>1) << w) - 1
-    k[i] |= v << o
-    if o and o + w > 64:
-        k[i + 1] |= v >> (64 - o)
-    pos[0] += w
+cdef inline uint64_t retro_key(St* s, int n, int8_t* cards, int ncards) noexcept nogil:
+    """A state's identity in one word: a location nibble for each of the root's
+    ``ncards`` cards (bits ``cards[j]``; 0 gone, 1-6 hand of seat, 7 open
+    attack, 8 covered attack, 9 cover, 10-15 hand of seat and shown for a
+    transfer, R14), then the bout's fields.  The nibbles are gathered from
+    four bit planes, one per bit of the code, without a branch per card."""
+    cdef uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0, h, x = 0, sh = s.shown
+    cdef int i, j, code, p
+    for i in range(n):
+        for j in range(2 if sh else 1):
+            h = s.hand[i] & (sh if j else ~sh)
+            code = (10 if j else 1) + i
+            if code & 1:
+                m0 |= h
+            if code & 2:
+                m1 |= h
+            if code & 4:
+                m2 |= h
+            if code & 8:
+                m3 |= h
+    m0 |= s.opn | s.cov                 # 7 = 0111, 9 = 1001
+    m1 |= s.opn
+    m2 |= s.opn
+    m3 |= (s.att & ~s.opn) | s.cov      # 8 = 1000
+    for j in range(ncards):
+        p = cards[j]
+        x |= (((m0 >> p) & 1) | (((m1 >> p) & 1) << 1) | (((m2 >> p) & 1) << 2)
+              | (((m3 >> p) & 1) << 3)) << (4 * j)
+    return x | (((<uint64_t>(s.attacker & 7)) | ((<uint64_t>(s.defender & 7)) << 3)
+                 | ((<uint64_t>((s.turn + 1) & 15)) << 6) | ((<uint64_t>s.take) << 10)
+                 | ((<uint64_t>(s.limit & 7)) << 11) | ((<uint64_t>(s.cap & 7)) << 14)
+                 | ((<uint64_t>s.over) << 17) | ((<uint64_t>(s.fresh & 1)) << 18)) << (4 * ncards))
 
 
-cdef inline void retro_key(Ctx* c, St* s, uint64_t* k, int live_ranks) noexcept nogil:
-    """A state's identity: the search's canonical key without its between-bout
-    rank renumbering (``c.iso`` off), and the two fields that key leaves out
-    with the pile empty.  This key is invariant under what it folds -- ranks
-    nobody holds any more, non-trump suits the rules cannot tell apart -- so
-    equal keys are isomorphic states whose successors have equal keys too:
-    one node stands for all of them, with the same values and distances.
-    (The renumbering is finer between bouts than inside them; with it, two
-    states of one key could have successors of different keys.)
-
-    Packed: no rank comes back to life once the pile is empty, so each suit's
-    word of the key uses only its first ``live_ranks`` nibbles (the ranks live
-    at the root), and of the last word only the bout's fields vary within one
-    graph -- a 9-card game's identity fits in two or three words, not five,
-    and the graph's keys are most of the memory it touches."""
-    cdef uint64_t full[KEYWORDS]
-    cdef int iso = c.iso, pos = 0, w
-    c.iso = 0
-    make_key(c, s, full)
-    c.iso = iso
-    for w in range(RKEY):
-        k[w] = 0
-    for w in range(4):
-        put_bits(k, &pos, full[w], 4 * live_ranks)
-    put_bits(k, &pos, (full[KEYWORDS - 1] & BOUT_FIELDS) | ((<uint64_t>s.over) << 17)
-             | ((<uint64_t>(s.fresh & 1)) << 18), 19)
+cdef inline RSlot* slots_alloc(uint64_t ns) noexcept nogil:
+    """``ns`` zeroed hash slots.  A big hash is probed at random, so with 4 KiB
+    pages nearly every probe misses the TLB as well as the cache: from 4 MiB
+    on it gets huge pages (dk_table_alloc), below that the plain allocator
+    (a fresh huge page costs a tiny graph more than its whole build)."""
+    if ns * sizeof(RSlot) >= (<uint64_t>1 << 22):
+        return <RSlot*>dk_table_alloc(ns * sizeof(RSlot))
+    return <RSlot*>calloc(ns, sizeof(RSlot))
 
 
-cdef inline int retro_words(int live_ranks) noexcept nogil:
-    """The words :func:`retro_key` fills for a game of ``live_ranks`` live ranks."""
-    return (16 * live_ranks + 19 + 63) >> 6
-
-
-cdef inline uint64_t retro_hash(uint64_t* k, int kw) noexcept nogil:
-    cdef uint64_t h = k[0] * <uint64_t>0x9e3779b97f4a7c15
-    if kw > 1:
-        h += k[1] * <uint64_t>0xc2b2ae3d27d4eb4f
-    if kw > 2:
-        h += k[2] * <uint64_t>0x165667b19e3779f9
-    if kw > 3:
-        h += k[3] * <uint64_t>0x27d4eb2f165667c5
-    return mix64(h)
+cdef inline void slots_free(RSlot* p, uint64_t ns) noexcept nogil:
+    """Free what :func:`slots_alloc` gave for ``ns`` slots."""
+    if ns * sizeof(RSlot) >= (<uint64_t>1 << 22):
+        dk_table_free(p)
+    else:
+        free(p)
 
 
 cdef class RetroGraph:
@@ -116,7 +114,7 @@ cdef class RetroGraph:
         # remaps their pages rather than copying them.  The states themselves
         # are needed only until they are expanded: a ring holds the
         # breadth-first frontier (_add grows it when it is full).
-        self.slots = <uint64_t*>calloc(ns, sizeof(uint64_t))
+        self.slots = slots_alloc(ns)
         self.slot_mask = ns - 1
         self.ring_mask = (1 << 10) - 1
         self.ring = <St*>malloc((self.ring_mask + 1) * sizeof(St))
@@ -127,14 +125,19 @@ cdef class RetroGraph:
         cdef int i
         for i in range(self.c.n):
             live |= s0.hand[i]
-        self.live_ranks = popcount64(rank_set(live))
-        self.kw = retro_words(self.live_ranks)
-        self.keys = <uint64_t*>malloc(self.cap * self.kw * sizeof(uint64_t))
+        if s0.pile != 0:
+            raise ValueError("retrograde graph: the pile must be empty")
+        if popcount64(live) > RETRO_CARDS:
+            raise ValueError(f"retrograde graph: more than {RETRO_CARDS} cards in play")
+        self.ncards = 0
+        for i in range(52):
+            if (live >> i) & 1:
+                self.cards[self.ncards] = <int8_t>i
+                self.ncards += 1
         self.start = <int32_t*>malloc((self.cap + 1) * sizeof(int32_t))
         self.succ_cap = 4 * self.cap
         self.succ = <int32_t*>malloc(self.succ_cap * sizeof(int32_t))
-        if (self.slots == NULL or self.ring == NULL or self.info == NULL or self.keys == NULL
-                or self.start == NULL
+        if (self.slots == NULL or self.ring == NULL or self.info == NULL or self.start == NULL
                 or self.succ == NULL):
             raise MemoryError("retrograde graph")
         s0.tfloor = -1
@@ -161,62 +164,36 @@ cdef class RetroGraph:
     def __dealloc__(self):
         free(self.ring)
         free(self.info)
-        free(self.keys)
-        free(self.slots)
+        if self.slots != NULL:
+            slots_free(self.slots, self.slot_mask + 1)
         free(self.start)
         free(self.succ)
         free(self.value)
         free(self.dist)
 
-    cdef int64_t _find(self, uint64_t* k, uint64_t h) noexcept nogil:
-        """The index of the state of identity ``k`` (hash ``h``), or -1 - its free slot.
+    cdef inline uint64_t _key(self, St* s) noexcept nogil:
+        """The identity of ``s`` in this graph (:func:`retro_key`)."""
+        return retro_key(s, self.c.n, self.cards, self.ncards)
 
-        A slot holds the state's index + 1 in its low half and the top half of
-        its hash as a tag, whose low bits are also its home slot: a probe whose
-        tag differs is passed over without reading the key, which lives
-        elsewhere in memory (a cache miss)."""
-        cdef uint64_t i = (h >> 32) & self.slot_mask
-        cdef uint64_t v, tag = h >> 32
-        cdef uint64_t* o
-        cdef int w, same
+    cdef int64_t _find(self, uint64_t k, uint64_t h) noexcept nogil:
+        """The index of the state of identity ``k`` (hash ``h``), or -1 - its free slot."""
+        cdef uint64_t i = h & self.slot_mask
+        cdef RSlot* o
         while True:
-            v = self.slots[i]
-            if v == 0:
+            o = &self.slots[i]
+            if o.index == 0:
                 return -1 - <int64_t>i
-            if (v >> 32) == tag:
-                o = &self.keys[((<uint64_t><uint32_t>v) - 1) * self.kw]
-                same = 1
-                for w in range(self.kw):
-                    if o[w] != k[w]:
-                        same = 0
-                        break
-                if same:
-                    return <int64_t>(<uint64_t><uint32_t>v) - 1
-            i = (i + 1) & self.slot_mask
-
-    cdef void _prefetch_key(self, uint64_t h) noexcept nogil:
-        """Start loading the key of the first state in ``h``'s probe run whose tag
-        matches (the state ``h`` most likely names), so that its comparison in
-        :meth:`_find` does not wait for memory."""
-        cdef uint64_t i = (h >> 32) & self.slot_mask
-        cdef uint64_t v, tag = h >> 32
-        while True:
-            v = self.slots[i]
-            if v == 0:
-                return
-            if (v >> 32) == tag:
-                __builtin_prefetch(&self.keys[((<uint64_t><uint32_t>v) - 1) * self.kw])
-                return
+            if o.key == k:
+                return <int64_t>o.index - 1
             i = (i + 1) & self.slot_mask
 
     cdef int64_t _add(self, St* s) noexcept nogil:
         """The index of ``s``, added if new; -1: more than ``max_states`` states,
         -2: out of memory."""
-        cdef uint64_t k[RKEY]
-        retro_key(self.c, s, k, self.live_ranks)
-        return self._add_keyed(s, k, retro_hash(k, self.kw))
+        cdef uint64_t k = self._key(s)
+        return self._add_keyed(s, k, mix64(k))
 
-    cdef int64_t _add_keyed(self, St* s, uint64_t* k, uint64_t h) noexcept nogil:
+    cdef int64_t _add_keyed(self, St* s, uint64_t k, uint64_t h) noexcept nogil:
         """:meth:`_add` with the key ``k`` and its hash ``h`` already worked out."""
         cdef int64_t f = self._find(k, h)
         if f >= 0:
@@ -232,24 +209,20 @@ cdef class RetroGraph:
         if s.over:
             outcome_known(self.c, s, &v)  # c.hero is the graph's hero while it is built
         self.info[self.n] = <uint8_t>((mover + 1) | (s.over << 3) | ((v + 1) << 4))
-        memcpy(&self.keys[self.n * self.kw], k, self.kw * sizeof(uint64_t))
-        self.slots[-1 - f] = (<uint64_t>(self.n + 1)) | ((h >> 32) << 32)
+        self.slots[-1 - f].key = k
+        self.slots[-1 - f].index = <uint32_t>(self.n + 1)
         self.n += 1
         if <uint64_t>(4 * self.n) > 3 * self.slot_mask and self._grow() != 0:
             return -2
         return self.n - 1
 
     cdef int _grow_states(self) noexcept nogil:
-        """Twice the room for the states' facts, keys and successor offsets."""
+        """Twice the room for the states' facts and successor offsets."""
         cdef int64_t cap = min(2 * self.cap, self.max_states)
         cdef void* p = realloc(self.info, cap)
         if p == NULL:
             return -2
         self.info = <uint8_t*>p
-        p = realloc(self.keys, cap * self.kw * sizeof(uint64_t))
-        if p == NULL:
-            return -2
-        self.keys = <uint64_t*>p
         p = realloc(self.start, (cap + 1) * sizeof(int32_t))
         if p == NULL:
             return -2
@@ -271,22 +244,20 @@ cdef class RetroGraph:
         return 0
 
     cdef int _grow(self) noexcept nogil:
-        """Double the hash (at most three quarters full: the tags keep long probe
-        runs cheap).  A state's home slot is its tag's low bits, so every state
-        is re-placed from its old slot alone, without reading its key."""
-        cdef uint64_t ns = 2 * (self.slot_mask + 1), i, o, v
-        cdef uint64_t* slots = <uint64_t*>calloc(ns, sizeof(uint64_t))
+        """Double the hash (at most three quarters full), re-placing every state
+        by its key's hash."""
+        cdef uint64_t ns = 2 * (self.slot_mask + 1), i, o
+        cdef RSlot* slots = slots_alloc(ns)
         if slots == NULL:
             return -2
         for o in range(self.slot_mask + 1):
-            v = self.slots[o]
-            if v == 0:
+            if self.slots[o].index == 0:
                 continue
-            i = (v >> 32) & (ns - 1)
-            while slots[i] != 0:
+            i = mix64(self.slots[o].key) & (ns - 1)
+            while slots[i].index != 0:
                 i = (i + 1) & (ns - 1)
-            slots[i] = v
-        free(self.slots)
+            slots[i] = self.slots[o]
+        slots_free(self.slots, self.slot_mask + 1)
         self.slots = slots
         self.slot_mask = ns - 1
         return 0
@@ -305,9 +276,9 @@ cdef class RetroGraph:
             play(self.c, &kids[m], &ms[m])
             kids[m].tfloor = -1
             kids[m].tfseat = 0
-            retro_key(self.c, &kids[m], &kkeys[m * RKEY], self.live_ranks)
-            khash[m] = retro_hash(&kkeys[m * RKEY], self.kw)
-            __builtin_prefetch(&self.slots[(khash[m] >> 32) & self.slot_mask])
+            kkeys[m] = self._key(&kids[m])
+            khash[m] = mix64(kkeys[m])
+            __builtin_prefetch(&self.slots[khash[m] & self.slot_mask])
         return nm
 
     cdef int _build(self, St* root) noexcept nogil:
@@ -316,13 +287,13 @@ cdef class RetroGraph:
         Most of the time goes into memory: every successor is looked up in a
         hash of millions of states (a cache miss for its slot, another for its
         key).  So the work is pipelined over the BFS order: state ``i + 2`` is
-        expanded and its slots prefetched, the keys its slots point to are
-        prefetched for state ``i + 1``, and only then are state ``i``'s
-        successors looked up -- by then their memory has (mostly) arrived.
+        expanded and its successors' slots prefetched while states ``i + 1``
+        and ``i`` wait their turn, and only then are state ``i``'s successors
+        looked up -- by then their slots have (mostly) arrived.
         """
         # PIPE buffers of successors, keys and hashes, used round-robin by state index
         cdef St* kids = <St*>malloc(PIPE * MAXMOVES * sizeof(St))
-        cdef uint64_t* kkeys = <uint64_t*>malloc(PIPE * MAXMOVES * RKEY * sizeof(uint64_t))
+        cdef uint64_t* kkeys = <uint64_t*>malloc(PIPE * MAXMOVES * sizeof(uint64_t))
         cdef uint64_t* khash = <uint64_t*>malloc(PIPE * MAXMOVES * sizeof(uint64_t))
         cdef int nms[PIPE]
         cdef int rc = 0
@@ -348,17 +319,13 @@ cdef class RetroGraph:
             while ready < i + PIPE - 1 and ready + 1 < self.n:  # expand ahead
                 ready += 1
                 b = <int>(ready % PIPE)
-                nms[b] = self._expand(ready, &kids[b * MAXMOVES], &kkeys[b * MAXMOVES * RKEY],
+                nms[b] = self._expand(ready, &kids[b * MAXMOVES], &kkeys[b * MAXMOVES],
                                       &khash[b * MAXMOVES])
             self.head = i + 1  # the ring may reuse state i's place from here on
-            if ready > i:  # the next state's slots are (mostly) in cache: fetch its keys
-                bn = <int>((i + 1) % PIPE)
-                for m in range(nms[bn]):
-                    self._prefetch_key(khash[bn * MAXMOVES + m])
             b = <int>(i % PIPE)
             nm = nms[b]
             for m in range(nm):
-                j = self._add_keyed(&kids[b * MAXMOVES + m], &kkeys[(b * MAXMOVES + m) * RKEY],
+                j = self._add_keyed(&kids[b * MAXMOVES + m], kkeys[b * MAXMOVES + m],
                                     khash[b * MAXMOVES + m])
                 if j < 0:
                     return <int>j
@@ -490,12 +457,8 @@ cdef class RetroGraph:
         play(self.c, out, m)
         out.tfloor = -1
         out.tfseat = 0
-        cdef uint64_t k[RKEY]
-        cdef int oh = self.c.hero
-        self.c.hero = self.hero
-        retro_key(self.c, out, k, self.live_ranks)
-        self.c.hero = oh
-        cdef int64_t j = self._find(k, retro_hash(k, self.kw))
+        cdef uint64_t k = self._key(out)
+        cdef int64_t j = self._find(k, mix64(k))
         return j if j >= 0 else -1
 
     def moves(self):

@@ -92,3 +92,39 @@ def test_a_time_budget_stops_the_graph_build_with_nothing_claimed():
         Solver(tt_mb=1).solve(state, max_time=1e-6)
     part = e.value.partial
     assert not part.exact and part.value is None and part.best == []
+
+
+# The largest 9-card 3-player graphs met (benchmarks/bench_retro.py and a search
+# over 3-3-3 deals): the transfer with trump shows (R14) gives the most states.
+WORST_9_CARDS = [
+    "trump H; hands 7H 8H 9H | 7S 8S 9D | KS 7D AC; attacker 3; rules transfer,transfer_by_trump_show",
+    "trump S; hands 6S AS 6H 6C | JS 9D KD | KH AC; attacker 3; rules transfer,transfer_by_trump_show",
+]
+
+
+@pytest.mark.parametrize("text", WORST_9_CARDS)
+def test_every_9_card_3_player_game_is_solved_whole_and_exactly(text):
+    # issue 15's guarantee rests on this: a 3-player game of 9 cards never goes
+    # to the proof search (whose draws can take minutes, R23); its graph stays
+    # well inside MAX_STATES (2.2 M states on the worst: 0.7-0.8 s as a command,
+    # docs/benchmarks.md).  A graph that grew past the cap would fail here.
+    state = parse_position(text).state
+    assert retro.wanted(state)
+    res = Solver(tt_mb=1).solve(state)
+    assert res.exact and res.value is not None and res.best
+    assert res.nodes <= 2_300_000 < retro.MAX_STATES
+
+
+def test_a_graph_refuses_what_its_one_word_keys_cannot_hold():
+    # a state's key is a nibble per card in play and the bout's fields: at most
+    # 11 cards, and no pile (a drawn card would be a card the key does not know)
+    solver = Solver(tt_mb=1)
+    with_pile = parse_position("trump 9H; hands 6S 7S | 8C 9C | TD JD; pile KD 9H; attacker 1").state
+    with pytest.raises(ValueError, match="pile"):
+        core.RetroGraph(solver.core_state(with_pile), 0)
+    twelve = deal_endgame(random.Random(3), [4, 4, 4], Rules())
+    with pytest.raises(ValueError, match="11 cards"):
+        core.RetroGraph(solver.core_state(twelve), 0)
+    eleven = deal_endgame(random.Random(3), [4, 4, 3], Rules())
+    with pytest.raises(OverflowError):  # accepted, and too big for 1,000 states
+        core.RetroGraph(solver.core_state(eleven), 0, 1000)
