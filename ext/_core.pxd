@@ -262,7 +262,7 @@ cdef class RetroGraph:
     cdef Ctx* c                     # the rules: the Ctx of the Search the root came from
     cdef object owner               # that Search, kept alive while the graph is
     cdef St start_state             # the state the graph was built from (its root)
-    cdef St* ring                   # the states waiting to be expanded: state a at a & ring_mask
+    cdef uint64_t* ring             # the keys of the states waiting to be expanded: state a at a & ring_mask
     cdef int64_t ring_mask          # ring size - 1 (a power of two, doubled when full)
     cdef int64_t head               # the first state not yet taken for expansion
     cdef uint8_t* info              # per state: to move + 1 (bits 0-2), over (3), hero's outcome + 1 (4-5)

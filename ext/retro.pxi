@@ -71,6 +71,37 @@ cdef inline uint64_t retro_key(St* s, int n, int8_t* cards, int ncards) noexcept
                  | ((<uint64_t>s.over) << 17) | ((<uint64_t>(s.fresh & 1)) << 18)) << (4 * ncards))
 
 
+cdef inline void retro_state(uint64_t k, int n, int8_t* cards, int ncards, St* s) noexcept nogil:
+    """The state of key ``k`` (the inverse of :func:`retro_key`, with the pile
+    empty): the key is the whole state, so the breadth-first frontier keeps
+    8-byte keys, not 96-byte states."""
+    cdef uint64_t x = k >> (4 * ncards)
+    cdef uint64_t at[16]  # the cards of each location code
+    cdef int j
+    memset(s, 0, sizeof(St))
+    memset(at, 0, sizeof(at))
+    for j in range(ncards):
+        at[(k >> (4 * j)) & 15] |= (<uint64_t>1) << cards[j]
+    for j in range(n):
+        s.hand[j] = at[1 + j] | at[10 + j]
+        s.shown |= at[10 + j]
+    s.opn = at[7]
+    s.att = at[7] | at[8]
+    s.cov = at[9]
+    s.attacker = <int8_t>(x & 7) if (x & 7) != 7 else -1
+    s.defender = <int8_t>((x >> 3) & 7) if ((x >> 3) & 7) != 7 else -1
+    s.turn = <int8_t>(((x >> 6) & 15) - 1)
+    s.take = <int8_t>((x >> 10) & 1)
+    s.limit = <int8_t>((x >> 11) & 7)
+    s.cap = <int8_t>((x >> 14) & 7)
+    s.over = <int8_t>((x >> 17) & 1)
+    s.fresh = <int8_t>((x >> 18) & 1)
+    s.pile = 0
+    s.trump_card = -1
+    s.tfloor = -1
+    s.tfseat = 0
+
+
 cdef inline RSlot* slots_alloc(uint64_t ns) noexcept nogil:
     """``ns`` zeroed hash slots.  A big hash is probed at random, so with 4 KiB
     pages nearly every probe misses the TLB as well as the cache: from 4 MiB
@@ -112,12 +143,12 @@ cdef class RetroGraph:
         # costs more than the work on it (the kernel zeroes it: on a 2 MiB huge
         # page that is a millisecond).  Big blocks are grown by realloc, which
         # remaps their pages rather than copying them.  The states themselves
-        # are needed only until they are expanded: a ring holds the
-        # breadth-first frontier (_add grows it when it is full).
+        # are needed only until they are expanded: a ring holds the keys of
+        # the breadth-first frontier (_add grows it when it is full).
         self.slots = slots_alloc(ns)
         self.slot_mask = ns - 1
         self.ring_mask = (1 << 10) - 1
-        self.ring = <St*>malloc((self.ring_mask + 1) * sizeof(St))
+        self.ring = <uint64_t*>malloc((self.ring_mask + 1) * sizeof(uint64_t))
         self.cap = min(max_states, 1 << 12)
         self.info = <uint8_t*>malloc(self.cap)
         cdef St s0 = root.s
@@ -204,7 +235,7 @@ cdef class RetroGraph:
             return -2
         if self.n - self.head > self.ring_mask and self._grow_ring() != 0:
             return -2
-        self.ring[self.n & self.ring_mask] = s[0]
+        self.ring[self.n & self.ring_mask] = k
         cdef int v = 0, mover = to_move(s)
         if s.over:
             outcome_known(self.c, s, &v)  # c.hero is the graph's hero while it is built
@@ -233,7 +264,7 @@ cdef class RetroGraph:
     cdef int _grow_ring(self) noexcept nogil:
         """Double the ring of states waiting to be expanded (head .. n - 1)."""
         cdef int64_t size = 2 * (self.ring_mask + 1), a
-        cdef St* ring = <St*>malloc(size * sizeof(St))
+        cdef uint64_t* ring = <uint64_t*>malloc(size * sizeof(uint64_t))
         if ring == NULL:
             return -2
         for a in range(self.head, self.n):
@@ -266,8 +297,9 @@ cdef class RetroGraph:
         """State ``i``'s successors with their keys and hashes, their hash slots
         prefetched; returns how many (none once the game is over)."""
         cdef Mv ms[MAXMOVES]
-        cdef St cur = self.ring[i & self.ring_mask]
+        cdef St cur
         cdef int nm, m
+        retro_state(self.ring[i & self.ring_mask], self.c.n, self.cards, self.ncards, &cur)
         if cur.over:
             return 0
         nm = gen_moves(self.c, &cur, ms, 0)

@@ -94,11 +94,13 @@ def test_a_time_budget_stops_the_graph_build_with_nothing_claimed():
     assert not part.exact and part.value is None and part.best == []
 
 
-# The largest 9-card 3-player graphs met (benchmarks/bench_retro.py and a search
-# over 3-3-3 deals): the transfer with trump shows (R14) gives the most states.
+# The largest 9-card 3-player graphs met (benchmarks/bench_retro.py and 1,100
+# random 9-card positions, mid-bout ones included): the transfer with trump
+# shows (R14) gives the most states.
 WORST_9_CARDS = [
     "trump H; hands 7H 8H 9H | 7S 8S 9D | KS 7D AC; attacker 3; rules transfer,transfer_by_trump_show",
-    "trump S; hands 6S AS 6H 6C | JS 9D KD | KH AC; attacker 3; rules transfer,transfer_by_trump_show",
+    "trump D; hands 9S 7H 7D 8D | 9D 9C | 7S 8S; table TH; attacker 2; "
+    "rules transfer,transfer_by_trump_show,throw_in=neighbours",
 ]
 
 
@@ -106,13 +108,13 @@ WORST_9_CARDS = [
 def test_every_9_card_3_player_game_is_solved_whole_and_exactly(text):
     # issue 15's guarantee rests on this: a 3-player game of 9 cards never goes
     # to the proof search (whose draws can take minutes, R23); its graph stays
-    # well inside MAX_STATES (2.2 M states on the worst: 0.7-0.8 s as a command,
-    # docs/benchmarks.md).  A graph that grew past the cap would fail here.
+    # well inside MAX_STATES (2.2 M and 2.8 M states here: 0.7-0.95 s as a
+    # command, docs/benchmarks.md).  A graph that grew past the cap would fail here.
     state = parse_position(text).state
     assert retro.wanted(state)
     res = Solver(tt_mb=1).solve(state)
     assert res.exact and res.value is not None and res.best
-    assert res.nodes <= 2_300_000 < retro.MAX_STATES
+    assert res.nodes <= 3_000_000 < retro.MAX_STATES
 
 
 def test_a_graph_refuses_what_its_one_word_keys_cannot_hold():

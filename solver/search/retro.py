@@ -21,12 +21,13 @@ from solver.search.native import core, move_text
 from solver.search.result import MoveValue, SolveResult, on_hero_side, rank_moves
 
 #: Three or more players with at most this many cards in the hands and on the
-#: table are solved by retrograde analysis (9 cards, 3 players: about 0.8 M
-#: states, under a second).
+#: table are solved by retrograde analysis (9 cards, 3 players: up to about
+#: 2.8 M states, under a second).
 MAX_CARDS = 9
-#: The most states a graph may have (about 100 bytes each) before the proof
-#: search takes over.
-MAX_STATES = 3_000_000
+#: The most states a graph may have (about 70 bytes each) before the proof
+#: search takes over.  Well above the largest 9-card graphs met: a graph that
+#: overflows it goes to a search that may need minutes for the same answer.
+MAX_STATES = 5_000_000
 
 
 def wanted(state: GameState) -> bool:
