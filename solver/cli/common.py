@@ -10,23 +10,25 @@ from __future__ import annotations
 
 import enum
 import functools
+import importlib
 import json
 import math
 import os
 import re
 import sys
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from solver.errors import BudgetExceeded, DurakError, PositionError
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
     from solver.game.state import GameState
     from solver.notation.position import Position
 
@@ -98,6 +100,17 @@ class TableSize(click.ParamType):
         return v
 
 
+def _rich(name: str) -> ModuleType:
+    """A part of rich, imported when output for people is made: an answer under
+    `--json` starts without it (rich is a third of `durak solve`'s start-up)."""
+    return importlib.import_module(name)
+
+
+def table(**options: Any) -> "Table":
+    """A rich table (``rich.table.Table(**options)``)."""
+    return _rich("rich.table").Table(**options)
+
+
 class ProgressBar:
     """A rich progress bar on stderr for a long job -- or nothing, when stderr is
     not a terminal (or ``enabled`` is false), so pipes and logs stay clean.
@@ -109,8 +122,9 @@ class ProgressBar:
     def __init__(self, label: str, enabled: bool = True):
         self._bar = None
         if enabled and sys.stderr.isatty():
-            self._bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), console=stderr_console(), transient=True)
+            p = _rich("rich.progress")
+            self._bar = p.Progress(p.TextColumn(label), p.BarColumn(), p.MofNCompleteColumn(),
+                                   p.TimeElapsedColumn(), console=stderr_console(), transient=True)
         self._task: Any = None
 
     def __enter__(self) -> "ProgressBar":
@@ -133,12 +147,12 @@ class ProgressBar:
         self._bar.update(self._task, completed=done, total=total)
 
 
-def stdout_console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+def stdout_console() -> "Console":
+    return _rich("rich.console").Console(highlight=False, soft_wrap=True)
 
 
-def stderr_console() -> Console:
-    return Console(stderr=True, highlight=False)
+def stderr_console() -> "Console":
+    return _rich("rich.console").Console(stderr=True, highlight=False)
 
 
 def read_position_text(arg: str) -> str:
@@ -297,7 +311,7 @@ def print_hint_table(res: Any) -> None:
                      f"{res.samples - res.exact_deals:,} by greedy playouts (an estimate)"}[res.kind]
     title = (f"seat {res.player} asks, seat {res.to_move} to move: {how}, {kind} "
              f"(seed {res.seed}, {res.seconds:.2f} s)")
-    t = Table(title=title, title_justify="left")
+    t = table(title=title, title_justify="left")
     t.add_column("move")
     t.add_column("win", justify="right")
     t.add_column("95% interval", justify="right")

@@ -12,13 +12,12 @@ import sys
 from contextlib import nullcontext
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from solver.answers import solve_answer
 from solver.cli.app import main
 from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, emit_json, handles_errors,
-                               load_position, print_hint_table, stdout_console)
+                               load_position, print_hint_table, stderr_console, stdout_console,
+                               table)
 from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
@@ -45,7 +44,7 @@ def _spinner():
     if not sys.stderr.isatty():
         return nullcontext()
 
-    return Console(stderr=True).status("solving...", spinner="dots")
+    return stderr_console().status("solving...", spinner="dots")
 
 
 def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt_mb,
@@ -93,7 +92,7 @@ def _print(res, all_moves: bool) -> None:
     if res.pv:
         con.print("pv:   " + " ".join(res.pv))
     if all_moves and res.moves:
-        t = Table(show_header=True, header_style="bold")
+        t = table(show_header=True, header_style="bold")
         t.add_column("move")
         t.add_column("value")
         t.add_column("distance", justify="right")
