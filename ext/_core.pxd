@@ -268,6 +268,7 @@ cdef class RetroGraph:
     cdef uint8_t* info              # per state: to move + 1 (bits 0-2), over (3), hero's outcome + 1 (4-5)
     cdef int8_t cards[16]           # the root's live cards (bits), one key nibble each (retro_key)
     cdef int ncards                 # how many
+    cdef uint64_t card_mask         # the same as a card set
     cdef int64_t cap                # states the per-state arrays have room for (doubled as needed)
     cdef double deadline            # dk_now() past which the build stops (0: none)
     cdef int64_t n                  # how many

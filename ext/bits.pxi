@@ -14,6 +14,54 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    /* Gathering the bits of a mask into the low bits of a word (pext) and
+       back (pdep), for the retrograde graph's one-word keys (retro.pxi).
+       BMI2 does each in one instruction, but only from Zen 3 on is it fast
+       on AMD (earlier it is microcoded, slower than a loop), and not every
+       x86-64 CPU has it: the instructions are compiled for their own
+       functions alone and used only when dk_fast_bmi2() says so.  The
+       planes are uint64_t as in the callers: under another type GCC's
+       interprocedural alias analysis took the callers' stores for dead. */
+    #include <stdint.h>
+    #if defined(__x86_64__) && defined(__GNUC__)
+    #include <immintrin.h>
+    #include <cpuid.h>
+    __attribute__((target("bmi2"))) static uint64_t
+    dk_gather4_bmi2(const uint64_t* m, uint64_t mask, int n) {
+        return _pext_u64(m[0], mask) | (_pext_u64(m[1], mask) << n)
+             | (_pext_u64(m[2], mask) << (2 * n)) | (_pext_u64(m[3], mask) << (3 * n));
+    }
+    __attribute__((target("bmi2"))) static void
+    dk_scatter4_bmi2(uint64_t k, uint64_t mask, int n, uint64_t* m) {
+        uint64_t low = ((uint64_t)1 << n) - 1;
+        m[0] = _pdep_u64(k & low, mask);
+        m[1] = _pdep_u64((k >> n) & low, mask);
+        m[2] = _pdep_u64((k >> (2 * n)) & low, mask);
+        m[3] = _pdep_u64((k >> (3 * n)) & low, mask);
+    }
+    static int dk_fast_bmi2(void) {
+        unsigned a, b, c, d, family;
+        if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & (1u << 8))) return 0;
+        if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
+        if (b == 0x68747541u) {  /* AuthenticAMD: pext/pdep fast from family 0x19 (Zen 3) */
+            __get_cpuid(1, &a, &b, &c, &d);
+            family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff);
+            if (family < 0x19) return 0;
+        }
+        return 1;
+    }
+    #else
+    static uint64_t dk_gather4_bmi2(const uint64_t* m, uint64_t mask, int n) { return 0; }
+    static void dk_scatter4_bmi2(uint64_t k, uint64_t mask, int n, uint64_t* m) {}
+    static int dk_fast_bmi2(void) { return 0; }
+    #endif
+    """
+    uint64_t dk_gather4_bmi2(const uint64_t* m, uint64_t mask, int n) nogil
+    void dk_scatter4_bmi2(uint64_t k, uint64_t mask, int n, uint64_t* m) nogil
+    int dk_fast_bmi2() nogil
+
+cdef extern from *:
+    """
     #include <time.h>
     static double dk_now(void) {
         struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);

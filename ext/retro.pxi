@@ -37,57 +37,110 @@ ctypedef struct RNode:
     int16_t hero_moves  # 1 if the state's mover is on the hero's side
 
 
-cdef inline uint64_t retro_key(St* s, int n, int8_t* cards, int ncards) noexcept nogil:
-    """A state's identity in one word: a location nibble for each of the root's
-    ``ncards`` cards (bits ``cards[j]``; 0 gone, 1-6 hand of seat, 7 open
-    attack, 8 covered attack, 9 cover, 10-15 hand of seat and shown for a
-    transfer, R14), then the bout's fields.  The nibbles are gathered from
-    four bit planes, one per bit of the code, without a branch per card."""
-    cdef uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0, h, x = 0, sh = s.shown
-    cdef int i, j, code, p
+# pext/pdep in one instruction where the CPU has them fast (bits.pxi); the
+# tests switch it off to check the portable loops against it
+cdef int FAST_BITS = dk_fast_bmi2()
+
+
+def fast_bits(enabled=None):
+    """Whether the retrograde graph's keys use the CPU's pext/pdep (BMI2);
+    ``fast_bits(False)`` makes them use the portable loops (the tests compare
+    the two), ``fast_bits(True)`` turns the instructions back on where the CPU
+    has them."""
+    global FAST_BITS
+    if enabled is not None:
+        FAST_BITS = dk_fast_bmi2() if enabled else 0
+    return bool(FAST_BITS)
+
+
+cdef inline uint64_t gather4(uint64_t* m, uint64_t mask, int8_t* cards, int ncards) noexcept nogil:
+    """The bits of the planes ``m`` at the cards of ``mask`` (``cards`` its
+    ``ncards`` bits in order), plane after plane, ``ncards`` bits each."""
+    if FAST_BITS:
+        return dk_gather4_bmi2(m, mask, ncards)
+    cdef uint64_t g0 = 0, g1 = 0, g2 = 0, g3 = 0
+    cdef int j, p
+    for j in range(ncards):
+        p = cards[j]
+        g0 |= ((m[0] >> p) & 1) << j
+        g1 |= ((m[1] >> p) & 1) << j
+        g2 |= ((m[2] >> p) & 1) << j
+        g3 |= ((m[3] >> p) & 1) << j
+    return g0 | (g1 << ncards) | (g2 << (2 * ncards)) | (g3 << (3 * ncards))
+
+
+cdef inline void scatter4(uint64_t k, uint64_t mask, int8_t* cards, int ncards,
+                          uint64_t* m) noexcept nogil:
+    """The inverse of :func:`gather4`: the four planes from their bits."""
+    if FAST_BITS:
+        dk_scatter4_bmi2(k, mask, ncards, m)
+        return
+    cdef uint64_t b
+    cdef int j
+    m[0] = m[1] = m[2] = m[3] = 0
+    for j in range(ncards):
+        b = (<uint64_t>1) << cards[j]
+        m[0] |= b & (<uint64_t>0 - ((k >> j) & 1))
+        m[1] |= b & (<uint64_t>0 - ((k >> (ncards + j)) & 1))
+        m[2] |= b & (<uint64_t>0 - ((k >> (2 * ncards + j)) & 1))
+        m[3] |= b & (<uint64_t>0 - ((k >> (3 * ncards + j)) & 1))
+
+
+cdef inline uint64_t with_code(uint64_t* m, int code) noexcept nogil:
+    """The cards whose location code (the planes ``m``) is ``code``."""
+    return ((m[0] if code & 1 else ~m[0]) & (m[1] if code & 2 else ~m[1])
+            & (m[2] if code & 4 else ~m[2]) & (m[3] if code & 8 else ~m[3]))
+
+
+cdef inline uint64_t retro_key(St* s, int n, uint64_t mask, int8_t* cards, int ncards) noexcept nogil:
+    """A state's identity in one word: the location code of each of the root's
+    ``ncards`` cards (``mask``; 0 gone, 1-6 hand of seat, 7 open attack, 8
+    covered attack, 9 cover, 10-15 hand of seat and shown for a transfer,
+    R14), as four bit planes of ``ncards`` bits (:func:`gather4`), then the
+    bout's fields.  The planes are made from the card sets without a branch
+    per card."""
+    cdef uint64_t m[4]
+    cdef uint64_t h, sh = s.shown
+    cdef int i, j, code
+    m[0] = s.opn | s.cov                  # 7 = 0111, 9 = 1001
+    m[1] = s.opn
+    m[2] = s.opn
+    m[3] = (s.att & ~s.opn) | s.cov       # 8 = 1000
     for i in range(n):
         for j in range(2 if sh else 1):
             h = s.hand[i] & (sh if j else ~sh)
             code = (10 if j else 1) + i
             if code & 1:
-                m0 |= h
+                m[0] |= h
             if code & 2:
-                m1 |= h
+                m[1] |= h
             if code & 4:
-                m2 |= h
+                m[2] |= h
             if code & 8:
-                m3 |= h
-    m0 |= s.opn | s.cov                 # 7 = 0111, 9 = 1001
-    m1 |= s.opn
-    m2 |= s.opn
-    m3 |= (s.att & ~s.opn) | s.cov      # 8 = 1000
-    for j in range(ncards):
-        p = cards[j]
-        x |= (((m0 >> p) & 1) | (((m1 >> p) & 1) << 1) | (((m2 >> p) & 1) << 2)
-              | (((m3 >> p) & 1) << 3)) << (4 * j)
-    return x | (((<uint64_t>(s.attacker & 7)) | ((<uint64_t>(s.defender & 7)) << 3)
-                 | ((<uint64_t>((s.turn + 1) & 15)) << 6) | ((<uint64_t>s.take) << 10)
-                 | ((<uint64_t>(s.limit & 7)) << 11) | ((<uint64_t>(s.cap & 7)) << 14)
-                 | ((<uint64_t>s.over) << 17) | ((<uint64_t>(s.fresh & 1)) << 18)) << (4 * ncards))
+                m[3] |= h
+    return gather4(m, mask, cards, ncards) | (
+        ((<uint64_t>(s.attacker & 7)) | ((<uint64_t>(s.defender & 7)) << 3)
+         | ((<uint64_t>((s.turn + 1) & 15)) << 6) | ((<uint64_t>s.take) << 10)
+         | ((<uint64_t>(s.limit & 7)) << 11) | ((<uint64_t>(s.cap & 7)) << 14)
+         | ((<uint64_t>s.over) << 17) | ((<uint64_t>(s.fresh & 1)) << 18)) << (4 * ncards))
 
 
-cdef inline void retro_state(uint64_t k, int n, int8_t* cards, int ncards, St* s) noexcept nogil:
+cdef inline void retro_state(uint64_t k, int n, uint64_t mask, int8_t* cards, int ncards,
+                             St* s) noexcept nogil:
     """The state of key ``k`` (the inverse of :func:`retro_key`, with the pile
     empty): the key is the whole state, so the breadth-first frontier keeps
     8-byte keys, not 96-byte states."""
     cdef uint64_t x = k >> (4 * ncards)
-    cdef uint64_t at[16]  # the cards of each location code
+    cdef uint64_t m[4]
     cdef int j
     memset(s, 0, sizeof(St))
-    memset(at, 0, sizeof(at))
-    for j in range(ncards):
-        at[(k >> (4 * j)) & 15] |= (<uint64_t>1) << cards[j]
+    scatter4(k, mask, cards, ncards, m)
     for j in range(n):
-        s.hand[j] = at[1 + j] | at[10 + j]
-        s.shown |= at[10 + j]
-    s.opn = at[7]
-    s.att = at[7] | at[8]
-    s.cov = at[9]
+        s.hand[j] = (with_code(m, 1 + j) | with_code(m, 10 + j)) & mask
+        s.shown |= with_code(m, 10 + j) & mask
+    s.opn = with_code(m, 7) & mask
+    s.att = s.opn | (with_code(m, 8) & mask)
+    s.cov = with_code(m, 9) & mask
     s.attacker = <int8_t>(x & 7) if (x & 7) != 7 else -1
     s.defender = <int8_t>((x >> 3) & 7) if ((x >> 3) & 7) != 7 else -1
     s.turn = <int8_t>(((x >> 6) & 15) - 1)
@@ -161,6 +214,7 @@ cdef class RetroGraph:
         if popcount64(live) > RETRO_CARDS:
             raise ValueError(f"retrograde graph: more than {RETRO_CARDS} cards in play")
         self.ncards = 0
+        self.card_mask = live
         for i in range(52):
             if (live >> i) & 1:
                 self.cards[self.ncards] = <int8_t>i
@@ -204,7 +258,7 @@ cdef class RetroGraph:
 
     cdef inline uint64_t _key(self, St* s) noexcept nogil:
         """The identity of ``s`` in this graph (:func:`retro_key`)."""
-        return retro_key(s, self.c.n, self.cards, self.ncards)
+        return retro_key(s, self.c.n, self.card_mask, self.cards, self.ncards)
 
     cdef int64_t _find(self, uint64_t k, uint64_t h) noexcept nogil:
         """The index of the state of identity ``k`` (hash ``h``), or -1 - its free slot."""
@@ -299,7 +353,8 @@ cdef class RetroGraph:
         cdef Mv ms[MAXMOVES]
         cdef St cur
         cdef int nm, m
-        retro_state(self.ring[i & self.ring_mask], self.c.n, self.cards, self.ncards, &cur)
+        retro_state(self.ring[i & self.ring_mask], self.c.n, self.card_mask, self.cards,
+                    self.ncards, &cur)
         if cur.over:
             return 0
         nm = gen_moves(self.c, &cur, ms, 0)

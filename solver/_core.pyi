@@ -132,6 +132,11 @@ class Search:
     def bounds(self, st: CState, hero: int, prover: int) -> tuple[int, int] | None: ...
     def reset_nodes(self) -> None: ...
 
+def fast_bits(enabled: bool | None = None) -> bool:
+    """Whether the retrograde graph's keys use the CPU's pext/pdep (BMI2);
+    ``False`` forces the portable loops, ``True`` restores the instructions
+    where the CPU has them fast."""
+
 class RetroGraph:
     """A small game's whole state graph valued by retrograde analysis (ext/retro.pxi).
 

@@ -130,3 +130,22 @@ def test_a_graph_refuses_what_its_one_word_keys_cannot_hold():
     eleven = deal_endgame(random.Random(3), [4, 4, 3], Rules())
     with pytest.raises(OverflowError):  # accepted, and too big for 1,000 states
         core.RetroGraph(solver.core_state(eleven), 0, 1000)
+
+
+def test_the_portable_key_loops_equal_the_bmi2_instructions():
+    # a key is gathered with pext/pdep where the CPU has them fast, else by
+    # loops: both must give the same graphs (on a CPU without them, both runs
+    # take the loops)
+    solver = Solver(tt_mb=4)
+    had = core.fast_bits()
+    try:
+        for s, hero in small_positions(200, 20):
+            got = []
+            for fast in (False, True):
+                core.fast_bits(fast)
+                graph = core.RetroGraph(solver.core_state(s), hero, 1_000_000)
+                got.append((graph.states_count, sorted((move_text(m), v, d)
+                                                       for m, v, d in graph.moves())))
+            assert got[0] == got[1], s
+    finally:
+        core.fast_bits(had)
