@@ -275,6 +275,8 @@ cdef class RetroGraph:
     cdef RSlot* slots               # open-addressing hash of the states' keys and indices;
                                     # at most 3/4 full (doubled as the graph grows)
     cdef uint64_t slot_mask         # number of slots - 1
+    cdef RSlot* big                 # the mapping a big hash lives in (dk_table_alloc), or NULL
+    cdef RSlot* spare               # where the big hash's slots are set aside while it grows
     cdef int32_t* start             # state i's successors: succ[start[i]:start[i + 1]] (fewer than 2^31 edges)
     cdef int32_t* succ              # successor indices, each once per state
     cdef int64_t nsucc              # how many

@@ -155,22 +155,8 @@ cdef inline void retro_state(uint64_t k, int n, uint64_t mask, int8_t* cards, in
     s.tfseat = 0
 
 
-cdef inline RSlot* slots_alloc(uint64_t ns) noexcept nogil:
-    """``ns`` zeroed hash slots.  A big hash is probed at random, so with 4 KiB
-    pages nearly every probe misses the TLB as well as the cache: from 4 MiB
-    on it gets huge pages (dk_table_alloc), below that the plain allocator
-    (a fresh huge page costs a tiny graph more than its whole build)."""
-    if ns * sizeof(RSlot) >= (<uint64_t>1 << 22):
-        return <RSlot*>dk_table_alloc(ns * sizeof(RSlot))
-    return <RSlot*>calloc(ns, sizeof(RSlot))
-
-
-cdef inline void slots_free(RSlot* p, uint64_t ns) noexcept nogil:
-    """Free what :func:`slots_alloc` gave for ``ns`` slots."""
-    if ns * sizeof(RSlot) >= (<uint64_t>1 << 22):
-        dk_table_free(p)
-    else:
-        free(p)
+cdef enum:
+    BIG_SLOTS = 1 << 18  # from this many slots (4 MiB) on, the hash lives in one reserved mapping
 
 
 cdef class RetroGraph:
@@ -198,7 +184,7 @@ cdef class RetroGraph:
         # remaps their pages rather than copying them.  The states themselves
         # are needed only until they are expanded: a ring holds the keys of
         # the breadth-first frontier (_add grows it when it is full).
-        self.slots = slots_alloc(ns)
+        self.slots = <RSlot*>calloc(ns, sizeof(RSlot))
         self.slot_mask = ns - 1
         self.ring_mask = (1 << 10) - 1
         self.ring = <uint64_t*>malloc((self.ring_mask + 1) * sizeof(uint64_t))
@@ -249,8 +235,10 @@ cdef class RetroGraph:
     def __dealloc__(self):
         free(self.ring)
         free(self.info)
-        if self.slots != NULL:
-            slots_free(self.slots, self.slot_mask + 1)
+        if self.slots != self.big:
+            free(self.slots)
+        dk_table_free(self.big)
+        free(self.spare)
         free(self.start)
         free(self.succ)
         free(self.value)
@@ -330,20 +318,55 @@ cdef class RetroGraph:
 
     cdef int _grow(self) noexcept nogil:
         """Double the hash (at most three quarters full), re-placing every state
-        by its key's hash."""
-        cdef uint64_t ns = 2 * (self.slot_mask + 1), i, o
-        cdef RSlot* slots = slots_alloc(ns)
-        if slots == NULL:
-            return -2
-        for o in range(self.slot_mask + 1):
-            if self.slots[o].index == 0:
+        by its key's hash.
+
+        A big hash is probed at random, so with 4 KiB pages nearly every probe
+        would miss the TLB as well as the cache: from BIG_SLOTS on it lives in
+        one mapping with huge pages, reserved at once for the most slots the
+        graph may need (untouched pages cost nothing) and grown in place --
+        the old slots copied aside, cleared and re-placed -- so the pages
+        already backed are used again.  A fresh huge page is expensive (the
+        kernel zeroes 2 MiB; on this project's virtual machines 20% of a large
+        graph's time went into zeroing the tables a doubling hash leaves
+        behind); a tiny graph never touches one."""
+        cdef uint64_t ns = 2 * (self.slot_mask + 1), old = self.slot_mask + 1, i, o, cap
+        cdef RSlot* src
+        cdef RSlot* dst
+        cdef void* p
+        if ns < BIG_SLOTS:
+            dst = <RSlot*>calloc(ns, sizeof(RSlot))
+            if dst == NULL:
+                return -2
+            src = self.slots
+        else:
+            if self.big == NULL:  # room for max_states states at most 3/4 full
+                cap = BIG_SLOTS
+                while 3 * cap < 4 * <uint64_t>self.max_states + 4:
+                    cap *= 2
+                self.big = <RSlot*>dk_table_alloc(cap * sizeof(RSlot))
+                if self.big == NULL:
+                    return -2
+            if self.slots == self.big:  # grown in place: the old slots set aside
+                p = realloc(self.spare, old * sizeof(RSlot))
+                if p == NULL:
+                    return -2
+                self.spare = <RSlot*>p
+                memcpy(self.spare, self.big, old * sizeof(RSlot))
+                memset(self.big, 0, old * sizeof(RSlot))
+                src = self.spare
+            else:
+                src = self.slots
+            dst = self.big
+        for o in range(old):
+            if src[o].index == 0:
                 continue
-            i = mix64(self.slots[o].key) & (ns - 1)
-            while slots[i].index != 0:
+            i = mix64(src[o].key) & (ns - 1)
+            while dst[i].index != 0:
                 i = (i + 1) & (ns - 1)
-            slots[i] = self.slots[o]
-        slots_free(self.slots, self.slot_mask + 1)
-        self.slots = slots
+            dst[i] = src[o]
+        if src != self.spare:
+            free(src)
+        self.slots = dst
         self.slot_mask = ns - 1
         return 0
 
