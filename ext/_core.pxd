@@ -262,9 +262,7 @@ cdef class RetroGraph:
     cdef Ctx* c                     # the rules: the Ctx of the Search the root came from
     cdef object owner               # that Search, kept alive while the graph is
     cdef St start_state             # the state the graph was built from (its root)
-    cdef uint64_t* ring             # the keys of the states waiting to be expanded: state a at a & ring_mask
-    cdef int64_t ring_mask          # ring size - 1 (a power of two, doubled when full)
-    cdef int64_t head               # the first state not yet taken for expansion
+    cdef uint64_t* keys             # per state: its key (retro_key), room for max_states
     cdef uint8_t* info              # per state: to move + 1 (bits 0-2), over (3), hero's outcome + 1 (4-5)
     cdef int8_t cards[16]           # the root's live cards (bits), one key nibble each (retro_key)
     cdef int ncards                 # how many
@@ -285,16 +283,17 @@ cdef class RetroGraph:
     cdef int32_t* dist              # per state: plies to the end of the game, -1 for a draw
     cdef readonly int hero          # the seat the values are for
     cdef readonly int64_t max_states    # the most states the graph may have
+    cdef int threads                # 2: a big graph's build gets a helper thread
     cdef uint64_t _key(self, St* s) noexcept nogil
     cdef int64_t _find(self, uint64_t k, uint64_t h) noexcept nogil
     cdef int64_t _add(self, St* s) noexcept nogil
-    cdef int64_t _add_keyed(self, St* s, uint64_t k, uint64_t h) noexcept nogil
+    cdef int64_t _add_keyed(self, uint64_t k, uint64_t h, uint8_t info) noexcept nogil
     cdef int _grow(self) noexcept nogil
     cdef int _grow_states(self) noexcept nogil
-    cdef int _grow_ring(self) noexcept nogil
-    cdef int _expand(self, int64_t i, St* kids, uint64_t* kkeys, uint64_t* khash) noexcept nogil
+    cdef int _expand(self, int64_t i, uint64_t* kkeys, uint64_t* khash, uint8_t* kinfo) noexcept nogil
+    cdef int _link(self, int64_t i, uint64_t* kkeys, uint64_t* khash, uint8_t* kinfo, int nm, int64_t step) noexcept nogil
+    cdef int _build_parallel(self, int64_t i) noexcept nogil
     cdef int _build(self, St* root) noexcept nogil
-    cdef int _build_loop(self, St* kids, uint64_t* kkeys, uint64_t* khash, int* nms) noexcept nogil
     cdef int _solve(self) noexcept nogil
     cdef int64_t _child(self, St* src, Mv* m, St* out) noexcept nogil
 

@@ -62,6 +62,49 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    /* Two threads handing work over (the retrograde graph's builder and its
+       helper, retro.pxi): counters published and read with release/acquire
+       order, a wait that spins a moment (the other thread is likely running
+       on the other core) and then gives the core away. */
+    #include <pthread.h>
+    #include <sched.h>
+    static inline int64_t dk_load_acq(int64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void dk_store_rel(int64_t* p, int64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline int dk_load_int(int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline int dk_cas(int64_t* p, int64_t expected, int64_t desired) {
+        return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    static inline void dk_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline void dk_wait(int* spins) {
+        if (++*spins < 512) {
+    #if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+    #elif defined(__aarch64__)
+            __asm__ __volatile__("yield");
+    #endif
+        } else {
+            sched_yield();
+        }
+    }
+    typedef struct { pthread_t t; } dk_thread;
+    static int dk_thread_start(dk_thread* h, void* (*fn)(void*), void* arg) {
+        return pthread_create(&h->t, NULL, fn, arg);
+    }
+    static void dk_thread_join(dk_thread* h) { pthread_join(h->t, NULL); }
+    """
+    int64_t dk_load_acq(int64_t* p) nogil
+    void dk_store_rel(int64_t* p, int64_t v) nogil
+    int dk_load_int(int* p) nogil
+    int dk_cas(int64_t* p, int64_t expected, int64_t desired) nogil
+    void dk_store_int(int* p, int v) nogil
+    void dk_wait(int* spins) nogil
+    ctypedef struct dk_thread:
+        pass
+    int dk_thread_start(dk_thread* h, void* (*fn)(void*) noexcept nogil, void* arg) nogil
+    void dk_thread_join(dk_thread* h) nogil
+
+cdef extern from *:
+    """
     #include <time.h>
     static double dk_now(void) {
         struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -28,6 +28,10 @@
 cdef enum RetroConst:
     RETRO_CARDS = 11     # live cards a graph may have: 11 nibbles and the bout's 19 bits fill a word
     PIPE = 3             # states in flight in the pipelined graph building (_build)
+    PAR_FROM = 100000    # states linked before a helper thread takes over the expanding
+    OWN_EVERY = 3        # ... but for every OWN_EVERY-th state, which the builder expands
+    XSTATES = 4096       # states the helper may have expanded ahead (a power of two)
+    XKIDS = 1 << 16      # their successors at most (a power of two, >= 2 * MAXMOVES)
 
 
 ctypedef struct RNode:
@@ -159,6 +163,94 @@ cdef enum:
     BIG_SLOTS = 1 << 18  # from this many slots (4 MiB) on, the hash lives in one reserved mapping
 
 
+cdef int retro_expand(Ctx* c, uint64_t key, uint64_t mask, int8_t* cards, int ncards,
+                      uint64_t* kkeys, uint64_t* khash, uint8_t* kinfo) noexcept nogil:
+    """The successors of the state of key ``key``: their keys, hashes and facts
+    (mover + 1, over, the hero's outcome + 1: the graph's ``info`` byte);
+    returns how many (none once the game is over).  Reads ``c`` (its hero is
+    the graph's while the graph is built) and writes only the buffers, so the
+    builder's helper thread can run it."""
+    cdef Mv ms[MAXMOVES]
+    cdef St cur, kid
+    cdef int nm, m, v
+    retro_state(key, c.n, mask, cards, ncards, &cur)
+    if cur.over:
+        return 0
+    nm = gen_moves(c, &cur, ms, 0)
+    for m in range(nm):
+        kid = cur
+        play(c, &kid, &ms[m])
+        kid.tfloor = -1
+        kid.tfseat = 0
+        kkeys[m] = retro_key(&kid, c.n, mask, cards, ncards)
+        khash[m] = mix64(kkeys[m])
+        v = 0
+        if kid.over:
+            outcome_known(c, &kid, &v)
+        kinfo[m] = <uint8_t>((to_move(&kid) + 1) | (kid.over << 3) | ((v + 1) << 4))
+    return nm
+
+
+ctypedef struct RWork:
+    # What the builder (RetroGraph._build_parallel) and its helper thread share.
+    Ctx* c
+    uint64_t* keys      # the states' keys (the builder appends, the helper reads)
+    uint64_t mask
+    int8_t* cards
+    int ncards
+    int64_t known       # states whose keys may be read (builder -> helper)
+    int64_t linked      # states the builder is done with (builder -> helper)
+    int64_t kids_linked # ... and the kid ring up to there
+    int64_t first       # the first state the helper may expand
+    int stop            # the builder is done (or gave up): the helper leaves
+    int64_t* xdone      # per state the helper expanded (at j % XSTATES): j + 1 once it is ready
+    int64_t* xstart     # ... its first kid's place in the kid ring
+    int32_t* xcount     # ... and its number of successors
+    uint64_t* xkey      # the kid ring (place % XKIDS): keys, hashes, facts
+    uint64_t* xhash
+    uint8_t* xinfo
+
+
+cdef void* retro_helper(void* arg) noexcept nogil:
+    """The helper thread of a big graph's build: it expands the states in
+    order into the kid ring (retro_expand) and marks each ready; the builder
+    links them in order.  Expanding is the bigger half of the work, so the
+    builder expands every OWN_EVERY-th state itself.  Handing work over costs
+    a cache line or two per state, in order; the builder's counters are
+    published every 32 states or when it has to wait: never a lock."""
+    cdef RWork* w = <RWork*>arg
+    cdef int64_t j, pos = 0, known = 0, linked = 0, kids_linked = 0
+    cdef int spins = 0, nm, b, m
+    cdef uint64_t kk[MAXMOVES]
+    cdef uint64_t kh[MAXMOVES]
+    cdef uint8_t ki[MAXMOVES]
+    j = w.first
+    while not dk_load_int(&w.stop):
+        if j % OWN_EVERY == OWN_EVERY - 1:
+            j += 1  # the builder's own
+            continue
+        if j >= known or j >= linked + XSTATES or pos + MAXMOVES > kids_linked + XKIDS:
+            known = dk_load_acq(&w.known)
+            linked = dk_load_acq(&w.linked)
+            kids_linked = dk_load_acq(&w.kids_linked)
+            if j >= known or j >= linked + XSTATES or pos + MAXMOVES > kids_linked + XKIDS:
+                dk_wait(&spins)
+                continue
+        spins = 0
+        nm = retro_expand(w.c, w.keys[j], w.mask, w.cards, w.ncards, kk, kh, ki)
+        b = <int>(j & (XSTATES - 1))
+        w.xstart[b] = pos
+        w.xcount[b] = nm
+        for m in range(nm):
+            w.xkey[(pos + m) & (XKIDS - 1)] = kk[m]
+            w.xhash[(pos + m) & (XKIDS - 1)] = kh[m]
+            w.xinfo[(pos + m) & (XKIDS - 1)] = ki[m]
+        pos += nm
+        dk_store_rel(&w.xdone[b], j + 1)
+        j += 1
+    return NULL
+
+
 cdef class RetroGraph:
     """The reachable state graph of a small game, valued for one hero by retrograde analysis.
 
@@ -170,24 +262,25 @@ cdef class RetroGraph:
     """
 
     def __cinit__(self, CState root, int hero, int64_t max_states=2_000_000,
-                  double deadline=0.0):
+                  double deadline=0.0, int threads=1):
         self.c = root.c
         self.deadline = deadline
         self.owner = root.owner
         self.hero = hero
         self.max_states = max_states
+        self.threads = threads
         cdef uint64_t ns = 1 << 12  # grown by _grow as the graph does
         # Everything starts small and doubles as the graph grows: the hint
         # engine solves many graphs of a few thousand states, and a fresh page
         # costs more than the work on it (the kernel zeroes it: on a 2 MiB huge
         # page that is a millisecond).  Big blocks are grown by realloc, which
-        # remaps their pages rather than copying them.  The states themselves
-        # are needed only until they are expanded: a ring holds the keys of
-        # the breadth-first frontier (_add grows it when it is full).
+        # remaps their pages rather than copying them.  The states' keys (the
+        # states themselves: retro_state) get room for max_states at once, an
+        # address that never moves, as the helper thread reads it: the pages
+        # are backed as the graph reaches them.
         self.slots = <RSlot*>calloc(ns, sizeof(RSlot))
         self.slot_mask = ns - 1
-        self.ring_mask = (1 << 10) - 1
-        self.ring = <uint64_t*>malloc((self.ring_mask + 1) * sizeof(uint64_t))
+        self.keys = <uint64_t*>malloc(max(1, max_states) * sizeof(uint64_t))
         self.cap = min(max_states, 1 << 12)
         self.info = <uint8_t*>malloc(self.cap)
         cdef St s0 = root.s
@@ -208,7 +301,7 @@ cdef class RetroGraph:
         self.start = <int32_t*>malloc((self.cap + 1) * sizeof(int32_t))
         self.succ_cap = 4 * self.cap
         self.succ = <int32_t*>malloc(self.succ_cap * sizeof(int32_t))
-        if (self.slots == NULL or self.ring == NULL or self.info == NULL or self.start == NULL
+        if (self.slots == NULL or self.keys == NULL or self.info == NULL or self.start == NULL
                 or self.succ == NULL):
             raise MemoryError("retrograde graph")
         s0.tfloor = -1
@@ -233,7 +326,7 @@ cdef class RetroGraph:
             raise MemoryError("retrograde graph")
 
     def __dealloc__(self):
-        free(self.ring)
+        free(self.keys)
         free(self.info)
         if self.slots != self.big:
             free(self.slots)
@@ -264,10 +357,15 @@ cdef class RetroGraph:
         """The index of ``s``, added if new; -1: more than ``max_states`` states,
         -2: out of memory."""
         cdef uint64_t k = self._key(s)
-        return self._add_keyed(s, k, mix64(k))
+        cdef int v = 0
+        if s.over:
+            outcome_known(self.c, s, &v)  # c.hero is the graph's hero while it is built
+        return self._add_keyed(k, mix64(k), <uint8_t>((to_move(s) + 1) | (s.over << 3)
+                                                      | ((v + 1) << 4)))
 
-    cdef int64_t _add_keyed(self, St* s, uint64_t k, uint64_t h) noexcept nogil:
-        """:meth:`_add` with the key ``k`` and its hash ``h`` already worked out."""
+    cdef int64_t _add_keyed(self, uint64_t k, uint64_t h, uint8_t info) noexcept nogil:
+        """:meth:`_add` with the key ``k``, its hash ``h`` and the state's facts
+        (the ``info`` byte) already worked out."""
         cdef int64_t f = self._find(k, h)
         if f >= 0:
             return f
@@ -275,13 +373,8 @@ cdef class RetroGraph:
             return -1
         if self.n == self.cap and self._grow_states() != 0:
             return -2
-        if self.n - self.head > self.ring_mask and self._grow_ring() != 0:
-            return -2
-        self.ring[self.n & self.ring_mask] = k
-        cdef int v = 0, mover = to_move(s)
-        if s.over:
-            outcome_known(self.c, s, &v)  # c.hero is the graph's hero while it is built
-        self.info[self.n] = <uint8_t>((mover + 1) | (s.over << 3) | ((v + 1) << 4))
+        self.keys[self.n] = k
+        self.info[self.n] = info
         self.slots[-1 - f].key = k
         self.slots[-1 - f].index = <uint32_t>(self.n + 1)
         self.n += 1
@@ -301,19 +394,6 @@ cdef class RetroGraph:
             return -2
         self.start = <int32_t*>p
         self.cap = cap
-        return 0
-
-    cdef int _grow_ring(self) noexcept nogil:
-        """Double the ring of states waiting to be expanded (head .. n - 1)."""
-        cdef int64_t size = 2 * (self.ring_mask + 1), a
-        cdef uint64_t* ring = <uint64_t*>malloc(size * sizeof(uint64_t))
-        if ring == NULL:
-            return -2
-        for a in range(self.head, self.n):
-            ring[a & (size - 1)] = self.ring[a & self.ring_mask]
-        free(self.ring)
-        self.ring = ring
-        self.ring_mask = size - 1
         return 0
 
     cdef int _grow(self) noexcept nogil:
@@ -370,100 +450,188 @@ cdef class RetroGraph:
         self.slot_mask = ns - 1
         return 0
 
-    cdef int _expand(self, int64_t i, St* kids, uint64_t* kkeys, uint64_t* khash) noexcept nogil:
-        """State ``i``'s successors with their keys and hashes, their hash slots
-        prefetched; returns how many (none once the game is over)."""
-        cdef Mv ms[MAXMOVES]
-        cdef St cur
-        cdef int nm, m
-        retro_state(self.ring[i & self.ring_mask], self.c.n, self.card_mask, self.cards,
-                    self.ncards, &cur)
-        if cur.over:
-            return 0
-        nm = gen_moves(self.c, &cur, ms, 0)
+    cdef int _expand(self, int64_t i, uint64_t* kkeys, uint64_t* khash,
+                     uint8_t* kinfo) noexcept nogil:
+        """State ``i``'s successors (:func:`retro_expand`), their hash slots
+        prefetched; returns how many."""
+        cdef int nm = retro_expand(self.c, self.keys[i], self.card_mask, self.cards,
+                                   self.ncards, kkeys, khash, kinfo), m
         for m in range(nm):
-            kids[m] = cur
-            play(self.c, &kids[m], &ms[m])
-            kids[m].tfloor = -1
-            kids[m].tfseat = 0
-            kkeys[m] = self._key(&kids[m])
-            khash[m] = mix64(kkeys[m])
             __builtin_prefetch(&self.slots[khash[m] & self.slot_mask])
         return nm
+
+    cdef int _link(self, int64_t i, uint64_t* kkeys, uint64_t* khash, uint8_t* kinfo,
+                   int nm, int64_t step) noexcept nogil:
+        """Look up (or add) state ``i``'s ``nm`` successors, the ``m``-th at
+        ``kkeys[m * step]`` etc., and record each once as its successor; then
+        the budgets.  0, or -1 .. -4 as :meth:`_build`."""
+        cdef int64_t first = self.nsucc, j, k
+        cdef int m, dup
+        cdef int32_t* grown
+        self.start[i] = <int32_t>self.nsucc
+        for m in range(nm):
+            j = self._add_keyed(kkeys[m * step], khash[m * step], kinfo[m * step])
+            if j < 0:
+                return <int>j
+            dup = 0
+            for k in range(first, self.nsucc):
+                if self.succ[k] == j:
+                    dup = 1
+                    break
+            if dup:
+                continue
+            if self.nsucc == self.succ_cap:
+                grown = <int32_t*>realloc(self.succ, 2 * self.succ_cap * sizeof(int32_t))
+                if grown == NULL:
+                    return -2
+                self.succ = grown
+                self.succ_cap *= 2
+            self.succ[self.nsucc] = <int32_t>j
+            self.nsucc += 1
+        i += 1
+        if (i & 0xFFF) == 0 and self.deadline > 0 and dk_now() > self.deadline:
+            return -4
+        if (i & 0xFFFF) == 0:
+            with gil:
+                if PyErr_CheckSignals() != 0:
+                    PyErr_Clear()
+                    return -3
+        return 0
 
     cdef int _build(self, St* root) noexcept nogil:
         """Every state reachable from ``root``, in BFS order, with its successors.
 
         Most of the time goes into memory: every successor is looked up in a
-        hash of millions of states (a cache miss for its slot, another for its
-        key).  So the work is pipelined over the BFS order: state ``i + 2`` is
-        expanded and its successors' slots prefetched while states ``i + 1``
-        and ``i`` wait their turn, and only then are state ``i``'s successors
-        looked up -- by then their slots have (mostly) arrived.
+        hash of millions of states (a cache miss).  So the work is pipelined
+        over the BFS order: state ``i + 2`` is expanded and its successors'
+        slots prefetched while states ``i + 1`` and ``i`` wait their turn, and
+        only then are state ``i``'s successors looked up -- by then their slots
+        have (mostly) arrived.  A big graph goes on with a helper thread
+        (:meth:`_build_parallel`) when one was asked for.
         """
-        # PIPE buffers of successors, keys and hashes, used round-robin by state index
-        cdef St* kids = <St*>malloc(PIPE * MAXMOVES * sizeof(St))
+        # PIPE buffers of successors' keys, hashes and facts, used round-robin by state index
         cdef uint64_t* kkeys = <uint64_t*>malloc(PIPE * MAXMOVES * sizeof(uint64_t))
         cdef uint64_t* khash = <uint64_t*>malloc(PIPE * MAXMOVES * sizeof(uint64_t))
+        cdef uint8_t* kinfo = <uint8_t*>malloc(PIPE * MAXMOVES)
         cdef int nms[PIPE]
-        cdef int rc = 0
-        if kids == NULL or kkeys == NULL or khash == NULL:
+        cdef int64_t i = 0, ready = -1  # states 0 .. ready are expanded
+        cdef int rc = 0, b
+        if kkeys == NULL or khash == NULL or kinfo == NULL or self._add(root) < 0:
             rc = -2
-        elif self._add(root) < 0:
-            rc = -2
-        else:
-            rc = self._build_loop(kids, kkeys, khash, nms)
-        free(kids)
-        free(kkeys)
-        free(khash)
-        return rc
-
-    cdef int _build_loop(self, St* kids, uint64_t* kkeys, uint64_t* khash, int* nms) noexcept nogil:
-        """The pipelined loop of :meth:`_build` over its buffers."""
-        cdef int64_t i = 0, j, k, first, ready = -1  # states 0 .. ready are expanded
-        cdef int nm, m, dup, b, bn
-        cdef int32_t* grown
-        while i < self.n:
-            self.start[i] = <int32_t>self.nsucc
-            first = self.nsucc
+        while rc == 0 and i < self.n:
+            if i == PAR_FROM and self.threads > 1:
+                rc = self._build_parallel(i)
+                if rc != 1:
+                    break
+                rc = 0  # no thread to be had: on alone
+                self.threads = 1
+                ready = i - 1
             while ready < i + PIPE - 1 and ready + 1 < self.n:  # expand ahead
                 ready += 1
                 b = <int>(ready % PIPE)
-                nms[b] = self._expand(ready, &kids[b * MAXMOVES], &kkeys[b * MAXMOVES],
-                                      &khash[b * MAXMOVES])
-            self.head = i + 1  # the ring may reuse state i's place from here on
+                nms[b] = self._expand(ready, &kkeys[b * MAXMOVES], &khash[b * MAXMOVES],
+                                      &kinfo[b * MAXMOVES])
             b = <int>(i % PIPE)
-            nm = nms[b]
-            for m in range(nm):
-                j = self._add_keyed(&kids[b * MAXMOVES + m], kkeys[b * MAXMOVES + m],
-                                    khash[b * MAXMOVES + m])
-                if j < 0:
-                    return <int>j
-                dup = 0
-                for k in range(first, self.nsucc):
-                    if self.succ[k] == j:
-                        dup = 1
-                        break
-                if dup:
-                    continue
-                if self.nsucc == self.succ_cap:
-                    grown = <int32_t*>realloc(self.succ, 2 * self.succ_cap * sizeof(int32_t))
-                    if grown == NULL:
-                        return -2
-                    self.succ = grown
-                    self.succ_cap *= 2
-                self.succ[self.nsucc] = <int32_t>j
-                self.nsucc += 1
+            rc = self._link(i, &kkeys[b * MAXMOVES], &khash[b * MAXMOVES], &kinfo[b * MAXMOVES],
+                            nms[b], 1)
             i += 1
-            if (i & 0xFFF) == 0 and self.deadline > 0 and dk_now() > self.deadline:
-                return -4
-            if (i & 0xFFFF) == 0:
-                with gil:
-                    if PyErr_CheckSignals() != 0:
-                        PyErr_Clear()
-                        return -3
-        self.start[self.n] = <int32_t>self.nsucc
-        return 0
+        free(kkeys)
+        free(khash)
+        free(kinfo)
+        if rc == 0:
+            self.start[self.n] = <int32_t>self.nsucc
+        return rc
+
+    cdef int _build_parallel(self, int64_t i) noexcept nogil:
+        """The rest of :meth:`_build` from state ``i`` on, with a helper thread
+        expanding states ahead (:func:`retro_helper`) while this one looks
+        their successors up and links them in order -- the same graph, the
+        same numbering.  Returns 1 at once if no thread can be had."""
+        cdef RWork w
+        cdef dk_thread t
+        cdef int rc = 0, spins = 0, nm, m
+        cdef int64_t b, p, bn, j, kl = 0, own_j = -1
+        cdef int own_nm = 0
+        cdef uint64_t ok[MAXMOVES]
+        cdef uint64_t oh[MAXMOVES]
+        cdef uint8_t oi[MAXMOVES]
+        cdef uint64_t kk[MAXMOVES]
+        cdef uint64_t kh[MAXMOVES]
+        cdef uint8_t ki[MAXMOVES]
+        memset(&w, 0, sizeof(RWork))
+        w.xdone = <int64_t*>calloc(XSTATES, sizeof(int64_t))
+        w.xstart = <int64_t*>malloc(XSTATES * sizeof(int64_t))
+        w.xcount = <int32_t*>malloc(XSTATES * sizeof(int32_t))
+        w.xkey = <uint64_t*>malloc(XKIDS * sizeof(uint64_t))
+        w.xhash = <uint64_t*>malloc(XKIDS * sizeof(uint64_t))
+        w.xinfo = <uint8_t*>malloc(XKIDS)
+        if (w.xdone == NULL or w.xstart == NULL or w.xcount == NULL or w.xkey == NULL
+                or w.xhash == NULL or w.xinfo == NULL):
+            rc = -2
+        else:
+            w.c = self.c
+            w.keys = self.keys
+            w.mask = self.card_mask
+            w.cards = self.cards
+            w.ncards = self.ncards
+            w.known = self.n
+            w.linked = i
+            w.first = i
+            if dk_thread_start(&t, retro_helper, &w) != 0:
+                rc = 1
+            else:
+                while i < self.n:
+                    j = i + 2  # two states ahead: expand if it is ours, else prefetch its slots
+                    if j < self.n and j > own_j and j % OWN_EVERY == OWN_EVERY - 1:
+                        own_nm = self._expand(j, ok, oh, oi)
+                        own_j = j
+                    elif j % OWN_EVERY != OWN_EVERY - 1:
+                        bn = j & (XSTATES - 1)
+                        if dk_load_acq(&w.xdone[bn]) == j + 1:
+                            for m in range(w.xcount[bn]):
+                                __builtin_prefetch(&self.slots[w.xhash[(w.xstart[bn] + m) & (XKIDS - 1)]
+                                                               & self.slot_mask])
+                    if i % OWN_EVERY == OWN_EVERY - 1:
+                        if own_j != i:
+                            own_nm = self._expand(i, ok, oh, oi)
+                            own_j = i
+                        rc = self._link(i, ok, oh, oi, own_nm, 1)
+                    else:
+                        b = i & (XSTATES - 1)
+                        if dk_load_acq(&w.xdone[b]) != i + 1:  # not ready: wait
+                            dk_store_rel(&w.known, self.n)
+                            dk_store_rel(&w.linked, i)
+                            dk_store_rel(&w.kids_linked, kl)
+                            while dk_load_acq(&w.xdone[b]) != i + 1:
+                                dk_wait(&spins)
+                            spins = 0
+                        p = w.xstart[b] & (XKIDS - 1)
+                        nm = w.xcount[b]
+                        kl = w.xstart[b] + nm
+                        if p + nm > XKIDS:  # the kids wrap round the ring: gathered first
+                            for m in range(nm):
+                                kk[m] = w.xkey[(p + m) & (XKIDS - 1)]
+                                kh[m] = w.xhash[(p + m) & (XKIDS - 1)]
+                                ki[m] = w.xinfo[(p + m) & (XKIDS - 1)]
+                            rc = self._link(i, kk, kh, ki, nm, 1)
+                        else:
+                            rc = self._link(i, &w.xkey[p], &w.xhash[p], &w.xinfo[p], nm, 1)
+                    if rc != 0:
+                        break
+                    i += 1
+                    if (i & 31) == 0:
+                        dk_store_rel(&w.known, self.n)
+                        dk_store_rel(&w.linked, i)
+                        dk_store_rel(&w.kids_linked, kl)
+                dk_store_int(&w.stop, 1)
+                dk_thread_join(&t)
+        free(w.xdone)
+        free(w.xstart)
+        free(w.xcount)
+        free(w.xkey)
+        free(w.xhash)
+        free(w.xinfo)
+        return rc
 
     cdef int _solve(self) noexcept nogil:
         """The hero's and the others' attractors, level by level (the distances).

@@ -141,9 +141,10 @@ class RetroGraph:
     """A small game's whole state graph valued by retrograde analysis (ext/retro.pxi).
 
     Raises ``OverflowError`` past ``max_states`` states, ``TimeoutError`` past
-    ``deadline`` (absolute ``time.monotonic()``; 0: none)."""
+    ``deadline`` (absolute ``time.monotonic()``; 0: none).  ``threads`` 2: past
+    100,000 states a helper thread expands states ahead of the builder."""
     def __init__(self, root: CState, hero: int, max_states: int = 2_000_000,
-                 deadline: float = 0.0) -> None: ...
+                 deadline: float = 0.0, threads: int = 1) -> None: ...
     @property
     def states_count(self) -> int: ...
     def root(self) -> tuple[int, int | None]:

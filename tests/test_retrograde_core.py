@@ -12,7 +12,7 @@ import random
 import pytest
 from solver_positions import OPTION_SETS, random_prefix
 
-from solver.errors import BudgetExceeded
+from solver.errors import BudgetExceeded, OptionError
 from solver.game.deal import deal_endgame
 from solver.game.movegen import play
 from solver.game.moves import Move
@@ -149,3 +149,22 @@ def test_the_portable_key_loops_equal_the_bmi2_instructions():
             assert got[0] == got[1], s
     finally:
         core.fast_bits(had)
+
+
+def test_two_threads_build_the_same_graph():
+    # past 100,000 states a helper thread expands the states ahead of the builder
+    # (Solver(threads=2), what `durak solve` uses on a machine with two cores):
+    # the same states in the same order, so the same values, moves and variation
+    text = "trump H; hands KS KH QD | JS 7C TC | 9S 8D 8C; attacker 1"
+    state = parse_position(text).state
+    solver = Solver(tt_mb=1)
+    graphs = [core.RetroGraph(solver.core_state(state), 0, 3_000_000, 0.0, threads)
+              for threads in (1, 2)]
+    assert graphs[0].states_count > 100_000
+    assert ([(g.states_count, g.root(), g.moves(), g.variation()) for g in graphs[:1]]
+            == [(g.states_count, g.root(), g.moves(), g.variation()) for g in graphs[1:]])
+    one, two = Solver(tt_mb=1).analyse(state), Solver(tt_mb=1, threads=2).analyse(state)
+    assert (one.value, one.distance, one.pv, one.moves) == (two.value, two.distance, two.pv,
+                                                            two.moves)
+    with pytest.raises(OptionError):
+        Solver(threads=3)

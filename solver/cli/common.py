@@ -77,6 +77,16 @@ def machine_memory_mb() -> int:
         return 0
 
 
+def cores_for_one() -> int:
+    """Threads for one position's solve: 2 when this process may run on two
+    cores or more (a big 3-player graph is then built by two), else 1."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return 2 if cores >= 2 else 1
+
+
 class TableSize(click.ParamType):
     """A transposition table size in MiB: at least 1, at most half the machine's memory.
 

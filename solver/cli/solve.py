@@ -15,9 +15,9 @@ import click
 
 from solver.answers import solve_answer
 from solver.cli.app import main
-from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, emit_json, handles_errors,
-                               load_position, print_hint_table, stderr_console, stdout_console,
-                               table)
+from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, cores_for_one, emit_json,
+                               handles_errors, load_position, print_hint_table, stderr_console,
+                               stdout_console, table)
 from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
@@ -56,7 +56,7 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
                                  param_hint="--hero")
     with _spinner():
         ans = solve_answer(pos, hero, max_time=max_time, max_nodes=max_nodes,
-                           solver=Solver(tt_mb), all_moves=all_moves)
+                           solver=Solver(tt_mb, threads=cores_for_one()), all_moves=all_moves)
     if ans.budget is not None:
         click.echo(f"durak: budget: {ans.budget}", err=True)
     if as_json:

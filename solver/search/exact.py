@@ -66,16 +66,22 @@ class Solver:
     ``tt_mb`` sizes the table (C memory, fixed for the life of the solver).
     ``backend`` is ``"core"`` (the Cython search) or ``"reference"`` (the slow
     pure-Python minimax of :mod:`solver.search.reference`, for tests).
-    Seats are 1-based, as everywhere in the public API.
+    ``threads``: 2 lets a big game of 3+ players solved whole (its graph past
+    100,000 states) be built by two threads -- what one position on an
+    otherwise idle machine wants (`durak solve`); 1 for a solver among
+    parallel workers.  Seats are 1-based, as everywhere in the public API.
     """
 
-    def __init__(self, tt_mb: int = DEFAULT_TT_MB, backend: str = "core"):
+    def __init__(self, tt_mb: int = DEFAULT_TT_MB, backend: str = "core", threads: int = 1):
         if tt_mb < 1:
             raise OptionError(f"tt_mb: {tt_mb} must be at least 1")
         if backend not in ("core", "reference"):
             raise OptionError(f"backend: unknown backend {backend!r}")
+        if threads not in (1, 2):
+            raise OptionError(f"threads: 1 or 2, got {threads!r}")
         self.tt_mb = tt_mb
         self.backend = backend
+        self.threads = threads
         try:
             self._core = CoreBackend(tt_mb) if backend == "core" else None
         except MemoryError:
@@ -163,7 +169,7 @@ class Solver:
         else:
             # small games of 3+ players whole (no repetition troubles, R23), else the search
             res = (retro.solve_small(self._core.load(state), state, h, all_moves, pv,
-                                     max_time, max_nodes)
+                                     max_time, max_nodes, self.threads)
                    if retro.wanted(state) else None)
             if res is None:
                 res = self._core.run(state, h, all_moves, max_time, max_nodes, distance, pv)

@@ -38,17 +38,19 @@ def wanted(state: GameState) -> bool:
 
 
 def solve_small(root, state: GameState, hero: int, all_moves: bool, want_pv: bool,
-                max_time: float | None = None, max_nodes: int | None = None) -> SolveResult | None:
+                max_time: float | None = None, max_nodes: int | None = None,
+                threads: int = 1) -> SolveResult | None:
     """The full answer for ``hero`` (0-based) from the graph of core state ``root``,
     or None when the graph has more than :data:`MAX_STATES` states -- or more
     than ``max_nodes``: a state of the graph costs about what a node of the
     search does, so the hint engine's node budgets bound the graphs it builds.
     Past ``max_time`` seconds the answer is an inexact one that knows nothing
-    (the caller reports the budget)."""
+    (the caller reports the budget).  ``threads`` 2: a big graph is built by
+    two threads (the same graph)."""
     limit = MAX_STATES if max_nodes is None else max(1, min(MAX_STATES, max_nodes))
     deadline = time.monotonic() + max_time if max_time else 0.0
     try:
-        graph = core.RetroGraph(root, hero, limit, deadline)
+        graph = core.RetroGraph(root, hero, limit, deadline, threads)
     except OverflowError:
         return None
     except TimeoutError:
