@@ -251,6 +251,81 @@ cdef void* retro_helper(void* arg) noexcept nogil:
     return NULL
 
 
+ctypedef struct RPass:
+    # One attractor pass of RetroGraph._solve: the graph's predecessor lists,
+    # its records and queue, the target it proves.
+    int64_t n
+    int32_t* pstart
+    int32_t* pred
+    int32_t* start
+    uint8_t* info
+    int8_t* value
+    RNode* node
+    int32_t* queue
+    int target
+
+
+cdef void retro_pass(RPass* p) noexcept nogil:
+    """The states from which the side of ``p.target`` (+1: the hero's, -1: the
+    others') forces that outcome, level by level from the game's ends: the
+    level is the distance (the fastest forced win, the longest resistance).
+
+    Each level walks the predecessors of the states just decided: a random
+    access per edge.  What the walk reads of a state -- decided yet, moves
+    left to refute, whose move -- sits together in one :c:type:`RNode`, so an
+    edge costs one cache miss, and what the states queued next will read is
+    prefetched while this one is handled."""
+    cdef int64_t a, b, e, head = 0, tail = 0, level_end, n = p.n
+    cdef int d = 0, v, prover_is_hero = p.target == 1
+    cdef RNode* node = p.node
+    cdef int32_t* queue = p.queue
+    cdef int32_t* pstart = p.pstart
+    cdef int32_t* pred = p.pred
+    for a in range(n):
+        node[a].left = <int16_t>(p.start[a + 1] - p.start[a])
+        if (p.info[a] >> 3) & 1 and node[a].dist < 0:
+            v = (p.info[a] >> 4) - 1
+            if v == p.target:
+                p.value[a] = <int8_t>p.target
+                node[a].dist = 0
+                queue[tail] = <int32_t>a
+                tail += 1
+    while head < tail:
+        level_end = tail
+        while head < level_end:
+            b = queue[head]
+            head += 1
+            # a three-stage prefetch down the queue: the offsets of the state 8
+            # ahead, the predecessor list of the one 4 ahead, the records of
+            # the next one's predecessors -- each load below then finds its
+            # line on the way or arrived
+            if head + 8 < tail:
+                __builtin_prefetch(&pstart[queue[head + 8]])
+            if head + 4 < tail:
+                __builtin_prefetch(&pred[pstart[queue[head + 4]]])
+            if head < tail:
+                for e in range(pstart[queue[head]], pstart[queue[head] + 1]):
+                    __builtin_prefetch(&node[pred[e]])
+            for e in range(pstart[b], pstart[b + 1]):
+                a = pred[e]
+                if node[a].dist >= 0:
+                    continue
+                if node[a].hero_moves != prover_is_hero:  # the defender refutes
+                    node[a].left -= 1
+                    if node[a].left > 0:
+                        continue
+                p.value[a] = <int8_t>p.target
+                node[a].dist = d + 1
+                queue[tail] = <int32_t>a
+                tail += 1
+        d += 1
+
+
+cdef void* retro_pass_thread(void* arg) noexcept nogil:
+    retro_pass(<RPass*>arg)
+    return NULL
+
+
 cdef class RetroGraph:
     """The reachable state graph of a small game, valued for one hero by retrograde analysis.
 
@@ -634,20 +709,22 @@ cdef class RetroGraph:
         return rc
 
     cdef int _solve(self) noexcept nogil:
-        """The hero's and the others' attractors, level by level (the distances).
-
-        Each pass walks the predecessors of the states just decided: a random
-        access per edge.  What the walk reads of a state -- decided yet, moves
-        left to refute, whose move -- sits together in one :c:type:`RNode`, so an
-        edge costs one cache miss, and what the states queued next will read is
-        prefetched while this one is handled."""
-        cdef int64_t n = self.n, m = self.nsucc, a, b, e, head, tail, level_end, ahead
-        # edge offsets fit 32 bits: at most MAX_STATES x MAXMOVES edges (768 M)
+        """The hero's and the others' attractors, level by level (the distances):
+        the predecessor lists, then the two passes (:func:`retro_pass`) -- with
+        two threads on a big graph, one each (the attractors are disjoint: a
+        pass never adds a state the other decides, so neither needs the
+        other's results)."""
+        cdef int64_t n = self.n, m = self.nsucc, a, b, e, ahead
+        # edge offsets fit 32 bits: at most MAX_STATES x MAXMOVES edges
         cdef int32_t* pstart = <int32_t*>calloc(n + 2, sizeof(int32_t))
         cdef int32_t* pred = <int32_t*>malloc((self.nsucc + 1) * sizeof(int32_t))
         cdef RNode* node = <RNode*>malloc((n + 1) * sizeof(RNode))
         cdef int32_t* queue = <int32_t*>malloc((n + 1) * sizeof(int32_t))
-        cdef int target, prover_is_hero, v, d, ti, hero_team = team(self.c, self.hero)
+        cdef RNode* node2 = NULL
+        cdef int32_t* queue2 = NULL
+        cdef int hero_team = team(self.c, self.hero), rc = 0
+        cdef RPass win, loss
+        cdef dk_thread t
         self.value = <int8_t*>calloc(n + 1, sizeof(int8_t))
         self.dist = <int32_t*>malloc((n + 1) * sizeof(int32_t))
         if (pstart == NULL or pred == NULL or node == NULL or queue == NULL
@@ -671,52 +748,36 @@ cdef class RetroGraph:
                 b = self.succ[e]
                 pred[pstart[b + 1]] = <int32_t>a
                 pstart[b + 1] += 1
-        for ti in range(2):
-            target = 1 if ti == 0 else -1
-            prover_is_hero = target == 1
-            head = tail = 0
-            for a in range(n):
-                node[a].left = <int16_t>(self.start[a + 1] - self.start[a])
-                if (self.info[a] >> 3) & 1 and node[a].dist < 0:
-                    v = (self.info[a] >> 4) - 1
-                    if v == target:
-                        self.value[a] = <int8_t>target
-                        node[a].dist = 0
-                        queue[tail] = <int32_t>a
-                        tail += 1
-            d = 0
-            while head < tail:
-                level_end = tail
-                while head < level_end:
-                    b = queue[head]
-                    head += 1
-                    # a three-stage prefetch down the queue: the offsets of the
-                    # state 8 ahead, the predecessor list of the one 4 ahead, the
-                    # records of the next one's predecessors -- each load below
-                    # then finds its line on the way or arrived
-                    if head + 8 < tail:
-                        __builtin_prefetch(&pstart[queue[head + 8]])
-                    if head + 4 < tail:
-                        __builtin_prefetch(&pred[pstart[queue[head + 4]]])
-                    if head < tail:
-                        for e in range(pstart[queue[head]], pstart[queue[head] + 1]):
-                            __builtin_prefetch(&node[pred[e]])
-                    for e in range(pstart[b], pstart[b + 1]):
-                        a = pred[e]
-                        if node[a].dist >= 0:
-                            continue
-                        if node[a].hero_moves != prover_is_hero:  # the defender refutes
-                            node[a].left -= 1
-                            if node[a].left > 0:
-                                continue
-                        self.value[a] = <int8_t>target
-                        node[a].dist = d + 1
-                        queue[tail] = <int32_t>a
-                        tail += 1
-                d += 1
+        win.n = loss.n = n
+        win.pstart = loss.pstart = pstart
+        win.pred = loss.pred = pred
+        win.start = loss.start = self.start
+        win.info = loss.info = self.info
+        win.value = loss.value = self.value
+        win.node = loss.node = node
+        win.queue = loss.queue = queue
+        win.target = 1
+        loss.target = -1
+        if self.threads > 1 and n >= PAR_FROM:
+            node2 = <RNode*>malloc((n + 1) * sizeof(RNode))
+            queue2 = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+            if node2 != NULL and queue2 != NULL:
+                memcpy(node2, node, n * sizeof(RNode))
+                loss.node = node2
+                loss.queue = queue2
+                if dk_thread_start(&t, retro_pass_thread, &loss) == 0:
+                    retro_pass(&win)
+                    dk_thread_join(&t)
+                    rc = 1
+                else:
+                    loss.node = node
+                    loss.queue = queue
+        if rc == 0:  # one after the other, on one set of records
+            retro_pass(&win)
+            retro_pass(&loss)
         for a in range(n):
-            self.dist[a] = node[a].dist
-        free(pstart); free(pred); free(node); free(queue)
+            self.dist[a] = node[a].dist if node[a].dist >= 0 or node2 == NULL else node2[a].dist
+        free(pstart); free(pred); free(node); free(queue); free(node2); free(queue2)
         return 0
 
     @property
