@@ -261,7 +261,8 @@ ctypedef struct RPass:
     uint8_t* info
     int8_t* value
     RNode* node
-    int32_t* queue
+    int32_t* queue      # the states decided, in order: queue[step * k] for k = 0, 1, ...
+    int64_t step
     int target
 
 
@@ -275,7 +276,7 @@ cdef void retro_pass(RPass* p) noexcept nogil:
     left to refute, whose move -- sits together in one :c:type:`RNode`, so an
     edge costs one cache miss, and what the states queued next will read is
     prefetched while this one is handled."""
-    cdef int64_t a, b, e, head = 0, tail = 0, level_end, n = p.n
+    cdef int64_t a, b, e, head = 0, tail = 0, level_end, n = p.n, step = p.step
     cdef int d = 0, v, prover_is_hero = p.target == 1
     cdef RNode* node = p.node
     cdef int32_t* queue = p.queue
@@ -288,23 +289,23 @@ cdef void retro_pass(RPass* p) noexcept nogil:
             if v == p.target:
                 p.value[a] = <int8_t>p.target
                 node[a].dist = 0
-                queue[tail] = <int32_t>a
+                queue[step * tail] = <int32_t>a
                 tail += 1
     while head < tail:
         level_end = tail
         while head < level_end:
-            b = queue[head]
+            b = queue[step * head]
             head += 1
             # a three-stage prefetch down the queue: the offsets of the state 8
             # ahead, the predecessor list of the one 4 ahead, the records of
             # the next one's predecessors -- each load below then finds its
             # line on the way or arrived
             if head + 8 < tail:
-                __builtin_prefetch(&pstart[queue[head + 8]])
+                __builtin_prefetch(&pstart[queue[step * (head + 8)]])
             if head + 4 < tail:
-                __builtin_prefetch(&pred[pstart[queue[head + 4]]])
+                __builtin_prefetch(&pred[pstart[queue[step * (head + 4)]]])
             if head < tail:
-                for e in range(pstart[queue[head]], pstart[queue[head] + 1]):
+                for e in range(pstart[queue[step * head]], pstart[queue[step * head] + 1]):
                     __builtin_prefetch(&node[pred[e]])
             for e in range(pstart[b], pstart[b + 1]):
                 a = pred[e]
@@ -316,7 +317,7 @@ cdef void retro_pass(RPass* p) noexcept nogil:
                         continue
                 p.value[a] = <int8_t>p.target
                 node[a].dist = d + 1
-                queue[tail] = <int32_t>a
+                queue[step * tail] = <int32_t>a
                 tail += 1
         d += 1
 
@@ -721,7 +722,6 @@ cdef class RetroGraph:
         cdef RNode* node = <RNode*>malloc((n + 1) * sizeof(RNode))
         cdef int32_t* queue = <int32_t*>malloc((n + 1) * sizeof(int32_t))
         cdef RNode* node2 = NULL
-        cdef int32_t* queue2 = NULL
         cdef int hero_team = team(self.c, self.hero), rc = 0
         cdef RPass win, loss
         cdef dk_thread t
@@ -755,29 +755,33 @@ cdef class RetroGraph:
         win.info = loss.info = self.info
         win.value = loss.value = self.value
         win.node = loss.node = node
-        win.queue = loss.queue = queue
+        # the won states fill the queue from its start, the lost ones from its
+        # end: the two sets are disjoint, so together at most n
+        win.queue = queue
+        win.step = 1
+        loss.queue = &queue[n]
+        loss.step = -1
         win.target = 1
         loss.target = -1
-        if self.threads > 1 and n >= PAR_FROM:
-            node2 = <RNode*>malloc((n + 1) * sizeof(RNode))
-            queue2 = <int32_t*>malloc((n + 1) * sizeof(int32_t))
-            if node2 != NULL and queue2 != NULL:
-                memcpy(node2, node, n * sizeof(RNode))
-                loss.node = node2
-                loss.queue = queue2
-                if dk_thread_start(&t, retro_pass_thread, &loss) == 0:
-                    retro_pass(&win)
-                    dk_thread_join(&t)
-                    rc = 1
-                else:
-                    loss.node = node
-                    loss.queue = queue
+        if self.threads > 1 and n >= PAR_FROM and sizeof(RNode) <= sizeof(uint64_t):
+            # the loss pass on records of its own, in the keys' memory (8 bytes
+            # a state, backed already and not needed once the graph is built):
+            # fresh pages would cost what the second thread saves
+            node2 = <RNode*>self.keys
+            memcpy(node2, node, n * sizeof(RNode))
+            loss.node = node2
+            if dk_thread_start(&t, retro_pass_thread, &loss) == 0:
+                retro_pass(&win)
+                dk_thread_join(&t)
+                rc = 1
+            else:
+                loss.node = node
         if rc == 0:  # one after the other, on one set of records
             retro_pass(&win)
             retro_pass(&loss)
         for a in range(n):
-            self.dist[a] = node[a].dist if node[a].dist >= 0 or node2 == NULL else node2[a].dist
-        free(pstart); free(pred); free(node); free(queue); free(node2); free(queue2)
+            self.dist[a] = node[a].dist if node[a].dist >= 0 or rc == 0 else node2[a].dist
+        free(pstart); free(pred); free(node); free(queue)
         return 0
 
     @property
