@@ -9,6 +9,8 @@ is the retrograde analysis of ``ext/retro.pxi``.  Not part of CI.
 
     python benchmarks/bench_retro.py                # 144 positions
     python benchmarks/bench_retro.py --per-rule 2   # a quicker look
+    python benchmarks/bench_retro.py --threads 2    # a big graph built by two threads
+    python benchmarks/bench_retro.py --cli          # `durak solve --json`, a process each
 """
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ SIZES = [[3, 3, 3], [4, 3, 2], [5, 2, 2], [4, 4, 1]]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-rule", type=int, default=6, help="deals per rule set and hand sizes")
+    ap.add_argument("--threads", type=int, default=1, choices=(1, 2),
+                    help="in process: Solver(threads=N) (`durak solve` uses 2 on two cores)")
     ap.add_argument("--cli", action="store_true",
                     help="time `durak solve POSITION --json` in a new process per position")
     args = ap.parse_args()
@@ -54,7 +58,7 @@ def main() -> None:
                                          capture_output=True, text=True, check=True).stdout
                     nodes = json.loads(out)["nodes"]
                 else:
-                    nodes = Solver(tt_mb=16).solve(s).nodes
+                    nodes = Solver(tt_mb=16, threads=args.threads).solve(s).nodes
                 dt = time.perf_counter() - t0
                 times.append(dt)
                 states.append(nodes)
@@ -63,7 +67,7 @@ def main() -> None:
     times.sort()
     n = len(times)
     what = ("`durak solve --json`, a new process each (wall time)" if args.cli
-            else "`Solver.solve` (value, best moves, distance, pv)")
+            else f"`Solver.solve` (value, best moves, distance, pv), {args.threads} thread(s)")
     print(f"{n} positions, 3 players, 9 cards: {what}")
     print(f"median {statistics.median(times):.3f} s, 90th percentile {times[int(0.9 * n)]:.3f} s, "
           f"max {times[-1]:.3f} s ({worst[1]}); under 1 s: {sum(t < 1 for t in times)} of {n}")
