@@ -61,8 +61,8 @@ def solve_answer(position: Any, hero: int | None = None, *, max_time: float | No
     state = pos.state
     if all_moves and has_hidden_cards(state):
         # the hint's own default of deals; max_time (solve's budget) only caps them
-        return hint_answer(pos, samples=_engine("solver.hints").DEFAULT_SAMPLES, seed=seed,
-                           max_time=max_time, me=hero)
+        return hint_answer(pos, samples=_engine("solver.hints").default_samples(state.players),
+                           seed=seed, max_time=max_time, me=hero)
     solver = solver or Solver()
     fn = solver.analyse if all_moves else solver.solve
     try:
@@ -104,13 +104,17 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
     """`durak hint`: every move scored on sampled deals (default samples as the command).
 
     With only a time budget the deals are scored until it is up, and the answer
-    is complete once :data:`DEFAULT_SAMPLES` of them are in.  ``knowledge``
+    is complete once the default number of them (by the number of players:
+    :func:`~solver.hints.default_samples`) is in.  ``knowledge``
     (a seat's view of a game record) stands in for ``position``.
     """
     hints = _engine("solver.hints")
-    floor = hints.DEFAULT_SAMPLES if samples is None and max_time is not None else None
+    players = (knowledge.view.players if knowledge is not None
+               else parse_position(position).state.players)
+    default = hints.default_samples(players)
+    floor = default if samples is None and max_time is not None else None
     if samples is None:
-        samples = hints.TIME_ONLY_SAMPLES if max_time is not None else hints.DEFAULT_SAMPLES
+        samples = hints.TIME_ONLY_SAMPLES if max_time is not None else default
     try:
         if knowledge is not None:
             res = hints.hint_knowledge(knowledge, samples=samples, seed=seed,

@@ -42,13 +42,13 @@ MAX_MOVES = 4000
 #: The most games one match may be asked for (each keeps a small record).
 MAX_GAMES = 1_000_000
 #: The hint bot's default budget: deals per decision, the hint engine's default
-#: (docs/hint.md).
-BOT_HINT_SAMPLES = DEFAULT_SAMPLES
+#: by the number of players (None; docs/hint.md).
+BOT_HINT_SAMPLES: int | None = None
 #: With inference, the hint bot draws up to this many times its deals until their
 #: effective number (Kish) is its budget (docs/hint.md).
 INFERENCE_OVERSAMPLE = 1
 #: The policies a match knows by name.
-POLICY_NAMES = ("random", "greedy", "hint", "hint-inf")
+POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast")
 
 
 class HintPolicy:
@@ -61,15 +61,16 @@ class HintPolicy:
     without, or without observations, every deal counts alike.
     """
 
-    def __init__(self, samples: int = BOT_HINT_SAMPLES, time: float | None = None, config: Any = None,
-                 inference: bool = False, model: Any = None, oversample: int = INFERENCE_OVERSAMPLE):
+    def __init__(self, samples: int | None = BOT_HINT_SAMPLES, time: float | None = None,
+                 config: Any = None, inference: bool = False, model: Any = None,
+                 oversample: int = INFERENCE_OVERSAMPLE, name: str | None = None):
         self.samples = samples
         self.time = time
         self.config = config
         self.inference = inference
         self.model = model
         self.oversample = oversample
-        self.name = "hint-inf" if inference else "hint"
+        self.name = name or ("hint-inf" if inference else "hint")
 
     @property
     def wants_observations(self) -> bool:
@@ -88,9 +89,12 @@ class HintPolicy:
         return Move.parse(res.best, state.rules.deck)
 
 
-def make_policy(name: str, hint_samples: int = BOT_HINT_SAMPLES, hint_time: float | None = None) -> Policy:
-    """``random``, ``greedy``, ``hint`` (at the given budget) or ``hint-inf`` (the
-    same, weighing its deals by the opponents' past moves)."""
+def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
+                hint_time: float | None = None) -> Policy:
+    """``random``, ``greedy``, ``hint`` (at the given budget; default deals by the
+    number of players), ``hint-inf`` (the same, weighing its deals by the
+    opponents' past moves) or ``hint-fast`` (128 deals whatever the number of
+    players: the engine before three players got more, for matches against it)."""
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
@@ -99,6 +103,8 @@ def make_policy(name: str, hint_samples: int = BOT_HINT_SAMPLES, hint_time: floa
         return HintPolicy(hint_samples, hint_time)
     if name == "hint-inf":
         return HintPolicy(hint_samples, hint_time, inference=True)
+    if name == "hint-fast":
+        return HintPolicy(hint_samples or DEFAULT_SAMPLES, hint_time, name="hint-fast")
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
 
 
@@ -155,7 +161,7 @@ class MatchSpec:
     players: int = 2
     rules: Rules = Rules()
     seed: int = 0
-    hint_samples: int = BOT_HINT_SAMPLES
+    hint_samples: int | None = BOT_HINT_SAMPLES
     hint_time: float | None = None
     max_moves: int = MAX_MOVES
 

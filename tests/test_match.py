@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.game.rules import parse_rules
-from solver.match import HintPolicy, MatchSpec, match, play_match_game
+from solver.match import HintPolicy, MatchSpec, make_policy, match, play_match_game
 
 
 def test_each_deal_is_played_from_every_seat():
@@ -61,6 +61,15 @@ def test_cli_match_table_and_bad_input():
                  ["--players", "3", "--rules", "teams=2v2"], ["--a", "clever"]):
         r = CliRunner().invoke(main, ["match", "--b", "random", *(args if "--a" in args else ["--a", "greedy", *args])])
         assert r.exit_code == 2, (args, r.output)
+
+
+def test_hint_fast_is_the_engine_at_128_deals_whatever_the_players():
+    # `hint` takes the engine's default deals (more with three players or more);
+    # `hint-fast` keeps the earlier 128 for matches against it
+    assert make_policy("hint").samples is None
+    fast = make_policy("hint-fast")
+    assert fast.samples == 128 and fast.name == "hint-fast"
+    assert make_policy("hint-fast", hint_samples=16).samples == 16
 
 
 def test_cli_match_offers_every_policy_including_inference():

@@ -17,7 +17,7 @@ from solver.cli.common import handles_errors, print_hint_table, read_game_text, 
 from solver.cli.show import render
 from solver.errors import DurakError
 from solver.games import Game
-from solver.hints import DEFAULT_SAMPLES, hint_knowledge
+from solver.hints import hint_knowledge
 from solver.notation.position import Position
 
 HELP = ("moves: 2:6D or 6D (the seat to move), draw 7H KD; commands: hint, show, undo, "
@@ -26,12 +26,12 @@ HELP = ("moves: 2:6D or 6D (the seat to move), draw 7H KD; commands: hint, show,
 
 @main.command("game")
 @click.argument("game")
-@click.option("--samples", "-n", type=click.IntRange(min=1), default=DEFAULT_SAMPLES,
-              show_default=True, help="Deals per hint.")
+@click.option("--samples", "-n", type=click.IntRange(min=1), default=None,
+              help="Deals per hint (default 128 with two players, 512 with more).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the hints' deals.")
 @handles_errors
-def game_command(game: str, samples: int, seed: int) -> None:
+def game_command(game: str, samples: int | None, seed: int) -> None:
     """Follow a game at the table: GAME is a record to start from (its header at least:
     players, trump, me, deal, attacker; '-' is not allowed, stdin carries the commands)."""
     if game == "-":

@@ -11,7 +11,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.match import BOT_HINT_SAMPLES, MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match
+from solver.match import MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match
 
 
 @main.command("match")
@@ -30,7 +30,8 @@ from solver.match import BOT_HINT_SAMPLES, MAX_GAMES, POLICY_NAMES, MatchSpec, g
               help="Play on a Dask cluster: tcp://HOST:8786, or 'local' for a LocalCluster of "
                    "--workers workers (needs durak-solver[cluster]).")
 @click.option("--hint-samples", type=click.IntRange(min=1), default=None,
-              help="Deals per decision of the hint policy (default: the bot's budget).")
+              help="Deals per decision of the hint policies (default 128 with two players, "
+                   "512 with more; hint-fast: 128).")
 @click.option("--hint-time", type=Seconds(), default=None,
               help="Seconds per decision of the hint policy (stops scoring new deals).")
 @click.option("--record", "record_dir", default=None, metavar="DIR",
@@ -47,7 +48,7 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     of A's share of the decided games, and the mean time per decision.
     """
     spec = MatchSpec(a=a, b=b, players=players, rules=parse_rules(rules), seed=seed,
-                     hint_samples=hint_samples or BOT_HINT_SAMPLES, hint_time=hint_time)
+                     hint_samples=hint_samples, hint_time=hint_time)
     with ProgressBar("games") as bar:
         res = match(spec, games, workers=workers, progress=bar.callback, scheduler=scheduler)
     if record_dir is not None:
