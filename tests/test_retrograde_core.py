@@ -168,3 +168,6 @@ def test_two_threads_build_the_same_graph():
                                                             two.moves)
     with pytest.raises(OptionError):
         Solver(threads=3)
+    # a graph that outgrows its cap while the helper runs stops it and says so
+    with pytest.raises(OverflowError):
+        core.RetroGraph(solver.core_state(state), 0, 200_000, 0.0, 2)
