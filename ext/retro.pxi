@@ -5,7 +5,7 @@
 # repetition (R23), so where play can go round the table -- three or more
 # players taking in turn -- proving a draw re-searches the same cycles again
 # and again.  A small game's whole graph, though, fits in memory: a 9-card
-# 3-player endgame has under a million states.  Retrograde analysis values
+# 3-player endgame has up to about three million states.  Retrograde analysis values
 # every state at once and handles R23 by its definition: the states from which
 # the hero's side can force a win are the hero's attractor of the won final
 # states, those from which the others can force his loss are theirs, and
@@ -18,11 +18,11 @@
 # card comes into play once the pile is empty, so a 9-card game's whole state
 # fits one 64-bit word, which the hash slot holds itself -- a look-up is one
 # cache miss.  The search's canonical key would fold isomorphic states (dead
-# ranks, interchangeable suits), but in one small game it merges few of them
-# (6% on the largest 9-card games) and costs two to three words kept apart
-# from the slots; and it folds states between bouts more than inside them, so
-# the successors of two states with one key need not share keys.  The discard
-# pile is the root's cards that are nowhere else.
+# ranks, interchangeable suits), but on the largest graphs it merges few of
+# them (3-20%) and costs two to three words kept apart from the slots, or --
+# put back on the root's cards in one word -- twice the key's instructions:
+# slower either way (docs/solver.md).  The discard pile is the root's cards
+# that are nowhere else.
 
 
 cdef enum RetroConst:
