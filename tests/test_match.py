@@ -80,3 +80,21 @@ def test_cli_match_offers_every_policy_including_inference():
     assert res.exit_code == 0, res.output
     obj = json.loads(res.output)
     assert obj["a"] == "hint-inf" and obj["games"] == 2
+
+
+def test_match_reports_the_median_and_99th_percentile_time_per_decision():
+    # every decision lands in one quarter-octave bin; the quantiles are bin tops
+    from solver.match import time_bin, time_bin_top
+    for b in (0, 10, 40, 80):
+        assert time_bin(time_bin_top(b) * 0.999) == b
+    assert time_bin(0.0) == 0 and time_bin(1e9) == 111
+    res = match(MatchSpec("hint", "greedy", seed=2, hint_samples=8), 4)
+    for side in "ab":
+        assert sum(sum(g.time_bins[side].values()) for g in res.games) == sum(
+            g.decisions[side] for g in res.games)
+    obj = res.to_json()
+    med, p99 = obj["seconds_per_decision_median"]["a"], obj["seconds_per_decision_p99"]["a"]
+    assert 0 < med <= p99 and p99 >= obj["seconds_per_decision"]["a"] / 10
+    r = CliRunner().invoke(main, ["match", "--a", "hint", "--b", "greedy", "--games", "2",
+                                  "--hint-samples", "4"])
+    assert r.exit_code == 0 and "99th percentile" in r.output

@@ -45,7 +45,8 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     """Play policy A against policy B: each seeded deal once with A in every seat.
 
     Reports A's wins, draws and losses (a loss: A is the durak), a 95% interval
-    of A's share of the decided games, and the mean time per decision.
+    of A's share of the decided games, and the time per decision (mean, median,
+    99th percentile).
     """
     spec = MatchSpec(a=a, b=b, players=players, rules=parse_rules(rules), seed=seed,
                      hint_samples=hint_samples, hint_time=hint_time)
@@ -73,6 +74,10 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     con.print(f"A lost (durak) {obj['loss_rate']:.1%} of games (95% interval {lo:.1%}-{hi:.1%})")
     spd = obj["seconds_per_decision"]
     con.print(f"mean time per decision: A {spd['a'] * 1000:.1f} ms, B {spd['b'] * 1000:.1f} ms")
+    med, p99 = obj["seconds_per_decision_median"], obj["seconds_per_decision_p99"]
+    if med["a"] is not None:
+        con.print(f"A's time per decision: median {med['a'] * 1000:.2g} ms, "
+                  f"99th percentile {p99['a'] * 1000:.2g} ms (quarter-octave bins)")
     _exit_if_interrupted(res)
 
 
