@@ -291,7 +291,7 @@ cdef class RetroGraph:
     cdef int _grow(self) noexcept nogil
     cdef int _grow_states(self) noexcept nogil
     cdef int _expand(self, int64_t i, uint64_t* kkeys, uint64_t* khash, uint8_t* kinfo) noexcept nogil
-    cdef int _link(self, int64_t i, uint64_t* kkeys, uint64_t* khash, uint8_t* kinfo, int nm, int64_t step) noexcept nogil
+    cdef int _link(self, int64_t i, uint64_t* kkeys, uint64_t* khash, uint8_t* kinfo, int nm) noexcept nogil
     cdef int _build_parallel(self, int64_t i) noexcept nogil
     cdef int _build(self, St* root) noexcept nogil
     cdef int _solve(self) noexcept nogil

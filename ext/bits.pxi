@@ -71,9 +71,6 @@ cdef extern from *:
     static inline int64_t dk_load_acq(int64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     static inline void dk_store_rel(int64_t* p, int64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     static inline int dk_load_int(int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-    static inline int dk_cas(int64_t* p, int64_t expected, int64_t desired) {
-        return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-    }
     static inline void dk_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     static inline void dk_wait(int* spins) {
         if (++*spins < 512) {
@@ -95,7 +92,6 @@ cdef extern from *:
     int64_t dk_load_acq(int64_t* p) nogil
     void dk_store_rel(int64_t* p, int64_t v) nogil
     int dk_load_int(int* p) nogil
-    int dk_cas(int64_t* p, int64_t expected, int64_t desired) nogil
     void dk_store_int(int* p, int v) nogil
     void dk_wait(int* spins) nogil
     ctypedef struct dk_thread:

@@ -330,11 +330,15 @@ cdef void* retro_pass_thread(void* arg) noexcept nogil:
 cdef class RetroGraph:
     """The reachable state graph of a small game, valued for one hero by retrograde analysis.
 
-    ``RetroGraph(root, hero, max_states, deadline)`` builds and values it, or
-    raises ``OverflowError`` when the game has more than ``max_states`` states
-    (the caller then searches instead) and ``TimeoutError`` past ``deadline``
-    (an absolute ``time.monotonic()`` time; 0: none).  Values are +1/0/-1 for
-    the hero's side, distances in plies (``None`` for a draw).
+    ``RetroGraph(root, hero, max_states, deadline, threads)`` builds and values
+    it, or raises ``OverflowError`` when the game has more than ``max_states``
+    states (the caller then searches instead), ``TimeoutError`` past
+    ``deadline`` (an absolute ``time.monotonic()`` time; 0: none) and
+    ``ValueError`` for a root with a pile or more than RETRO_CARDS cards in
+    play.  ``threads`` 2: past PAR_FROM states a helper thread expands states
+    ahead of the builder, and the two attractor passes run at once (the same
+    graph and values).  Values are +1/0/-1 for the hero's side, distances in
+    plies (``None`` for a draw).
     """
 
     def __cinit__(self, CState root, int hero, int64_t max_states=2_000_000,
@@ -537,16 +541,16 @@ cdef class RetroGraph:
         return nm
 
     cdef int _link(self, int64_t i, uint64_t* kkeys, uint64_t* khash, uint8_t* kinfo,
-                   int nm, int64_t step) noexcept nogil:
-        """Look up (or add) state ``i``'s ``nm`` successors, the ``m``-th at
-        ``kkeys[m * step]`` etc., and record each once as its successor; then
-        the budgets.  0, or -1 .. -4 as :meth:`_build`."""
+                   int nm) noexcept nogil:
+        """Look up (or add) state ``i``'s ``nm`` successors (keys, hashes and
+        facts) and record each once as its successor; then the budgets.  0, or
+        -1 .. -4 as :meth:`_build`."""
         cdef int64_t first = self.nsucc, j, k
         cdef int m, dup
         cdef int32_t* grown
         self.start[i] = <int32_t>self.nsucc
         for m in range(nm):
-            j = self._add_keyed(kkeys[m * step], khash[m * step], kinfo[m * step])
+            j = self._add_keyed(kkeys[m], khash[m], kinfo[m])
             if j < 0:
                 return <int>j
             dup = 0
@@ -609,7 +613,7 @@ cdef class RetroGraph:
                                       &kinfo[b * MAXMOVES])
             b = <int>(i % PIPE)
             rc = self._link(i, &kkeys[b * MAXMOVES], &khash[b * MAXMOVES], &kinfo[b * MAXMOVES],
-                            nms[b], 1)
+                            nms[b])
             i += 1
         free(kkeys)
         free(khash)
@@ -671,7 +675,7 @@ cdef class RetroGraph:
                         if own_j != i:
                             own_nm = self._expand(i, ok, oh, oi)
                             own_j = i
-                        rc = self._link(i, ok, oh, oi, own_nm, 1)
+                        rc = self._link(i, ok, oh, oi, own_nm)
                     else:
                         b = i & (XSTATES - 1)
                         if dk_load_acq(&w.xdone[b]) != i + 1:  # not ready: wait
@@ -689,9 +693,9 @@ cdef class RetroGraph:
                                 kk[m] = w.xkey[(p + m) & (XKIDS - 1)]
                                 kh[m] = w.xhash[(p + m) & (XKIDS - 1)]
                                 ki[m] = w.xinfo[(p + m) & (XKIDS - 1)]
-                            rc = self._link(i, kk, kh, ki, nm, 1)
+                            rc = self._link(i, kk, kh, ki, nm)
                         else:
-                            rc = self._link(i, &w.xkey[p], &w.xhash[p], &w.xinfo[p], nm, 1)
+                            rc = self._link(i, &w.xkey[p], &w.xhash[p], &w.xinfo[p], nm)
                     if rc != 0:
                         break
                     i += 1

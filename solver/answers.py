@@ -109,9 +109,8 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
     (a seat's view of a game record) stands in for ``position``.
     """
     hints = _engine("solver.hints")
-    players = (knowledge.view.players if knowledge is not None
-               else parse_position(position).state.players)
-    default = hints.default_samples(players)
+    pos = parse_position(position) if knowledge is None else None  # parsed once
+    default = hints.default_samples(knowledge.view.players if pos is None else pos.state.players)
     floor = default if samples is None and max_time is not None else None
     if samples is None:
         samples = hints.TIME_ONLY_SAMPLES if max_time is not None else default
@@ -121,7 +120,7 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
                                        max_time=max_time, workers=workers, progress=progress,
                                        scheduler=scheduler, min_samples=floor)
         else:
-            res = hints.hint(parse_position(position), samples=samples, seed=seed,
+            res = hints.hint(pos, samples=samples, seed=seed,
                              max_time=max_time, workers=workers, me=me, progress=progress,
                              scheduler=scheduler, min_samples=floor)
     except Interrupted as e:  # Ctrl-C: the answer from the deals scored so far
