@@ -16,6 +16,7 @@ constants, the structs, the classes' fields -- are in ``_core.pxd``.
 * ``face.pxi``: the Python classes ``CState`` and ``Search``
 * ``playout.pxi``: the greedy player and greedy playouts
 * ``retro.pxi``: retrograde analysis of small games' whole state graphs
+* ``uct.pxi``: a small tree search over one known deal (the hint engine)
 
 The design and its measurements: ``docs/solver.md``.
 """
@@ -34,3 +35,4 @@ include "search.pxi"
 include "face.pxi"
 include "playout.pxi"
 include "retro.pxi"
+include "uct.pxi"

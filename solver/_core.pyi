@@ -168,3 +168,12 @@ def greedy_playout(
     """``(result, margin, steps, None)``, or with ``stop_at_endgame`` at the
     first position between bouts with the pile empty ``(None, margin, steps,
     state)``."""
+def uct_scores(
+    st: CState,
+    me: int,
+    iterations: int,
+    table_order: tuple[int, ...] = (),
+    explore: float = 1.0,
+    limit: int = 1500,
+) -> list[tuple[float, float, int, float, float]]:
+    """Per move: mean result, mean margin, visits, first (greedy) playout's result and margin."""

@@ -1,0 +1,184 @@
+# A small tree search over one fully known deal (the hint engine, issue 14).
+#
+# UCT (UCB1 applied to trees, Kocsis & Szepesvari 2006) over the core's moves
+# with greedy playouts (playout.pxi) at the leaves: instead of judging a
+# candidate move by how the greedy player would finish the game, a few hundred
+# iterations let both sides choose their next moves by search.  The asking
+# seat maximises its result; every other seat minimises it (the coalition of
+# S2, which for two players is simply the opponent).  A node is expanded on
+# its second visit; the tree lives in one array grown by realloc and freed on
+# return.  No Python object is touched inside the loop.
+
+from libc.math cimport log, sqrt
+
+
+ctypedef struct UNode:
+    Mv mv               # the move that leads here
+    double w            # summed result for the asking seat (+1/0/-1)
+    double g            # summed card margin (the others' mean hand minus the asker's)
+    double r0           # the first playout's result (from here on, greedy in every seat)
+    double g0           # and its card margin
+    int32_t first       # index of the first child, -1 before expansion
+    int32_t visits
+    int16_t nkids
+    int8_t mover        # the seat to move here (set on expansion)
+    int8_t expanded
+
+
+cdef int uct_expand(Ctx* c, St* s, UNode** nodes, int* cap, int* used, int node) noexcept nogil:
+    """Give ``node`` its children (one per legal move of ``s``); -1 when out of memory."""
+    cdef Mv ms[MAXMOVES]
+    cdef int n = gen_moves(c, s, ms, 0), i, ncap
+    cdef UNode* grown
+    cdef UNode* ch
+    if used[0] + n > cap[0]:
+        ncap = cap[0] * 2
+        while ncap < used[0] + n:
+            ncap *= 2
+        grown = <UNode*>realloc(nodes[0], <size_t>ncap * sizeof(UNode))
+        if grown == NULL:
+            return -1
+        nodes[0] = grown
+        cap[0] = ncap
+    nodes[0][node].first = used[0]
+    nodes[0][node].nkids = n
+    nodes[0][node].mover = to_move(s)
+    nodes[0][node].expanded = 1
+    for i in range(n):
+        ch = &nodes[0][used[0] + i]
+        ch.mv = ms[i]
+        ch.w = 0.0
+        ch.g = 0.0
+        ch.r0 = 0.0
+        ch.g0 = 0.0
+        ch.first = -1
+        ch.visits = 0
+        ch.nkids = 0
+        ch.mover = -1
+        ch.expanded = 0
+    used[0] += n
+    return n
+
+
+cdef int uct_select(UNode* nodes, int node, int me, double explore) noexcept nogil:
+    """UCB1 among ``node``'s children, for its mover: an unvisited child first."""
+    cdef UNode* p = &nodes[node]
+    cdef int k, ch, best = p.first
+    cdef double sign = 1.0 if p.mover == me else -1.0
+    cdef double ln = log(<double>(p.visits + 1)), u, bu = -1e300
+    for k in range(p.nkids):
+        ch = p.first + k
+        if nodes[ch].visits == 0:
+            return ch
+        u = sign * nodes[ch].w / nodes[ch].visits + explore * sqrt(ln / nodes[ch].visits)
+        if u > bu:
+            bu = u
+            best = ch
+    return best
+
+
+cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int limit,
+                 int8_t* order0, int norder0, UNode** nodes, int* cap, int* used,
+                 int32_t* path) noexcept nogil:
+    """``iterations`` rounds of select, expand, greedy playout, back-up; -1 when out of memory."""
+    cdef St s
+    cdef int8_t order[PO_MAXTAB]
+    cdef int norder, it, depth, node, steps, status, v, oh, i, mine
+    cdef double r, others
+    if uct_expand(c, root, nodes, cap, used, 0) < 0:
+        return -1
+    for it in range(iterations):
+        s = root[0]
+        memcpy(order, order0, PO_MAXTAB)
+        norder = norder0
+        node = 0
+        depth = 0
+        path[depth] = 0
+        depth += 1
+        while not s.over:
+            if not nodes[0][node].expanded:
+                if nodes[0][node].visits == 0:
+                    break  # a new leaf: played out before it grows children
+                if uct_expand(c, &s, nodes, cap, used, node) < 0:
+                    return -1
+            if nodes[0][node].nkids == 0:
+                break
+            node = uct_select(nodes[0], node, me, explore)
+            po_play(c, &s, &nodes[0][node].mv, order, &norder)
+            path[depth] = node
+            depth += 1
+        status = po_run(c, &s, limit, 0, order, &norder, &steps)
+        if status == PO_LIMIT:
+            r = 0.0  # R23: endless play is a draw
+        else:
+            oh = c.hero
+            c.hero = me
+            v = 0
+            outcome_known(c, &s, &v)
+            c.hero = oh
+            r = v
+        mine = popcount64(s.hand[me])
+        others = 0.0
+        for i in range(c.n):
+            if i != me:
+                others += popcount64(s.hand[i])
+        others = others / (c.n - 1) - mine
+        if nodes[0][node].visits == 0:
+            nodes[0][node].r0 = r
+            nodes[0][node].g0 = others
+        for i in range(depth):
+            nodes[0][path[i]].visits += 1
+            nodes[0][path[i]].w += r
+            nodes[0][path[i]].g += others
+    return 0
+
+
+def uct_scores(CState st, int me, int iterations, tuple table_order=(), double explore=1.0,
+               int limit=1500):
+    """Every legal move's mean result and card margin for ``me`` after a UCT search
+    of ``iterations`` greedy playouts over this fully known state.
+
+    Returns one ``(mean result, mean margin, visits, first result, first
+    margin)`` per move of ``st.moves()``; the first playout through a move is
+    the plain greedy playout after it (``greedy_playout(st, me, limit, order,
+    i)``).  A move never visited has zeros.  ``explore``: the UCB1
+    constant (results are in [-1, 1]).
+    """
+    cdef Ctx* c = st.c
+    cdef int8_t order0[PO_MAXTAB]
+    cdef int norder0 = po_order(&st.s, table_order, order0)
+    cdef int cap = 1024, used = 1, rc, k, ch
+    cdef UNode* nodes
+    cdef int32_t* path
+    if not 0 <= me < c.n:
+        raise ValueError(f"me: seat {me} is not at the table")
+    if iterations < 1:
+        raise ValueError("iterations must be at least 1")
+    if st.s.over:
+        return []
+    nodes = <UNode*>malloc(cap * sizeof(UNode))
+    path = <int32_t*>malloc((<size_t>iterations + 2) * sizeof(int32_t))
+    if nodes == NULL or path == NULL:
+        free(nodes)
+        free(path)
+        raise MemoryError()
+    memset(nodes, 0, sizeof(UNode))
+    nodes[0].first = -1
+    try:
+        with nogil:
+            rc = uct_run(c, &st.s, me, iterations, explore, limit, order0, norder0,
+                         &nodes, &cap, &used, path)
+        if rc < 0:
+            raise MemoryError()
+        out = []
+        for k in range(nodes[0].nkids):
+            ch = nodes[0].first + k
+            if nodes[ch].visits:
+                out.append((nodes[ch].w / nodes[ch].visits, nodes[ch].g / nodes[ch].visits,
+                            nodes[ch].visits, nodes[ch].r0, nodes[ch].g0))
+            else:
+                out.append((0.0, 0.0, 0, 0.0, 0.0))
+        return out
+    finally:
+        free(nodes)
+        free(path)

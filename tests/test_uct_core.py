@@ -1,0 +1,88 @@
+"""The tree search over one known deal (ext/uct.pxi, the hint engine's issue 14).
+
+* With one iteration per move every move is visited once, by a plain greedy
+  playout: its result and card margin are ``core.greedy_playout``'s after
+  that move (2-4 players, every rules option, piles and bouts in progress).
+* The root's visits add up to the iterations.
+* UCT converges to minimax: on small endgames (S1, and S2's coalition value
+  with three players) the move with the best mean after 4,000 iterations has
+  the exact value of the position.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from solver_positions import OPTION_SETS, deal_endgame, random_prefix
+
+from solver.game.deal import new_game
+from solver.search import Solver
+from solver.search.native import core, load, move_text
+
+
+def attack_order(s) -> tuple[int, ...]:
+    return tuple(a for a, _ in s.table)
+
+
+def game_states(seed: int, count: int):
+    """States of random games (2-4 players, every option set), pile and all."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        rules = rng.choice(OPTION_SETS)
+        s = random_prefix(rng, new_game(rng.choice([2, 3, 4]), rules, rng=rng), rng.randint(0, 60))
+        if not s.is_over:
+            yield s
+
+
+def test_one_iteration_per_move_is_the_greedy_playout():
+    search = core.Search(1)
+    seen = 0
+    for s in game_states(11, 150):
+        cs = load(search, s)
+        me = s.to_move
+        n = len(cs.moves())
+        out = core.uct_scores(cs, me, n, attack_order(s))
+        assert len(out) == n
+        for i, (mean, margin, visits, r0, g0) in enumerate(out):
+            r, g, _, _ = core.greedy_playout(cs, me, 1500, attack_order(s), i)
+            assert visits == 1
+            assert (mean, margin) == (r, g) == (r0, g0), (s, i)
+        seen += 1
+    assert seen > 100
+
+
+def test_root_visits_add_up_to_the_iterations():
+    search = core.Search(1)
+    for s in game_states(12, 40):
+        cs = load(search, s)
+        out = core.uct_scores(cs, s.to_move, 300, attack_order(s))
+        assert sum(v for _, _, v, _, _ in out) == 300
+        assert all(-1.0 <= m <= 1.0 for m, _, _, _, _ in out)
+        for i, (_, _, _, r0, g0) in enumerate(out):  # the first visit: the greedy playout
+            assert (r0, g0) == core.greedy_playout(cs, s.to_move, 1500, attack_order(s), i)[:2]
+
+
+def test_best_mean_move_has_the_exact_value_on_small_endgames():
+    """S1/S2: UCT with enough iterations plays a value-preserving move."""
+    rng = random.Random(5)
+    solver = Solver()
+    search = core.Search(1)
+    for _ in range(120):
+        n = rng.choice([2, 2, 3])
+        s = deal_endgame(rng, [rng.randint(1, 3) for _ in range(n)], rng.choice(OPTION_SETS[:8]))
+        me = s.to_move
+        res = solver.analyse(s, me + 1, distance=False, pv=False)
+        value = {m.move: m.value for m in res.moves}
+        cs = load(search, s)
+        out = core.uct_scores(cs, me, 4000)
+        best = max(range(len(out)), key=lambda i: out[i][0])
+        assert value[move_text(cs.moves()[best])] == res.value, s
+
+
+def test_bad_arguments():
+    s = next(game_states(13, 1))
+    cs = load(core.Search(1), s)
+    with pytest.raises(ValueError, match="iterations"):
+        core.uct_scores(cs, s.to_move, 0, attack_order(s))
+    with pytest.raises(ValueError, match="seat"):
+        core.uct_scores(cs, 7, 10, attack_order(s))
