@@ -33,7 +33,7 @@ from solver.game.moves import Move
 from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.games import Game
-from solver.hints import DEFAULT_SAMPLES, hint_knowledge
+from solver.hints import DEFAULT_SAMPLES, HintConfig, hint_knowledge
 from solver.hints.knowledge import Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
 
@@ -104,7 +104,8 @@ class HintPolicy:
         res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), max_time=self.time,
                              config=self.config,
                              observations=observations if self.inference else None,
-                             model=self.model, oversample=self.oversample)
+                             model=self.model, oversample=self.oversample,
+                             deepen=self.time is not None)
         return Move.parse(res.best, state.rules.deck)
 
 
@@ -113,7 +114,8 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     """``random``, ``greedy``, ``hint`` (at the given budget; default deals by the
     number of players), ``hint-inf`` (the same, weighing its deals by the
     opponents' past moves) or ``hint-fast`` (128 deals whatever the number of
-    players: the engine before three players got more, for matches against it)."""
+    players, one greedy playout per move and deal: the engine before three
+    players got more deals and two players a tree search, for matches against it)."""
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
@@ -123,7 +125,8 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     if name == "hint-inf":
         return HintPolicy(hint_samples, hint_time, inference=True)
     if name == "hint-fast":
-        return HintPolicy(hint_samples or DEFAULT_SAMPLES, hint_time, name="hint-fast")
+        return HintPolicy(hint_samples or DEFAULT_SAMPLES, hint_time,
+                          config=HintConfig(uct_iters=0), name="hint-fast")
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
 
 

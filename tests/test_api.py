@@ -48,8 +48,8 @@ def test_S3_analyse_on_hidden_cards_shows_the_hint_table():
     data = json.loads(out.output)
     assert data["player"] == 1 and data["samples"] > 0
     assert {m["move"] for m in data["moves"]} == {"6S", "6D", "6S,6D", "QC", "KS", "TD", "AH"}
-    for m in data["moves"]:
-        assert abs(m["win"] + m["draw"] + m["loss"] - 1) < 1e-9
+    for m in data["moves"]:  # each share is rounded to 4 decimals in the JSON
+        assert abs(m["win"] + m["draw"] + m["loss"] - 1) < 3e-4
 
 
 def test_S3_solve_refuses_hidden_cards_and_points_to_hint():

@@ -315,10 +315,12 @@ def print_hint_table(res: Any) -> None:
     con = stdout_console()
     how = (f"every consistent deal ({res.samples:,})" if res.exhaustive
            else f"{res.samples:,} sampled deals of {res.deals_total:,}")
+    by = (f"a {res.iterations:,}-iteration search with greedy playouts" if res.iterations
+          else "greedy playouts")
     kind = {"exact": "each solved exactly",
-            "estimate": "each scored by greedy playouts (an estimate)",
+            "estimate": f"each scored by {by} (an estimate)",
             "mixed": f"{res.exact_deals:,} solved exactly, "
-                     f"{res.samples - res.exact_deals:,} by greedy playouts (an estimate)"}[res.kind]
+                     f"{res.samples - res.exact_deals:,} by {by} (an estimate)"}[res.kind]
     title = (f"seat {res.player} asks, seat {res.to_move} to move: {how}, {kind} "
              f"(seed {res.seed}, {res.seconds:.2f} s)")
     t = table(title=title, title_justify="left")
@@ -336,5 +338,6 @@ def print_hint_table(res: Any) -> None:
     con.print(t)
     con.print("[dim]Moves are ranked by mean score (+1 win, 0 draw, -1 loss), then by the mean "
               "card margin at the end; 'best in' is the share of deals on which the move "
-              "scored best.[/dim]")
+              "scored best. With a search a deal's score is its mean result; 'win' is the share "
+              "of deals scored above 0.[/dim]")
     con.print(f"recommended: [bold]{res.best}[/bold]")

@@ -14,6 +14,10 @@ from solver.games import Game
 
 #: The most deals one hint may be asked to score.
 MAX_SAMPLES = 1_000_000
+#: The most tree-search iterations per deal: ``solver.hints.MAX_UCT_ITERS``,
+#: written out so that the command line starts without the engine (a test
+#: holds the two equal).
+MAX_ITERATIONS = 102_400
 
 
 @main.command("hint")
@@ -22,11 +26,15 @@ MAX_SAMPLES = 1_000_000
               help="A game record (docs/game-record.md; '-' for stdin): the hint at its end, "
                    "from the asking seat's view, instead of POSITION.")
 @click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
-              help="Deals to score the moves on (default 128 with two players, 512 with more; "
+              help="Deals to score the moves on (default 128 with two players, 512 with more, "
                    "up to 5000 with --time; all deals when there are fewer).")
 @click.option("--time", "--max-time", "time_", type=Seconds(), default=None,
-              help="Stop scoring new deals after this many seconds (exit 3 if fewer deals "
-                   "than asked were scored).")
+              help="Seconds to think. Two players: the time left after the deals doubles the "
+                   "search over each, pass by pass; more players: deals are scored until it "
+                   "is up. Exit 3 if fewer deals than asked were scored.")
+@click.option("--iterations", type=click.IntRange(0, MAX_ITERATIONS), default=None,
+              help="Two players: tree-search iterations per deal (default 100; 0: one greedy "
+                   "playout per move, the faster engine before).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the deals (default: a fresh one, printed).")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1,
@@ -39,13 +47,14 @@ MAX_SAMPLES = 1_000_000
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
 def hint_command(position: str | None, game_file: str | None, samples: int | None,
-                 time_: float | None, seed: int | None, workers: int, scheduler: str | None,
-                 me: int | None, as_json: bool) -> None:
+                 time_: float | None, iterations: int | None, seed: int | None, workers: int,
+                 scheduler: str | None, me: int | None, as_json: bool) -> None:
     """Recommend a move in POSITION, where cards are hidden, by scoring every
     legal move on the same sampled deals of the unseen cards.
 
-    Each deal is solved exactly when its pile is empty, else played out by the
-    greedy player (docs/hint.md).  With --game FILE the position is the end of
+    Each deal is solved exactly when its pile is empty (two players: at most
+    2 cards), else searched with greedy playouts at the leaves (two players)
+    or played out by the greedy player (docs/hint.md).  With --game FILE the position is the end of
     a game record, seen by its asking seat (or --me).  With --time and no --samples, deals are
     scored until the time is up.
     """
@@ -61,7 +70,7 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     with ProgressBar("sampling deals") as bar:
         ans = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
                           me=me, progress=bar.callback, scheduler=scheduler,
-                          knowledge=knowledge)
+                          knowledge=knowledge, iterations=iterations)
     res = ans.result
     if as_json:
         emit_json(res.to_json())

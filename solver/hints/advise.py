@@ -45,7 +45,7 @@ import math
 import os
 import random
 import time as _time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any, Callable, Iterator, Sequence
 
@@ -70,8 +70,12 @@ DEFAULT_SAMPLES = 128
 #: known, so the deals differ more and more of them pay (docs/hint.md: the
 #: durak in 6.3% of 3,000 games at 128, 5.1% at 512).
 DEFAULT_SAMPLES_MULTI = 512
-#: The sample cap when only a time budget is given.
+#: The sample cap when only a time budget is given (three or more players).
 TIME_ONLY_SAMPLES = 5000
+#: The most tree-search iterations per deal: the deeper passes of a timed
+#: two-player hint stop there, and `durak hint --iterations` accepts no more
+#: (a search's tree takes about 0.5 KB an iteration).
+MAX_UCT_ITERS = 100 * 2 ** 10
 
 
 @dataclass
@@ -134,6 +138,9 @@ class HintResult:
     #: ``none`` (no observations), ``weighted`` (deals weighted by the likelihood
     #: of the opponents' moves) or ``fallback`` (every deal had likelihood 0: uniform).
     inference: str = "none"
+    #: Tree-search iterations per deal behind the scores (two players; 0: one
+    #: greedy playout per move).  A time budget deepens it pass by pass.
+    iterations: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -145,6 +152,7 @@ class HintResult:
             "kind": self.kind, "deals_wanted": self.wanted, "complete": self.complete,
             "interrupted": self.interrupted,
             "effective_deals": round(self.effective_deals, 2), "inference": self.inference,
+            "iterations": self.iterations,
         }
 
 
@@ -347,7 +355,8 @@ def hint(position: Any, samples: int | None = None, seed: int | None = None,
          max_time: float | None = None, workers: int = 1, me: int | None = None,
          config: HintConfig | None = None, solver: Any = None,
          progress: Callable[[int, int], None] | None = None,
-         scheduler: str | None = None, min_samples: int | None = None) -> HintResult:
+         scheduler: str | None = None, min_samples: int | None = None,
+         deepen: bool = False) -> HintResult:
     """Score every move of the seat to move, as seen by the asking seat.
 
     ``position``: a position string, JSON-like dict, parsed position or
@@ -365,12 +374,68 @@ def hint(position: Any, samples: int | None = None, seed: int | None = None,
     :attr:`HintResult.complete` says whether they were reached.  Ctrl-C raises
     :class:`~solver.errors.Interrupted` whose ``partial`` is the answer from the
     deals scored so far (none scored: a plain ``KeyboardInterrupt``).
+    ``deepen`` (two players, with ``max_time``): the time left once the deals
+    are scored goes into passes at twice the tree search's iterations over the
+    same deals (``max_time`` is then time to think, not only a cap); the answer
+    is the last whole pass's, as a run at its ``iterations`` would give.
     """
     state, me0 = _parse(position, me)
     k = knowledge_of(state, me0)
     return hint_knowledge(k, samples=samples, seed=seed, max_time=max_time, workers=workers,
                           config=config, solver=solver, progress=progress, scheduler=scheduler,
+                          deepen=deepen,
                           min_samples=min_samples)
+
+
+def _recorded(deals: Iterator[GameState], out: list[GameState]) -> Iterator[GameState]:
+    """The deals, each also appended to ``out`` as it is drawn (for the deeper passes)."""
+    for d in deals:
+        out.append(d)
+        yield d
+
+
+def _score(deals: Any, total: int, cfg: HintConfig, moves: list[Move], seat: int, solver: Any,
+           workers: int, scheduler: str | None, deadline: float | None,
+           done: Callable[[int], None]) -> tuple[list, list, list[bool], bool]:
+    """Every move scored on each deal, in the deals' seeded order, until the deals
+    or the time run out: (scores, margins, exact flags, interrupted by Ctrl-C)."""
+    scores: list[list[float]] = []
+    margins: list[list[float]] = []
+    exact_flags: list[bool] = []
+    try:
+        if (workers == 1 and scheduler is None) or total == 1:
+            ev = _Evaluator(cfg, solver)
+            for d in deals:
+                row, mrow, ex = ev.evaluate(d, moves, seat)
+                scores.append(row)
+                margins.append(mrow)
+                exact_flags.append(ex)
+                done(len(scores))
+                if deadline is not None and _time.perf_counter() > deadline:
+                    break
+        else:
+            with Executor(min(workers, total), scheduler) as pool:
+                size = chunk_size(total, pool.workers, most=16)
+                parts = _chunks(iter(deals), size, (cfg, moves, seat))
+                arrived: dict[int, list] = {}
+                nxt = 0
+                for ci, rows in pool.map_unordered(evaluate_chunk, parts):
+                    arrived[ci] = rows
+                    while nxt in arrived:  # the deals in their seeded order
+                        for row, mrow, ex in arrived.pop(nxt):
+                            scores.append(row)
+                            margins.append(mrow)
+                            exact_flags.append(ex)
+                        nxt += 1
+                    done(len(scores))
+                    if deadline is not None and scores and _time.perf_counter() > deadline:
+                        pool.close(cancel=True)
+                        break
+    except KeyboardInterrupt:  # Ctrl-C: the caller answers from the deals scored so far
+        if not scores:
+            raise
+        return scores, margins, exact_flags, True
+    return scores, margins, exact_flags, False
 
 
 def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = None,
@@ -379,7 +444,8 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
                    progress: Callable[[int, int], None] | None = None,
                    scheduler: str | None = None, min_samples: int | None = None,
                    observations: Sequence[Observation] | None = None,
-                   model: OpponentModel | None = None, oversample: int = 1) -> HintResult:
+                   model: OpponentModel | None = None, oversample: int = 1,
+                   deepen: bool = False) -> HintResult:
     """:func:`hint` on a seat's knowledge (the bots' entry point).
 
     ``observations``: the other seats' past decisions
@@ -391,6 +457,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     deals, keep drawing deals (up to ``oversample`` times ``samples``) until
     Kish's effective number reaches ``samples``, so the weighting does not
     shrink the budget; 1 draws ``samples`` deals as without observations.
+    ``deepen``: as in :func:`hint` (not with observations).
     """
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
@@ -429,49 +496,43 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         deals = _weighed(iter(deals), observations, model or NoisyGreedy(), lls,
                          None if exhaustive else samples)
     greedy = greedy_move(view)
-    scores: list[list[int]] = []
-    margins: list[list[float]] = []
-    exact_flags: list[bool] = []
     deadline = None if max_time is None else t0 + max_time
 
     def done(n: int) -> None:
         if progress is not None:
             progress(n, total)
 
-    interrupted = False
-    try:
-        if (workers == 1 and scheduler is None) or total == 1:
-            ev = _Evaluator(cfg, solver)
-            for d in deals:
-                row, mrow, ex = ev.evaluate(d, moves, k.seat)
-                scores.append(row)
-                margins.append(mrow)
-                exact_flags.append(ex)
-                done(len(scores))
-                if deadline is not None and _time.perf_counter() > deadline:
-                    break
-        else:
-            with Executor(min(workers, total), scheduler) as pool:
-                size = chunk_size(total, pool.workers, most=16)
-                parts = _chunks(iter(deals), size, (cfg, moves, k.seat))
-                arrived: dict[int, list] = {}
-                nxt = 0
-                for ci, rows in pool.map_unordered(evaluate_chunk, parts):
-                    arrived[ci] = rows
-                    while nxt in arrived:  # the deals in their seeded order
-                        for row, mrow, ex in arrived.pop(nxt):
-                            scores.append(row)
-                            margins.append(mrow)
-                            exact_flags.append(ex)
-                        nxt += 1
-                    done(len(scores))
-                    if deadline is not None and scores and _time.perf_counter() > deadline:
-                        pool.close(cancel=True)
-                        break
-    except KeyboardInterrupt:  # Ctrl-C: answer from the deals scored so far
-        if not scores:
-            raise
-        interrupted = True
+    # Two players: more deals buy nothing measurable, a deeper search over each
+    # does (docs/hint.md), so time left after the deals goes into passes at
+    # twice the iterations over the same deals; the last whole pass answers.
+    deepen = (deepen and max_time is not None and view.players == 2 and cfg.uct_iters > 0
+              and cfg.playouts == "auto" and not observations)
+    scored: list[GameState] = []  # the deals of the first pass, for the deeper ones
+    if deepen:
+        deals = _recorded(iter(deals), scored)
+    scores, margins, exact_flags, interrupted = _score(
+        deals, total, cfg, moves, k.seat, solver, workers, scheduler, deadline, done)
+    iterations = cfg.uct_iters if view.players == 2 and cfg.playouts == "auto" else 0
+    pass_start = t0
+    while (deepen and not interrupted and len(scores) == total and not all(exact_flags)
+           and iterations < MAX_UCT_ITERS):
+        # time left for a pass at twice the iterations (it takes about twice as long)?
+        now = _time.perf_counter()
+        if now + 2.2 * (now - pass_start) > deadline:
+            break
+        pass_start = now
+        deeper = replace(cfg, uct_iters=2 * iterations)
+        try:
+            again = _score(iter(scored), total, deeper, moves, k.seat, solver, workers,
+                           scheduler, deadline, done)
+        except KeyboardInterrupt:  # the last whole pass stands
+            interrupted = True
+            break
+        if again[3] or len(again[0]) < total:  # cut short: the last whole pass stands
+            interrupted = again[3]
+            break
+        scores, margins, exact_flags, _ = again
+        iterations = deeper.uct_iters
     if observations and len(lls) < total and deal_weights(lls).effective >= samples - 1e-9:
         total = len(lls)  # oversampling stopped at the effective number asked for
     complete = len(scores) == total
@@ -497,11 +558,12 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         seconds=_time.perf_counter() - t0, workers=workers,
         wanted=min(total, min_samples) if min_samples else total, interrupted=interrupted,
         effective_deals=effective, inference=inference,
+        iterations=0 if all(exact_flags) else iterations,
     )
     if interrupted:  # a KeyboardInterrupt still, carrying the answer from the deals scored
         raise Interrupted(partial=result)
     return result
 
 
-__all__ = ["DEFAULT_SAMPLES", "DEFAULT_SAMPLES_MULTI", "TIME_ONLY_SAMPLES", "HintMove", "HintResult",
-           "aggregate", "default_samples", "hint", "hint_knowledge"]
+__all__ = ["DEFAULT_SAMPLES", "DEFAULT_SAMPLES_MULTI", "MAX_UCT_ITERS", "TIME_ONLY_SAMPLES",
+           "HintMove", "HintResult", "aggregate", "default_samples", "hint", "hint_knowledge"]

@@ -5,9 +5,14 @@
   (:class:`solver.search.Solver`, through its public API with a node budget)
   gives the value of every move for the asking seat (S1, S2; with 3+ players
   against the coalition of the others).
-* **playout**: otherwise the move is played and the game finished by the
-  greedy player (:mod:`solver.bots`) in every seat; the result for the asking
-  seat is the move's score on that deal.  The compiled core plays them
+* **tree search** (two players, :attr:`HintConfig.uct_iters`): otherwise a
+  small UCT search over the deal (``ext/uct.pxi``) with greedy playouts at its
+  leaves, so both sides choose their next moves by search instead of
+  greedily; a move's score is the average of its mean result there and the
+  plain greedy playout after it (:attr:`HintConfig.uct_mix`, docs/hint.md).
+* **playout**: otherwise (three or more players, or ``uct_iters=0``) the move
+  is played and the game finished by the greedy player (:mod:`solver.bots`) in
+  every seat; the result for the asking seat is the move's score on that deal.  The compiled core plays them
   (``ext/playout.pxi``, about 30 us a game); :func:`solver.hints.playout.playout`
   is the pure-Python reference.  When the pile runs out during a two-player
   playout, the rest is solved exactly within ``endgame_nodes``.
@@ -51,7 +56,15 @@ class HintConfig:
     move is recommended over the greedy player's move only if its paired mean
     advantage on the same deals exceeds ``switch_z`` standard errors; else the
     greedy move is recommended (noise must not talk the engine out of a sound
-    default).  ``playouts``: ``"auto"`` runs the greedy playouts in the compiled
+    default).  ``uct_iters`` (two players): iterations of the tree search over
+    a deal that is not solved exactly, at least one per move (0: one greedy
+    playout per move, the engine before; with three or more players the deals,
+    not the search, buy strength, and 512 deals of a search would not fit the
+    budget).  ``uct_explore``: its UCB1 constant.  ``uct_mix``: a move's score
+    on the deal is ``uct_mix`` times the greedy playout after it (the search's
+    first visit) plus the rest times the search's mean (0.5: the search wins
+    head to head, the greedy playout models a greedy opponent better; both
+    measured in docs/hint.md).  ``playouts``: ``"auto"`` runs the greedy playouts in the compiled
     core (``ext/playout.pxi``, the same moves and results as :func:`playout`,
     about a hundred times faster), ``"python"`` runs the pure-Python reference
     :func:`playout`.
@@ -68,6 +81,9 @@ class HintConfig:
     tt_mb: int = 16
     playout_limit: int = PLAYOUT_LIMIT
     playouts: str = "auto"
+    uct_iters: int = 100
+    uct_explore: float = 1.0
+    uct_mix: float = 0.5
 
 
 class _Evaluator:
@@ -78,6 +94,13 @@ class _Evaluator:
             raise OptionError(f"playouts: 'auto' or 'python', got {cfg.playouts!r}")
         if cfg.solver not in ("auto", "always", "never"):
             raise OptionError(f"solver: 'auto', 'always' or 'never', got {cfg.solver!r}")
+        if cfg.uct_iters < 0:
+            raise OptionError(f"uct_iters: need 0 or more, got {cfg.uct_iters}")
+        if not 0.0 <= cfg.uct_mix <= 1.0:
+            raise OptionError(f"uct_mix: a weight from 0 to 1, got {cfg.uct_mix}")
+        if cfg.uct_iters and cfg.playouts == "python":
+            raise OptionError("uct_iters: the tree search runs in the compiled core only; "
+                              "give uct_iters=0 with playouts='python'")
         self.cfg = cfg
         self._solver = solver
         self._po_solver: Solver | None = None  # a small solver whose table the playouts load deals into
@@ -133,8 +156,25 @@ class _Evaluator:
                     # and reported as a playout estimate (exact=False)
         eg = (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
               and self.solver() is not None)
-        res = self.playouts(deal, moves, me, eg)
+        if self.cfg.uct_iters > 0 and deal.players == 2 and not eg:
+            res = self._uct(deal, moves, me)
+        else:
+            res = self.playouts(deal, moves, me, eg)
         return [r for r, _ in res], [g for _, g in res], False
+
+    def _uct(self, deal: GameState, moves: Sequence[Move], me: int) -> list[tuple[float, float]]:
+        """The tree search's mean result and card margin of every move (``ext/uct.pxi``)."""
+        if self._po_solver is None:
+            self._po_solver = Solver(tt_mb=1)
+        st = self._po_solver.core_state(deal)
+        order = tuple(a for a, _ in deal.table)
+        if len(st.moves()) != len(moves):
+            raise RuntimeError(f"the core lists {len(st.moves())} moves where the rules engine "
+                               f"lists {len(moves)}: {format_position(deal)}")
+        out = core.uct_scores(st, me, max(self.cfg.uct_iters, len(moves)), order,
+                              self.cfg.uct_explore, self.cfg.playout_limit)
+        a = self.cfg.uct_mix
+        return [(a * r0 + (1 - a) * r, a * g0 + (1 - a) * g) for r, g, _, r0, g0 in out]
 
     def playouts(self, deal: GameState, moves: Sequence[Move], me: int,
                  endgame: bool) -> list[tuple[int, float]]:

@@ -1,0 +1,145 @@
+"""The hint engine's tree search over each deal (issue 14, items 2 and 4).
+
+Two players: a deal that is not solved exactly is scored by a UCT search with
+greedy playouts at its leaves (``HintConfig.uct_iters``, ``ext/uct.pxi``); a
+time budget deepens it pass by pass over the same deals, and the answer is
+exactly that of a run at the iterations it reports.  Three or more players
+keep one greedy playout per move.  ``uct_iters=0`` is the engine before.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import solver.hints.advise as advise
+from solver.cli import main
+from solver.cli.hint import MAX_ITERATIONS
+from solver.errors import Interrupted, OptionError
+from solver.game.deal import new_game
+from solver.game.movegen import legal_moves
+from solver.hints import MAX_UCT_ITERS, HintConfig, evaluate_deal, hint, hint_knowledge
+from solver.hints.knowledge import knowledge_of
+from solver.match import make_policy
+
+POS = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
+       "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
+
+
+def moves_json(res):
+    return [m.to_json() for m in res.moves]
+
+
+def test_two_players_are_searched_by_default():
+    res = hint(POS, samples=16, seed=3)
+    assert res.iterations == HintConfig().uct_iters == 100
+    assert all(-1.0 <= m.score <= 1.0 for m in res.moves)
+    plain = hint(POS, samples=16, seed=3, config=HintConfig(uct_iters=0))
+    assert plain.iterations == 0
+    assert moves_json(res) != moves_json(plain)  # the search changes the scores
+
+
+def test_three_players_keep_the_greedy_playouts():
+    g = new_game(3, seed=5)
+    k = knowledge_of(g, g.to_move)
+    a = hint_knowledge(k, samples=8, seed=1)
+    b = hint_knowledge(k, samples=8, seed=1, config=HintConfig(uct_iters=0))
+    assert a.iterations == 0 and moves_json(a) == moves_json(b)
+
+
+def test_mix_weighs_the_greedy_playout_against_the_search():
+    """uct_mix 1: the plain greedy playouts; 0: the search alone; 0.5: their average."""
+    g = new_game(2, seed=6)
+    moves = legal_moves(g)
+    run = lambda mix, iters=64: evaluate_deal(  # noqa: E731
+        g, moves, g.to_move, HintConfig(solver="never", uct_iters=iters, uct_mix=mix))
+    greedy = run(0.0, 0)
+    assert run(1.0)[:2] == greedy[:2]
+    search = run(0.0)
+    half = run(0.5)
+    for i in range(len(moves)):
+        assert half[0][i] == pytest.approx((greedy[0][i] + search[0][i]) / 2)
+        assert half[1][i] == pytest.approx((greedy[1][i] + search[1][i]) / 2)
+
+
+def test_search_scores_are_the_asking_seats():
+    """Two players: the search from the other seat gives exactly the opposite scores."""
+    g = new_game(2, seed=2)
+    moves = legal_moves(g)
+    cfg = HintConfig(solver="never", uct_iters=64)
+    rows, margins, exact = evaluate_deal(g, moves, g.to_move, cfg)
+    other, omargins, _ = evaluate_deal(g, moves, 1 - g.to_move, cfg)
+    assert not exact and other == [-x for x in rows] and omargins == [-x for x in margins]
+    assert any(x not in (-1, 0, 1) for x in rows)  # means over the search, not one playout
+
+
+def test_time_deepens_the_search_and_answers_as_that_depth_would():
+    timed = hint(POS, seed=4, max_time=3.0, deepen=True)
+    assert timed.samples == 128 and timed.complete and not timed.interrupted
+    assert timed.iterations >= 200 and timed.iterations % 100 == 0
+    assert timed.seconds < 3.0 + 0.5
+    fixed = hint(POS, samples=128, seed=4, config=HintConfig(uct_iters=timed.iterations))
+    assert moves_json(timed) == moves_json(fixed) and timed.best == fixed.best
+
+
+def test_ctrl_c_in_a_deeper_pass_keeps_the_last_whole_pass(monkeypatch):
+    calls = []
+    real = advise._score
+
+    def score(*args, **kw):
+        calls.append(args[2].uct_iters)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(advise, "_score", score)
+    with pytest.raises(Interrupted) as e:
+        hint(POS, seed=4, max_time=5.0, deepen=True)
+    assert calls == [100, 200]
+    res = e.value.partial
+    assert res.iterations == 100 and res.samples == 128 and res.interrupted
+    monkeypatch.setattr(advise, "_score", real)
+    assert moves_json(res) == moves_json(hint(POS, samples=128, seed=4))
+
+
+def test_without_deepen_time_is_only_a_cap():
+    """Reviews and `analyse` on hidden cards: a time budget does not change the answer."""
+    capped = hint(POS, samples=16, seed=4, max_time=30.0)
+    assert capped.iterations == 100
+    assert moves_json(capped) == moves_json(hint(POS, samples=16, seed=4))
+
+
+def test_bad_search_settings_are_refused():
+    g = new_game(2, seed=1)
+    with pytest.raises(OptionError, match="uct_iters"):
+        evaluate_deal(g, legal_moves(g), 0, HintConfig(uct_iters=-1))
+    with pytest.raises(OptionError, match="uct_mix"):
+        evaluate_deal(g, legal_moves(g), 0, HintConfig(uct_mix=1.5))
+    with pytest.raises(OptionError, match="compiled core"):
+        evaluate_deal(g, legal_moves(g), 0, HintConfig(playouts="python"))
+
+
+def test_cli_iterations_and_json():
+    out = CliRunner().invoke(main, ["hint", POS, "--seed", "1", "-n", "8", "--iterations", "0",
+                                    "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["iterations"] == 0
+    out = CliRunner().invoke(main, ["hint", POS, "--seed", "1", "-n", "8", "--iterations", "50"])
+    assert out.exit_code == 0 and "100-iteration search" not in out.output
+    assert "a 50-iteration search with greedy playouts" in out.output
+    out = CliRunner().invoke(main, ["hint", POS, "--iterations", str(MAX_ITERATIONS + 1)])
+    assert out.exit_code == 2 and "--iterations" in out.output
+    assert MAX_ITERATIONS == MAX_UCT_ITERS
+
+
+def test_cli_time_thinks_deeper():
+    out = CliRunner().invoke(main, ["hint", POS, "--seed", "1", "--time", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["samples"] == 128 and data["iterations"] >= 200 and data["complete"]
+
+
+def test_hint_fast_is_the_engine_before_the_search():
+    assert make_policy("hint-fast").config.uct_iters == 0
+    assert make_policy("hint").config is None  # the default: searched
