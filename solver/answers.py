@@ -62,7 +62,7 @@ def solve_answer(position: Any, hero: int | None = None, *, max_time: float | No
     if all_moves and has_hidden_cards(state):
         # the hint's own default of deals; max_time (solve's budget) only caps them
         return hint_answer(pos, samples=_engine("solver.hints").default_samples(state.players),
-                           seed=seed, max_time=max_time, me=hero, deepen=False)
+                           seed=seed, max_time=max_time, me=hero)
     solver = solver or Solver()
     fn = solver.analyse if all_moves else solver.solve
     try:
@@ -101,39 +101,31 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
                 max_time: float | None = None, workers: int = 1, me: int | None = None,
                 progress: Callable[[int, int], None] | None = None,
                 scheduler: str | None = None, knowledge: Knowledge | None = None,
-                iterations: int | None = None, deepen: bool = True) -> Answer:
+                iterations: int | None = None) -> Answer:
     """`durak hint`: every move scored on sampled deals (default samples as the command).
 
-    With only a time budget and three or more players the deals are scored
-    until it is up, and the answer is complete once the default number of them
-    (:func:`~solver.hints.default_samples`) is in; with two players the default
-    deals are scored and the time left deepens the search over each (more deals
-    buy nothing measurable there, docs/hint.md).  ``knowledge``
+    With only a time budget the deals are scored until it is up, and the answer
+    is complete once the default number of them (by the number of players:
+    :func:`~solver.hints.default_samples`) is in.  ``knowledge``
     (a seat's view of a game record) stands in for ``position``; ``iterations``
-    (two players) sets :attr:`~solver.hints.HintConfig.uct_iters`; ``deepen``
-    false makes ``max_time`` only a cap (`analyse` on hidden cards).
+    (two players) sets :attr:`~solver.hints.HintConfig.uct_iters`.
     """
     hints = _engine("solver.hints")
     pos = parse_position(position) if knowledge is None else None  # parsed once
-    players = knowledge.view.players if pos is None else pos.state.players
-    default = hints.default_samples(players)
-    by_deals = (samples is None and max_time is not None
-                and (players > 2 or iterations == 0 or not deepen))
-    floor = default if by_deals else None
+    default = hints.default_samples(knowledge.view.players if pos is None else pos.state.players)
+    floor = default if samples is None and max_time is not None else None
     if samples is None:
-        samples = hints.TIME_ONLY_SAMPLES if by_deals else default
+        samples = hints.TIME_ONLY_SAMPLES if max_time is not None else default
     config = None if iterations is None else hints.HintConfig(uct_iters=iterations)
     try:
         if knowledge is not None:
             res = hints.hint_knowledge(knowledge, samples=samples, seed=seed,
                                        max_time=max_time, workers=workers, progress=progress,
-                                       scheduler=scheduler, min_samples=floor, config=config,
-                                       deepen=deepen)
+                                       scheduler=scheduler, min_samples=floor, config=config)
         else:
             res = hints.hint(pos, samples=samples, seed=seed,
                              max_time=max_time, workers=workers, me=me, progress=progress,
-                             scheduler=scheduler, min_samples=floor, config=config,
-                             deepen=deepen)
+                             scheduler=scheduler, min_samples=floor, config=config)
     except Interrupted as e:  # Ctrl-C: the answer from the deals scored so far
         res = e.partial
     budget = None

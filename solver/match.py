@@ -104,8 +104,7 @@ class HintPolicy:
         res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), max_time=self.time,
                              config=self.config,
                              observations=observations if self.inference else None,
-                             model=self.model, oversample=self.oversample,
-                             deepen=self.time is not None)
+                             model=self.model, oversample=self.oversample)
         return Move.parse(res.best, state.rules.deck)
 
 

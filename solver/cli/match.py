@@ -33,9 +33,7 @@ from solver.match import MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match
               help="Deals per decision of the hint policies (default 128 with two players, "
                    "512 with more; hint-fast: 128).")
 @click.option("--hint-time", type=Seconds(), default=None,
-              help="Seconds per decision of the hint policies (two players: the time left after "
-                   "the deals deepens the search over them; more players: deals are scored "
-                   "until it is up).")
+              help="Seconds per decision of the hint policy (stops scoring new deals).")
 @click.option("--record", "record_dir", default=None, metavar="DIR",
               help="Write every game as a full game record (docs/game-record.md) into DIR.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

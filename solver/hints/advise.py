@@ -45,7 +45,7 @@ import math
 import os
 import random
 import time as _time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, Iterator, Sequence
 
@@ -72,8 +72,7 @@ DEFAULT_SAMPLES = 128
 DEFAULT_SAMPLES_MULTI = 512
 #: The sample cap when only a time budget is given (three or more players).
 TIME_ONLY_SAMPLES = 5000
-#: The most tree-search iterations per deal: the deeper passes of a timed
-#: two-player hint stop there, and `durak hint --iterations` accepts no more
+#: The most tree-search iterations per deal `durak hint --iterations` accepts
 #: (a search's tree takes about 0.5 KB an iteration).
 MAX_UCT_ITERS = 100 * 2 ** 10
 
@@ -139,7 +138,7 @@ class HintResult:
     #: of the opponents' moves) or ``fallback`` (every deal had likelihood 0: uniform).
     inference: str = "none"
     #: Tree-search iterations per deal behind the scores (two players; 0: one
-    #: greedy playout per move).  A time budget deepens it pass by pass.
+    #: greedy playout per move, and when every deal was solved exactly).
     iterations: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -355,8 +354,7 @@ def hint(position: Any, samples: int | None = None, seed: int | None = None,
          max_time: float | None = None, workers: int = 1, me: int | None = None,
          config: HintConfig | None = None, solver: Any = None,
          progress: Callable[[int, int], None] | None = None,
-         scheduler: str | None = None, min_samples: int | None = None,
-         deepen: bool = False) -> HintResult:
+         scheduler: str | None = None, min_samples: int | None = None) -> HintResult:
     """Score every move of the seat to move, as seen by the asking seat.
 
     ``position``: a position string, JSON-like dict, parsed position or
@@ -374,24 +372,13 @@ def hint(position: Any, samples: int | None = None, seed: int | None = None,
     :attr:`HintResult.complete` says whether they were reached.  Ctrl-C raises
     :class:`~solver.errors.Interrupted` whose ``partial`` is the answer from the
     deals scored so far (none scored: a plain ``KeyboardInterrupt``).
-    ``deepen`` (two players, with ``max_time``): the time left once the deals
-    are scored goes into passes at twice the tree search's iterations over the
-    same deals (``max_time`` is then time to think, not only a cap); the answer
-    is the last whole pass's, as a run at its ``iterations`` would give.
     """
     state, me0 = _parse(position, me)
     k = knowledge_of(state, me0)
     return hint_knowledge(k, samples=samples, seed=seed, max_time=max_time, workers=workers,
                           config=config, solver=solver, progress=progress, scheduler=scheduler,
-                          deepen=deepen,
+
                           min_samples=min_samples)
-
-
-def _recorded(deals: Iterator[GameState], out: list[GameState]) -> Iterator[GameState]:
-    """The deals, each also appended to ``out`` as it is drawn (for the deeper passes)."""
-    for d in deals:
-        out.append(d)
-        yield d
 
 
 def _score(deals: Any, total: int, cfg: HintConfig, moves: list[Move], seat: int, solver: Any,
@@ -444,8 +431,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
                    progress: Callable[[int, int], None] | None = None,
                    scheduler: str | None = None, min_samples: int | None = None,
                    observations: Sequence[Observation] | None = None,
-                   model: OpponentModel | None = None, oversample: int = 1,
-                   deepen: bool = False) -> HintResult:
+                   model: OpponentModel | None = None, oversample: int = 1) -> HintResult:
     """:func:`hint` on a seat's knowledge (the bots' entry point).
 
     ``observations``: the other seats' past decisions
@@ -457,7 +443,6 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     deals, keep drawing deals (up to ``oversample`` times ``samples``) until
     Kish's effective number reaches ``samples``, so the weighting does not
     shrink the budget; 1 draws ``samples`` deals as without observations.
-    ``deepen``: as in :func:`hint` (not with observations).
     """
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
@@ -502,37 +487,9 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         if progress is not None:
             progress(n, total)
 
-    # Two players: more deals buy nothing measurable, a deeper search over each
-    # does (docs/hint.md), so time left after the deals goes into passes at
-    # twice the iterations over the same deals; the last whole pass answers.
-    deepen = (deepen and max_time is not None and view.players == 2 and cfg.uct_iters > 0
-              and cfg.playouts == "auto" and not observations)
-    scored: list[GameState] = []  # the deals of the first pass, for the deeper ones
-    if deepen:
-        deals = _recorded(iter(deals), scored)
     scores, margins, exact_flags, interrupted = _score(
         deals, total, cfg, moves, k.seat, solver, workers, scheduler, deadline, done)
     iterations = cfg.uct_iters if view.players == 2 and cfg.playouts == "auto" else 0
-    pass_start = t0
-    while (deepen and not interrupted and len(scores) == total and not all(exact_flags)
-           and iterations < MAX_UCT_ITERS):
-        # time left for a pass at twice the iterations (it takes about twice as long)?
-        now = _time.perf_counter()
-        if now + 2.2 * (now - pass_start) > deadline:
-            break
-        pass_start = now
-        deeper = replace(cfg, uct_iters=2 * iterations)
-        try:
-            again = _score(iter(scored), total, deeper, moves, k.seat, solver, workers,
-                           scheduler, deadline, done)
-        except KeyboardInterrupt:  # the last whole pass stands
-            interrupted = True
-            break
-        if again[3] or len(again[0]) < total:  # cut short: the last whole pass stands
-            interrupted = again[3]
-            break
-        scores, margins, exact_flags, _ = again
-        iterations = deeper.uct_iters
     if observations and len(lls) < total and deal_weights(lls).effective >= samples - 1e-9:
         total = len(lls)  # oversampling stopped at the effective number asked for
     complete = len(scores) == total
