@@ -96,7 +96,7 @@ def test_cli_iterations_and_json():
     assert json.loads(out.output)["iterations"] == 0
     out = CliRunner().invoke(main, ["hint", POS, "--seed", "1", "-n", "8", "--iterations", "50"])
     assert out.exit_code == 0 and "100-iteration search" not in out.output
-    assert "a 50-iteration search with greedy playouts" in out.output
+    assert "a 50-iteration search averaged with a greedy playout" in out.output
     out = CliRunner().invoke(main, ["hint", POS, "--iterations", str(MAX_ITERATIONS + 1)])
     assert out.exit_code == 2 and "--iterations" in out.output
     assert MAX_ITERATIONS == MAX_UCT_ITERS

@@ -315,8 +315,8 @@ def print_hint_table(res: Any) -> None:
     con = stdout_console()
     how = (f"every consistent deal ({res.samples:,})" if res.exhaustive
            else f"{res.samples:,} sampled deals of {res.deals_total:,}")
-    by = (f"a {res.iterations:,}-iteration search with greedy playouts" if res.iterations
-          else "greedy playouts")
+    by = (f"a {res.iterations:,}-iteration search averaged with a greedy playout"
+          if res.iterations else "greedy playouts")
     kind = {"exact": "each solved exactly",
             "estimate": f"each scored by {by} (an estimate)",
             "mixed": f"{res.exact_deals:,} solved exactly, "
