@@ -46,16 +46,10 @@ cdef int uct_expand(Ctx* c, St* s, UNode** nodes, int* cap, int* used, int node)
     nodes[0][node].expanded = 1
     for i in range(n):
         ch = &nodes[0][used[0] + i]
+        memset(ch, 0, sizeof(UNode))  # no visits, sums 0, not expanded
         ch.mv = ms[i]
-        ch.w = 0.0
-        ch.g = 0.0
-        ch.r0 = 0.0
-        ch.g0 = 0.0
         ch.first = -1
-        ch.visits = 0
-        ch.nkids = 0
         ch.mover = -1
-        ch.expanded = 0
     used[0] += n
     return n
 

@@ -53,9 +53,9 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
 
     Each deal is solved exactly when its pile is empty (two players: at most
     2 cards), else searched with greedy playouts at the leaves (two players)
-    or played out by the greedy player (docs/hint.md).  With --game FILE the position is the end of
-    a game record, seen by its asking seat (or --me).  With --time and no --samples, deals are
-    scored until the time is up.
+    or played out by the greedy player (docs/hint.md).  With --game FILE the
+    position is the end of a game record, seen by its asking seat (or --me).
+    With --time and no --samples, deals are scored until the time is up.
     """
     if (position is None) == (game_file is None):
         raise OptionError("give either POSITION or --game FILE")

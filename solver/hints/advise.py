@@ -70,11 +70,11 @@ DEFAULT_SAMPLES = 128
 #: known, so the deals differ more and more of them pay (docs/hint.md: the
 #: durak in 6.3% of 3,000 games at 128, 5.1% at 512).
 DEFAULT_SAMPLES_MULTI = 512
-#: The sample cap when only a time budget is given (three or more players).
+#: The sample cap when only a time budget is given.
 TIME_ONLY_SAMPLES = 5000
 #: The most tree-search iterations per deal `durak hint --iterations` accepts
-#: (a search's tree takes about 0.5 KB an iteration).
-MAX_UCT_ITERS = 100 * 2 ** 10
+#: (measured at the cap on a 6-card opening: 15 MB of tree and 0.2 s a deal).
+MAX_UCT_ITERS = 102_400
 
 
 @dataclass
@@ -377,52 +377,7 @@ def hint(position: Any, samples: int | None = None, seed: int | None = None,
     k = knowledge_of(state, me0)
     return hint_knowledge(k, samples=samples, seed=seed, max_time=max_time, workers=workers,
                           config=config, solver=solver, progress=progress, scheduler=scheduler,
-
                           min_samples=min_samples)
-
-
-def _score(deals: Any, total: int, cfg: HintConfig, moves: list[Move], seat: int, solver: Any,
-           workers: int, scheduler: str | None, deadline: float | None,
-           done: Callable[[int], None]) -> tuple[list, list, list[bool], bool]:
-    """Every move scored on each deal, in the deals' seeded order, until the deals
-    or the time run out: (scores, margins, exact flags, interrupted by Ctrl-C)."""
-    scores: list[list[float]] = []
-    margins: list[list[float]] = []
-    exact_flags: list[bool] = []
-    try:
-        if (workers == 1 and scheduler is None) or total == 1:
-            ev = _Evaluator(cfg, solver)
-            for d in deals:
-                row, mrow, ex = ev.evaluate(d, moves, seat)
-                scores.append(row)
-                margins.append(mrow)
-                exact_flags.append(ex)
-                done(len(scores))
-                if deadline is not None and _time.perf_counter() > deadline:
-                    break
-        else:
-            with Executor(min(workers, total), scheduler) as pool:
-                size = chunk_size(total, pool.workers, most=16)
-                parts = _chunks(iter(deals), size, (cfg, moves, seat))
-                arrived: dict[int, list] = {}
-                nxt = 0
-                for ci, rows in pool.map_unordered(evaluate_chunk, parts):
-                    arrived[ci] = rows
-                    while nxt in arrived:  # the deals in their seeded order
-                        for row, mrow, ex in arrived.pop(nxt):
-                            scores.append(row)
-                            margins.append(mrow)
-                            exact_flags.append(ex)
-                        nxt += 1
-                    done(len(scores))
-                    if deadline is not None and scores and _time.perf_counter() > deadline:
-                        pool.close(cancel=True)
-                        break
-    except KeyboardInterrupt:  # Ctrl-C: the caller answers from the deals scored so far
-        if not scores:
-            raise
-        return scores, margins, exact_flags, True
-    return scores, margins, exact_flags, False
 
 
 def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = None,
@@ -481,15 +436,50 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         deals = _weighed(iter(deals), observations, model or NoisyGreedy(), lls,
                          None if exhaustive else samples)
     greedy = greedy_move(view)
+    scores: list[list[float]] = []
+    margins: list[list[float]] = []
+    exact_flags: list[bool] = []
     deadline = None if max_time is None else t0 + max_time
 
     def done(n: int) -> None:
         if progress is not None:
             progress(n, total)
 
-    scores, margins, exact_flags, interrupted = _score(
-        deals, total, cfg, moves, k.seat, solver, workers, scheduler, deadline, done)
-    iterations = cfg.uct_iters if view.players == 2 and cfg.playouts == "auto" else 0
+    interrupted = False
+    try:
+        if (workers == 1 and scheduler is None) or total == 1:
+            ev = _Evaluator(cfg, solver)
+            for d in deals:
+                row, mrow, ex = ev.evaluate(d, moves, k.seat)
+                scores.append(row)
+                margins.append(mrow)
+                exact_flags.append(ex)
+                done(len(scores))
+                if deadline is not None and _time.perf_counter() > deadline:
+                    break
+        else:
+            with Executor(min(workers, total), scheduler) as pool:
+                size = chunk_size(total, pool.workers, most=16)
+                parts = _chunks(iter(deals), size, (cfg, moves, k.seat))
+                arrived: dict[int, list] = {}
+                nxt = 0
+                for ci, rows in pool.map_unordered(evaluate_chunk, parts):
+                    arrived[ci] = rows
+                    while nxt in arrived:  # the deals in their seeded order
+                        for row, mrow, ex in arrived.pop(nxt):
+                            scores.append(row)
+                            margins.append(mrow)
+                            exact_flags.append(ex)
+                        nxt += 1
+                    done(len(scores))
+                    if deadline is not None and scores and _time.perf_counter() > deadline:
+                        pool.close(cancel=True)
+                        break
+    except KeyboardInterrupt:  # Ctrl-C: answer from the deals scored so far
+        if not scores:
+            raise
+        interrupted = True
+    iterations = cfg.uct_iters if view.players == 2 else 0
     if observations and len(lls) < total and deal_weights(lls).effective >= samples - 1e-9:
         total = len(lls)  # oversampling stopped at the effective number asked for
     complete = len(scores) == total

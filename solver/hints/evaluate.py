@@ -12,8 +12,8 @@
   plain greedy playout after it (:attr:`HintConfig.uct_mix`, docs/hint.md).
 * **playout**: otherwise (three or more players, or ``uct_iters=0``) the move
   is played and the game finished by the greedy player (:mod:`solver.bots`) in
-  every seat; the result for the asking seat is the move's score on that deal.  The compiled core plays them
-  (``ext/playout.pxi``, about 30 us a game); :func:`solver.hints.playout.playout`
+  every seat; the result for the asking seat is the move's score on that deal.
+  The compiled core plays them (``ext/playout.pxi``, about 30 us a game); :func:`solver.hints.playout.playout`
   is the pure-Python reference.  When the pile runs out during a two-player
   playout, the rest is solved exactly within ``endgame_nodes``.
 
@@ -64,8 +64,8 @@ class HintConfig:
     on the deal is ``uct_mix`` times the greedy playout after it (the search's
     first visit) plus the rest times the search's mean (0.5: the search wins
     head to head, the greedy playout models a greedy opponent better; both
-    measured in docs/hint.md).  ``playouts``: ``"auto"`` runs the greedy playouts in the compiled
-    core (``ext/playout.pxi``, the same moves and results as :func:`playout`,
+    measured in docs/hint.md).  ``playouts``: ``"auto"`` runs the greedy
+    playouts in the compiled core (``ext/playout.pxi``, the same moves and results as :func:`playout`,
     about a hundred times faster), ``"python"`` runs the pure-Python reference
     :func:`playout`.
     """
@@ -163,18 +163,29 @@ class _Evaluator:
         return [r for r, _ in res], [g for _, g in res], False
 
     def _uct(self, deal: GameState, moves: Sequence[Move], me: int) -> list[tuple[float, float]]:
-        """The tree search's mean result and card margin of every move (``ext/uct.pxi``)."""
-        if self._po_solver is None:
-            self._po_solver = Solver(tt_mb=1)
-        st = self._po_solver.core_state(deal)
-        order = tuple(a for a, _ in deal.table)
-        if len(st.moves()) != len(moves):
-            raise RuntimeError(f"the core lists {len(st.moves())} moves where the rules engine "
-                               f"lists {len(moves)}: {format_position(deal)}")
+        """Every move's score and card margin: the tree search's mean and the greedy
+        playout after the move, weighed by ``uct_mix`` (``ext/uct.pxi``)."""
+        st, order = self._core_deal(deal, moves, self._playout_solver())
         out = core.uct_scores(st, me, max(self.cfg.uct_iters, len(moves)), order,
                               self.cfg.uct_explore, self.cfg.playout_limit)
         a = self.cfg.uct_mix
         return [(a * r0 + (1 - a) * r, a * g0 + (1 - a) * g) for r, g, _, r0, g0 in out]
+
+    def _playout_solver(self) -> Solver:
+        """A small solver whose table the playouts and searches load deals into."""
+        if self._po_solver is None:
+            self._po_solver = Solver(tt_mb=1)
+        return self._po_solver
+
+    @staticmethod
+    def _core_deal(deal: GameState, moves: Sequence[Move], solver: Solver) -> tuple[Any, tuple]:
+        """The deal as a core state in ``solver`` and the bout's attack order; the
+        core must list the same moves as the rules engine (moves go by index)."""
+        st = solver.core_state(deal)
+        if len(st.moves()) != len(moves):
+            raise RuntimeError(f"the core lists {len(st.moves())} moves where the rules engine "
+                               f"lists {len(moves)}: {format_position(deal)}")
+        return st, tuple(a for a, _ in deal.table)
 
     def playouts(self, deal: GameState, moves: Sequence[Move], me: int,
                  endgame: bool) -> list[tuple[int, float]]:
@@ -195,17 +206,8 @@ class _Evaluator:
         solver's own table, so the position where the pile has run out can be
         proven there without converting it back.
         """
-        if endgame:
-            solver = self.solver()
-        else:
-            if self._po_solver is None:
-                self._po_solver = Solver(tt_mb=1)
-            solver = self._po_solver
-        st = solver.core_state(deal)
-        if len(st.moves()) != len(moves):
-            raise RuntimeError(f"the core lists {len(st.moves())} moves where the rules engine "
-                               f"lists {len(moves)}: {format_position(deal)}")
-        order = tuple(a for a, _ in deal.table)
+        solver = self.solver() if endgame else self._playout_solver()
+        st, order = self._core_deal(deal, moves, solver)
         limit = self.cfg.playout_limit
         out = []
         for i in range(len(moves)):
