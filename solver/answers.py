@@ -108,7 +108,8 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
     is complete once the default number of them (by the number of players:
     :func:`~solver.hints.default_samples`) is in.  ``knowledge``
     (a seat's view of a game record) stands in for ``position``; ``iterations``
-    (two players) sets :attr:`~solver.hints.HintConfig.uct_iters`.
+    sets the tree search's iterations per deal (``uct_iters`` and
+    ``uct_iters_multi`` of :class:`~solver.hints.HintConfig`).
     """
     hints = _engine("solver.hints")
     pos = parse_position(position) if knowledge is None else None  # parsed once
@@ -116,7 +117,8 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
     floor = default if samples is None and max_time is not None else None
     if samples is None:
         samples = hints.TIME_ONLY_SAMPLES if max_time is not None else default
-    config = None if iterations is None else hints.HintConfig(uct_iters=iterations)
+    config = (None if iterations is None
+              else hints.HintConfig(uct_iters=iterations, uct_iters_multi=iterations))
     try:
         if knowledge is not None:
             res = hints.hint_knowledge(knowledge, samples=samples, seed=seed,

@@ -125,7 +125,8 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
         return HintPolicy(hint_samples, hint_time, inference=True)
     if name == "hint-fast":
         return HintPolicy(hint_samples or DEFAULT_SAMPLES, hint_time,
-                          config=HintConfig(uct_iters=0), name="hint-fast")
+                          config=HintConfig(uct_iters=0, uct_iters_multi=0),
+                          name="hint-fast")
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
 
 

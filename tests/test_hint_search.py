@@ -1,9 +1,9 @@
 """The hint engine's tree search over each deal (issue 14, item 2).
 
-Two players: a deal that is not solved exactly is scored by a UCT search with
-greedy playouts at its leaves (``HintConfig.uct_iters``, ``ext/uct.pxi``),
-averaged with the plain greedy playout (``uct_mix``).  Three or more players
-keep one greedy playout per move.  ``uct_iters=0`` is the engine before.
+A deal that is not solved exactly is scored by a UCT search with greedy
+playouts at its leaves (``HintConfig.uct_iters`` with two players,
+``uct_iters_multi``, off by default, with more; ``ext/uct.pxi``), averaged with the plain
+greedy playout (``uct_mix``).  No iterations is the engine before.
 """
 from __future__ import annotations
 
@@ -38,12 +38,22 @@ def test_two_players_are_searched_by_default():
     assert moves_json(res) != moves_json(plain)  # the search changes the scores
 
 
-def test_three_players_keep_the_greedy_playouts():
+def test_three_players_are_searched_only_when_asked():
+    """Three players: greedy playouts by default (``uct_iters_multi=0``, measured no
+    stronger); ``uct_iters_multi``, not ``uct_iters``, turns the search on."""
     g = new_game(3, seed=5)
     k = knowledge_of(g, g.to_move)
     a = hint_knowledge(k, samples=8, seed=1)
-    b = hint_knowledge(k, samples=8, seed=1, config=HintConfig(uct_iters=0))
-    assert a.iterations == 0 and moves_json(a) == moves_json(b)
+    assert a.iterations == HintConfig().uct_iters_multi == 0
+    assert moves_json(a) == moves_json(hint_knowledge(k, samples=8, seed=1,
+                                                      config=HintConfig(uct_iters=7)))
+    c = hint_knowledge(k, samples=8, seed=1, config=HintConfig(uct_iters=0, playouts="python"))
+    assert moves_json(a) == moves_json(c)  # the C playouts, move for move
+    b = hint_knowledge(k, samples=8, seed=1, config=HintConfig(uct_iters_multi=50))
+    assert b.iterations == 50 and moves_json(a) != moves_json(b)
+    with pytest.raises(OptionError, match="compiled core"):
+        hint_knowledge(k, samples=2, seed=1, config=HintConfig(uct_iters_multi=5,
+                                                               playouts="python"))
 
 
 def test_mix_weighs_the_greedy_playout_against_the_search():
@@ -83,6 +93,8 @@ def test_bad_search_settings_are_refused():
     g = new_game(2, seed=1)
     with pytest.raises(OptionError, match="uct_iters"):
         evaluate_deal(g, legal_moves(g), 0, HintConfig(uct_iters=-1))
+    with pytest.raises(OptionError, match="uct_iters_multi"):
+        evaluate_deal(g, legal_moves(g), 0, HintConfig(uct_iters_multi=-1))
     with pytest.raises(OptionError, match="uct_mix"):
         evaluate_deal(g, legal_moves(g), 0, HintConfig(uct_mix=1.5))
     with pytest.raises(OptionError, match="compiled core"):
@@ -100,8 +112,14 @@ def test_cli_iterations_and_json():
     out = CliRunner().invoke(main, ["hint", POS, "--iterations", str(MAX_ITERATIONS + 1)])
     assert out.exit_code == 2 and "--iterations" in out.output
     assert MAX_ITERATIONS == MAX_UCT_ITERS
+    three = "trump 9H; pile 18; hands 6S 6D QC KS TD AH | ?6 | ?6; attacker 1; me 1"
+    for extra, iters in (([], 0), (["--iterations", "20"], 20)):  # three players: asked for only
+        out = CliRunner().invoke(main, ["hint", three, "--seed", "1", "-n", "4", "--json"] + extra)
+        assert out.exit_code == 0, out.output
+        assert json.loads(out.output)["iterations"] == iters
 
 
 def test_hint_fast_is_the_engine_before_the_search():
-    assert make_policy("hint-fast").config.uct_iters == 0
+    fast = make_policy("hint-fast").config
+    assert fast.uct_iters == fast.uct_iters_multi == 0
     assert make_policy("hint").config is None  # the default: searched

@@ -479,7 +479,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         if not scores:
             raise
         interrupted = True
-    iterations = cfg.uct_iters if view.players == 2 else 0
+    iterations = cfg.iterations(view.players)
     if observations and len(lls) < total and deal_weights(lls).effective >= samples - 1e-9:
         total = len(lls)  # oversampling stopped at the effective number asked for
     complete = len(scores) == total

@@ -5,12 +5,13 @@
   (:class:`solver.search.Solver`, through its public API with a node budget)
   gives the value of every move for the asking seat (S1, S2; with 3+ players
   against the coalition of the others).
-* **tree search** (two players, :attr:`HintConfig.uct_iters`): otherwise a
-  small UCT search over the deal (``ext/uct.pxi``) with greedy playouts at its
-  leaves, so both sides choose their next moves by search instead of
-  greedily; a move's score is the average of its mean result there and the
-  plain greedy playout after it (:attr:`HintConfig.uct_mix`, docs/hint.md).
-* **playout**: otherwise (three or more players, or ``uct_iters=0``) the move
+* **tree search** (:attr:`HintConfig.uct_iters` with two players; with more
+  :attr:`HintConfig.uct_iters_multi`, off by default): otherwise a small UCT search
+  over the deal (``ext/uct.pxi``) with greedy playouts at its leaves, so every
+  seat chooses its next moves by search instead of greedily; a move's score is
+  the average of its mean result there and the plain greedy playout after it
+  (:attr:`HintConfig.uct_mix`, docs/hint.md).
+* **playout**: otherwise (no iterations for the table) the move
   is played and the game finished by the greedy player (:mod:`solver.bots`) in
   every seat; the result for the asking seat is the move's score on that deal.
   The compiled core plays them (``ext/playout.pxi``, about 30 us a game); :func:`solver.hints.playout.playout`
@@ -58,9 +59,10 @@ class HintConfig:
     greedy move is recommended (noise must not talk the engine out of a sound
     default).  ``uct_iters`` (two players): iterations of the tree search over
     a deal that is not solved exactly, at least one per move (0: one greedy
-    playout per move, the engine before; with three or more players the deals,
-    not the search, buy strength, and 512 deals of a search would not fit the
-    budget).  ``uct_explore``: its UCB1 constant.  ``uct_mix``: a move's score
+    playout per move, the engine before).  ``uct_iters_multi``: the same with
+    three or more players, off by default: with 512 deals, 50 iterations a deal
+    took four times the time for the same share of durak games (150 against 152
+    of 3,000, docs/hint.md).  ``uct_explore``: its UCB1 constant.  ``uct_mix``: a move's score
     on the deal is ``uct_mix`` times the greedy playout after it (the search's
     first visit) plus the rest times the search's mean (0.5: the search wins
     head to head, the greedy playout models a greedy opponent better; both
@@ -84,6 +86,11 @@ class HintConfig:
     uct_iters: int = 100
     uct_explore: float = 1.0
     uct_mix: float = 0.5
+    uct_iters_multi: int = 0
+
+    def iterations(self, players: int) -> int:
+        """Tree-search iterations per deal at a table of ``players`` (0: greedy playouts)."""
+        return self.uct_iters if players == 2 else self.uct_iters_multi
 
 
 class _Evaluator:
@@ -94,13 +101,11 @@ class _Evaluator:
             raise OptionError(f"playouts: 'auto' or 'python', got {cfg.playouts!r}")
         if cfg.solver not in ("auto", "always", "never"):
             raise OptionError(f"solver: 'auto', 'always' or 'never', got {cfg.solver!r}")
-        if cfg.uct_iters < 0:
-            raise OptionError(f"uct_iters: need 0 or more, got {cfg.uct_iters}")
+        for name in ("uct_iters", "uct_iters_multi"):
+            if getattr(cfg, name) < 0:
+                raise OptionError(f"{name}: need 0 or more, got {getattr(cfg, name)}")
         if not 0.0 <= cfg.uct_mix <= 1.0:
             raise OptionError(f"uct_mix: a weight from 0 to 1, got {cfg.uct_mix}")
-        if cfg.uct_iters and cfg.playouts == "python":
-            raise OptionError("uct_iters: the tree search runs in the compiled core only; "
-                              "give uct_iters=0 with playouts='python'")
         self.cfg = cfg
         self._solver = solver
         self._po_solver: Solver | None = None  # a small solver whose table the playouts load deals into
@@ -156,7 +161,11 @@ class _Evaluator:
                     # and reported as a playout estimate (exact=False)
         eg = (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
               and self.solver() is not None)
-        if self.cfg.uct_iters > 0 and deal.players == 2 and not eg:
+        if self.cfg.iterations(deal.players) > 0 and not eg:
+            if self.cfg.playouts == "python":
+                raise OptionError("uct_iters: the tree search runs in the compiled core only; give "
+                                  "uct_iters=0 (uct_iters_multi=0 with 3+ players) with "
+                                  "playouts='python'")
             res = self._uct(deal, moves, me)
         else:
             res = self.playouts(deal, moves, me, eg)
@@ -166,7 +175,7 @@ class _Evaluator:
         """Every move's score and card margin: the tree search's mean and the greedy
         playout after the move, weighed by ``uct_mix`` (``ext/uct.pxi``)."""
         st, order = self._core_deal(deal, moves, self._playout_solver())
-        out = core.uct_scores(st, me, max(self.cfg.uct_iters, len(moves)), order,
+        out = core.uct_scores(st, me, max(self.cfg.iterations(deal.players), len(moves)), order,
                               self.cfg.uct_explore, self.cfg.playout_limit)
         a = self.cfg.uct_mix
         return [(a * r0 + (1 - a) * r, a * g0 + (1 - a) * g) for r, g, _, r0, g0 in out]
