@@ -33,7 +33,7 @@ from solver.game.moves import Move
 from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.games import Game
-from solver.hints import DEFAULT_SAMPLES, HintConfig, hint_knowledge
+from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
 
@@ -44,6 +44,9 @@ MAX_GAMES = 1_000_000
 #: The hint bot's default budget: deals per decision, the hint engine's default
 #: by the number of players (None; docs/hint.md).
 BOT_HINT_SAMPLES: int | None = None
+#: ``hint-fast``'s deals per decision whatever the number of players: the
+#: engine's default before the tree search and the larger defaults.
+FAST_SAMPLES = 128
 #: With inference, the hint bot draws up to this many times its deals until their
 #: effective number (Kish) is its budget (docs/hint.md).
 INFERENCE_OVERSAMPLE = 1
@@ -124,7 +127,7 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     if name == "hint-inf":
         return HintPolicy(hint_samples, hint_time, inference=True)
     if name == "hint-fast":
-        return HintPolicy(hint_samples or DEFAULT_SAMPLES, hint_time,
+        return HintPolicy(hint_samples or FAST_SAMPLES, hint_time,
                           config=HintConfig(uct_iters=0, uct_iters_multi=0),
                           name="hint-fast")
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")

@@ -120,6 +120,6 @@ def test_cli_iterations_and_json():
 
 
 def test_hint_fast_is_the_engine_before_the_search():
-    fast = make_policy("hint-fast").config
-    assert fast.uct_iters == fast.uct_iters_multi == 0
+    fast = make_policy("hint-fast")
+    assert fast.config.uct_iters == fast.config.uct_iters_multi == 0 and fast.samples == 128
     assert make_policy("hint").config is None  # the default: searched

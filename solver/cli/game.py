@@ -27,7 +27,7 @@ HELP = ("moves: 2:6D or 6D (the seat to move), draw 7H KD; commands: hint, show,
 @main.command("game")
 @click.argument("game")
 @click.option("--samples", "-n", type=click.IntRange(min=1), default=None,
-              help="Deals per hint (default 128 with two players, 512 with more).")
+              help="Deals per hint (default 256 with two players, 512 with more).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the hints' deals.")
 @handles_errors

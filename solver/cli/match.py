@@ -30,7 +30,7 @@ from solver.match import MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match
               help="Play on a Dask cluster: tcp://HOST:8786, or 'local' for a LocalCluster of "
                    "--workers workers (needs durak-solver[cluster]).")
 @click.option("--hint-samples", type=click.IntRange(min=1), default=None,
-              help="Deals per decision of the hint policies (default 128 with two players, "
+              help="Deals per decision of the hint policies (default 256 with two players, "
                    "512 with more; hint-fast: 128).")
 @click.option("--hint-time", type=Seconds(), default=None,
               help="Seconds per decision of the hint policy (stops scoring new deals).")
