@@ -254,3 +254,11 @@ def test_game_loop_with_piped_commands(tmp_path):
 
 HAND2 = """players 2; trump 9H; me 1; deal 1 6S 7S KH 8C 9C AC; attacker 2
 moves 2:6D 1:6D/KH 2:pass draw 7H 1:6S 2:6S/AS 1:+AC 2:take draw 8H TS"""
+
+
+def test_game_loop_caps_the_deals_per_hint(tmp_path):
+    """`durak game -n`: capped like `durak hint --samples` (bad input: exit 2, the option named)."""
+    start = tmp_path / "start.txt"
+    start.write_text("players 2\ntrump 9H\nme 1\ndeal 1 6S 7S KH 8C 9C AC\nattacker 2\n")
+    r = run("game", str(start), "-n", "1000001", stdin="show\n", code=2)
+    assert "--samples" in r.output and "1000001" in r.output

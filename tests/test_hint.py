@@ -121,10 +121,10 @@ def test_seeded_hint_is_deterministic_and_independent_of_workers():
 
 def test_time_budget_scores_a_prefix_of_the_seeded_deals():
     # a budget that has run out after the first deal: exactly that deal is scored
-    res = hint(POS, samples=500, seed=2, max_time=1e-9, config=HintConfig(uct_iters=0, uct_iters_multi=0))
+    res = hint(POS, samples=500, seed=2, max_time=1e-9, config=HintConfig(uct_iters=0))
     assert res.samples == 1
     first = hint(POS, samples=500, seed=2, max_time=1e-9,
-                 config=HintConfig(playouts="python", uct_iters=0, uct_iters_multi=0))
+                 config=HintConfig(playouts="python", uct_iters=0))
     assert [m.to_json() for m in res.moves] == [m.to_json() for m in first.moves]
 
 
@@ -140,7 +140,7 @@ def test_every_move_scored_on_the_same_deals():
 def test_playout_scores_are_results_for_the_asking_seat():
     g = new_game(2, seed=2)
     moves = legal_moves(g)
-    cfg = HintConfig(solver="never", uct_iters=0, uct_iters_multi=0)
+    cfg = HintConfig(solver="never", uct_iters=0)
     rows, margins, exact = evaluate_deal(g, moves, g.to_move, cfg)
     assert not exact and len(rows) == len(moves) and set(rows) <= {-1, 0, 1}
     other, omargins, _ = evaluate_deal(g, moves, 1 - g.to_move, cfg)

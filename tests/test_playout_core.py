@@ -195,8 +195,8 @@ def test_hint_is_the_same_with_core_and_python_playouts():
         if s.is_over:
             continue
         k = t.knowledge(s.to_move)
-        a = hint_knowledge(k, samples=8, seed=g, config=HintConfig(playouts="python", uct_iters=0, uct_iters_multi=0))
-        b = hint_knowledge(k, samples=8, seed=g, config=HintConfig(uct_iters=0, uct_iters_multi=0))
+        a = hint_knowledge(k, samples=8, seed=g, config=HintConfig(playouts="python", uct_iters=0))
+        b = hint_knowledge(k, samples=8, seed=g, config=HintConfig(uct_iters=0))
         assert a.to_json() == b.to_json(), s
         piles.append(s.pile)
     assert 0 in piles and any(1 <= p <= 2 for p in piles) and max(piles) > 2

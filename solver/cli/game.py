@@ -14,6 +14,7 @@ import click
 
 from solver.cli.app import main
 from solver.cli.common import handles_errors, print_hint_table, read_game_text, stdout_console
+from solver.cli.hint import MAX_SAMPLES
 from solver.cli.show import render
 from solver.errors import DurakError
 from solver.games import Game
@@ -26,7 +27,7 @@ HELP = ("moves: 2:6D or 6D (the seat to move), draw 7H KD; commands: hint, show,
 
 @main.command("game")
 @click.argument("game")
-@click.option("--samples", "-n", type=click.IntRange(min=1), default=None,
+@click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help="Deals per hint (default 256 with two players, 512 with more).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the hints' deals.")

@@ -106,6 +106,9 @@ class _Evaluator:
                 raise OptionError(f"{name}: need 0 or more, got {getattr(cfg, name)}")
         if not 0.0 <= cfg.uct_mix <= 1.0:
             raise OptionError(f"uct_mix: a weight from 0 to 1, got {cfg.uct_mix}")
+        if (cfg.uct_iters or cfg.uct_iters_multi) and cfg.playouts == "python":
+            raise OptionError("uct_iters: the tree search runs in the compiled core only; "
+                              "give uct_iters=0 (and uct_iters_multi=0) with playouts='python'")
         self.cfg = cfg
         self._solver = solver
         self._po_solver: Solver | None = None  # a small solver whose table the playouts load deals into
@@ -162,10 +165,6 @@ class _Evaluator:
         eg = (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
               and self.solver() is not None)
         if self.cfg.iterations(deal.players) > 0 and not eg:
-            if self.cfg.playouts == "python":
-                raise OptionError("uct_iters: the tree search runs in the compiled core only; give "
-                                  "uct_iters=0 (uct_iters_multi=0 with 3+ players) with "
-                                  "playouts='python'")
             res = self._uct(deal, moves, me)
         else:
             res = self.playouts(deal, moves, me, eg)
