@@ -17,6 +17,7 @@ constants, the structs, the classes' fields -- are in ``_core.pxd``.
 * ``playout.pxi``: the greedy player and greedy playouts
 * ``retro.pxi``: retrograde analysis of small games' whole state graphs
 * ``uct.pxi``: a small tree search over one known deal (the hint engine)
+* ``ismcts.pxi``: a tree search over the asking seat's information (the hint engine)
 
 The design and its measurements: ``docs/solver.md``.
 """
@@ -36,3 +37,4 @@ include "face.pxi"
 include "playout.pxi"
 include "retro.pxi"
 include "uct.pxi"
+include "ismcts.pxi"

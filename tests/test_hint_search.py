@@ -123,3 +123,21 @@ def test_hint_fast_is_the_engine_before_the_search():
     fast = make_policy("hint-fast")
     assert fast.config.uct_iters == fast.config.uct_iters_multi == 0 and fast.samples == 128
     assert make_policy("hint").config is None  # the default: searched
+
+
+def test_information_set_search_shares_a_tree_per_batch():
+    """``ismcts`` (issue 14 item 3, off by default): the deals of a batch share
+    the trees of ``ext/ismcts.pxi``; with ``uct_mix=1`` only the greedy playout
+    counts, so the answer is the per-deal engine's to the digit; the batches
+    are the same with one worker or two."""
+    greedy = hint(POS, samples=24, seed=4, config=HintConfig(uct_mix=1.0))
+    shared = hint(POS, samples=24, seed=4, config=HintConfig(uct_mix=1.0, ismcts=True,
+                                                             ismcts_batch=8))
+    assert moves_json(shared) == moves_json(greedy)
+    cfg = HintConfig(ismcts=True, ismcts_batch=8)
+    one = hint(POS, samples=24, seed=4, config=cfg)
+    assert moves_json(one) != moves_json(greedy)  # the search changes the scores
+    assert moves_json(one) == moves_json(hint(POS, samples=24, seed=4, config=cfg, workers=2))
+    assert moves_json(one) != moves_json(hint(POS, samples=24, seed=4, config=HintConfig()))
+    with pytest.raises(OptionError, match="ismcts_batch"):
+        hint(POS, samples=4, seed=4, config=HintConfig(ismcts=True, ismcts_batch=0))

@@ -452,17 +452,20 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     try:
         if (workers == 1 and scheduler is None) or total == 1:
             ev = _Evaluator(cfg, solver)
-            for d in deals:
-                row, mrow, ex = ev.evaluate(d, moves, k.seat)
-                scores.append(row)
-                margins.append(mrow)
-                exact_flags.append(ex)
+            it = iter(deals)
+            step = cfg.ismcts_batch if cfg.ismcts else 1
+            while chunk := list(islice(it, step)):
+                for row, mrow, ex in ev.evaluate_many(chunk, moves, k.seat):
+                    scores.append(row)
+                    margins.append(mrow)
+                    exact_flags.append(ex)
                 done(len(scores))
                 if deadline is not None and _time.perf_counter() > deadline:
                     break
         else:
             with Executor(min(workers, total), scheduler) as pool:
-                size = chunk_size(total, pool.workers, most=16)
+                size = (cfg.ismcts_batch if cfg.ismcts
+                        else chunk_size(total, pool.workers, most=16))
                 parts = _chunks(iter(deals), size, (cfg, moves, k.seat))
                 arrived: dict[int, list] = {}
                 nxt = 0

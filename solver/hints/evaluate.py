@@ -11,6 +11,8 @@
   seat chooses its next moves by search instead of greedily; a move's score is
   the average of its mean result there and the plain greedy playout after it
   (:attr:`HintConfig.uct_mix`, docs/hint.md).
+  Under :attr:`HintConfig.ismcts` the deals of a batch share one
+  information-set search instead (``ext/ismcts.pxi``, off by default).
 * **playout**: otherwise (no iterations for the table) the move
   is played and the game finished by the greedy player (:mod:`solver.bots`) in
   every seat; the result for the asking seat is the move's score on that deal.
@@ -66,7 +68,13 @@ class HintConfig:
     on the deal is ``uct_mix`` times the greedy playout after it (the search's
     first visit) plus the rest times the search's mean (0.5: the search wins
     head to head, the greedy playout models a greedy opponent better; both
-    measured in docs/hint.md).  ``playouts``: ``"auto"`` runs the greedy
+    measured in docs/hint.md).  ``ismcts``: the deals of each batch of
+    ``ismcts_batch`` share one information-set tree search
+    (``ext/ismcts.pxi``: every seat chooses its moves from what it can see, not
+    from the deal) in place of a search of each deal; its mean takes the
+    search's place in ``uct_mix``.  Off: at the same time it measured as strong
+    as the search of each deal, and no stronger with more iterations
+    (docs/hint.md, "Information-set search").  ``playouts``: ``"auto"`` runs the greedy
     playouts in the compiled core (``ext/playout.pxi``, the same moves and results as :func:`playout`,
     about a hundred times faster), ``"python"`` runs the pure-Python reference
     :func:`playout`.
@@ -87,6 +95,8 @@ class HintConfig:
     uct_explore: float = 1.0
     uct_mix: float = 0.5
     uct_iters_multi: int = 0
+    ismcts: bool = False
+    ismcts_batch: int = 64
 
     def iterations(self, players: int) -> int:
         """Tree-search iterations per deal at a table of ``players`` (0: greedy playouts)."""
@@ -106,6 +116,8 @@ class _Evaluator:
                 raise OptionError(f"{name}: need 0 or more, got {getattr(cfg, name)}")
         if not 0.0 <= cfg.uct_mix <= 1.0:
             raise OptionError(f"uct_mix: a weight from 0 to 1, got {cfg.uct_mix}")
+        if cfg.ismcts_batch < 1:
+            raise OptionError(f"ismcts_batch: need 1 or more deals, got {cfg.ismcts_batch}")
         if (cfg.uct_iters or cfg.uct_iters_multi) and cfg.playouts == "python":
             raise OptionError("uct_iters: the tree search runs in the compiled core only; "
                               "give uct_iters=0 (and uct_iters_multi=0) with playouts='python'")
@@ -169,6 +181,43 @@ class _Evaluator:
         else:
             res = self.playouts(deal, moves, me, eg)
         return [r for r, _ in res], [g for _, g in res], False
+
+    def evaluate_many(self, deals: Sequence[GameState], moves: Sequence[Move],
+                      me: int) -> list[tuple[list[int], list[float], bool]]:
+        """:meth:`evaluate` of every deal; under ``ismcts`` the deals that would get
+        a tree search of their own share one (``ext/ismcts.pxi``) instead."""
+        out: list[Any] = [None] * len(deals)
+        batch = []
+        for i, deal in enumerate(deals):
+            if (self.cfg.ismcts and self.cfg.iterations(deal.players) > 0
+                    and deal.to_move == me and not self.exact_wanted(deal)
+                    and not (deal.players == 2 and self.cfg.endgame_pile >= deal.pile)):
+                batch.append(i)
+            else:
+                out[i] = self.evaluate(deal, moves, me)
+        if batch:
+            for i, row in zip(batch, self._ismcts([deals[i] for i in batch], moves, me)):
+                out[i] = ([r for r, _ in row], [g for _, g in row], False)
+        return out
+
+    def _ismcts(self, deals: Sequence[GameState], moves: Sequence[Move],
+                me: int) -> list[list[tuple[float, float]]]:
+        """Per deal, every move's score and card margin: the greedy playout after
+        the move on that deal, and the information-set search's mean over all the
+        deals (the same for each), weighed by ``uct_mix``."""
+        solver = self._playout_solver()
+        loaded = [self._core_deal(d, moves, solver) for d in deals]
+        iters = max(self.cfg.iterations(deals[0].players), len(moves)) * len(deals)
+        tree, _ = core.ismcts_scores([st for st, _ in loaded], me, iters,
+                                     [o for _, o in loaded], self.cfg.uct_explore,
+                                     self.cfg.playout_limit)
+        a = self.cfg.uct_mix
+        rows = []
+        for d in deals:
+            first = self._core_playouts(d, moves, me, False)
+            rows.append([(a * r0 + (1 - a) * r, a * g0 + (1 - a) * g)
+                         for (r0, g0), (r, g, _) in zip(first, tree)])
+        return rows
 
     def _uct(self, deal: GameState, moves: Sequence[Move], me: int) -> list[tuple[float, float]]:
         """Every move's score and card margin: the tree search's mean and the greedy
@@ -242,4 +291,4 @@ def evaluate_chunk(cfg: HintConfig, moves: list[Move], me: int,
     """Score the moves on each deal of a chunk (what a worker runs); the worker keeps
     its evaluator, and with it its exact solver's table, between chunks."""
     ev = worker_cache(("hint-evaluator", cfg), lambda: _Evaluator(cfg))
-    return [ev.evaluate(d, moves, me) for d in deals]
+    return ev.evaluate_many(deals, moves, me)

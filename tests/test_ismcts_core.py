@@ -1,0 +1,128 @@
+"""The tree search over the asking seat's information (ext/ismcts.pxi, issue 14 item 3).
+
+* On one deal the first iteration through each root move is the plain greedy
+  playout after it (every rules option, 2-4 players, piles and bouts in
+  progress), and the search converges to minimax like UCT: on small endgames
+  (S1, S2's coalition value) the move with the best mean has the exact value.
+* Over sampled deals of one seat's knowledge (S3) the root's visits add up to
+  the iterations, the deals are taken in turn, and each deal's own tally per
+  root move adds up to the pooled one.
+* Deals the asking seat could tell apart (different own moves) are refused.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from solver_positions import OPTION_SETS, deal_endgame, random_prefix
+
+from solver.game.deal import new_game
+from solver.hints.knowledge import knowledge_of
+from solver.hints.sampler import Sampler
+from solver.search import Solver
+from solver.search.native import core, load, move_text
+
+
+def attack_order(s) -> tuple[int, ...]:
+    return tuple(a for a, _ in s.table)
+
+
+def game_states(seed: int, count: int, pile: bool = False):
+    """States of random games (2-4 players, every option set)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        rules = rng.choice(OPTION_SETS)
+        s = random_prefix(rng, new_game(rng.choice([2, 3, 4]), rules, rng=rng), rng.randint(0, 60))
+        if not s.is_over and (not pile or s.pile > 0):
+            yield s
+
+
+def test_first_visit_of_each_root_move_is_the_greedy_playout():
+    search = core.Search(1)
+    seen = 0
+    for s in game_states(21, 150):
+        cs = load(search, s)
+        me = s.to_move
+        n = len(cs.moves())
+        tree, per = core.ismcts_scores([cs], me, n, [attack_order(s)])
+        assert len(tree) == n and len(per) == 1
+        for i, (mean, margin, visits) in enumerate(tree):
+            r, g, _, _ = core.greedy_playout(cs, me, 1500, attack_order(s), i)
+            assert visits == 1
+            assert (mean, margin) == (r, g), (s, i)
+            assert per[0][i] == (r, 1)
+        seen += 1
+    assert seen > 100
+
+
+def test_best_mean_move_has_the_exact_value_on_small_endgames():
+    """S1/S2: on one fully known deal the search is a UCT and plays a
+    value-preserving move with enough iterations -- every time with two
+    players; with three, one drawn endgame of these 120 (R23) is missed, by
+    ``uct_scores`` alike: a draw the playouts reach only by their move limit."""
+    rng = random.Random(6)
+    solver = Solver()
+    search = core.Search(1)
+    missed = {2: 0, 3: 0}
+    for _ in range(120):
+        n = rng.choice([2, 2, 3])
+        s = deal_endgame(rng, [rng.randint(1, 3) for _ in range(n)], rng.choice(OPTION_SETS[:8]))
+        me = s.to_move
+        res = solver.analyse(s, me + 1, distance=False, pv=False)
+        value = {m.move: m.value for m in res.moves}
+        cs = load(search, s)
+        tree, _ = core.ismcts_scores([cs], me, 4000, [()])
+        best = max(range(len(tree)), key=lambda i: tree[i][0])
+        missed[n] += value[move_text(cs.moves()[best])] != res.value
+    assert missed[2] == 0
+    assert missed[3] <= 1
+
+
+def test_sampled_deals_share_the_trees():
+    """S3: the deals of one seat's knowledge; the visits add up per deal and in total."""
+    search = core.Search(4)
+    rng = random.Random(7)
+    seen = 0
+    for s in game_states(22, 80, pile=True):
+        k = knowledge_of(s, s.to_move)
+        deals = list(Sampler(k).deals(12, rng).states)
+        loaded = [load(search, d) for d in deals]
+        iters = 25 * len(deals)
+        tree, per = core.ismcts_scores(loaded, s.to_move, iters, [attack_order(d) for d in deals])
+        n = len(loaded[0].moves())
+        assert len(tree) == n and len(per) == len(deals)
+        assert sum(v for _, _, v in tree) == iters
+        for row in per:  # deals in turn: each gets its share of the iterations
+            assert sum(c for _, c in row) == iters // len(deals)
+        for j, (mean, _, visits) in enumerate(tree):
+            assert -1.0 <= mean <= 1.0
+            assert sum(row[j][1] for row in per) == visits
+            assert sum(row[j][0] for row in per) == pytest.approx(mean * visits)
+        seen += 1
+    assert seen > 40
+
+
+def test_deals_the_asking_seat_can_tell_apart_are_refused():
+    rng = random.Random(8)
+    search = core.Search(1)
+    a = deal_endgame(rng, [3, 3], OPTION_SETS[0])
+    b = deal_endgame(rng, [4, 3], OPTION_SETS[0])
+    with pytest.raises(ValueError, match="differ"):
+        core.ismcts_scores([load(search, a), load(search, b)], a.to_move, 10, [(), ()])
+    with pytest.raises(ValueError, match="one core search"):
+        core.ismcts_scores([load(search, a), load(core.Search(1), a)], a.to_move, 10, [(), ()])
+
+
+def test_bad_arguments():
+    s = next(game_states(23, 1))
+    cs = load(core.Search(1), s)
+    with pytest.raises(ValueError, match="iterations"):
+        core.ismcts_scores([cs], s.to_move, 0, [attack_order(s)])
+    with pytest.raises(ValueError, match="seat"):
+        core.ismcts_scores([cs], 7, 10, [attack_order(s)])
+    with pytest.raises(ValueError, match="to move"):
+        core.ismcts_scores([cs], (s.to_move + 1) % s.players, 10, [attack_order(s)])
+    with pytest.raises(ValueError, match="at least one"):
+        core.ismcts_scores([], 0, 10, [])
+    with pytest.raises(ValueError, match="one per deal"):
+        core.ismcts_scores([cs], s.to_move, 10, [])
