@@ -312,7 +312,10 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 ks[KSLOT * i + 4] = CK_OVER  # no key
             elif c.lead_table and cs[i].att != 0:
                 ks[KSLOT * i + 4] = CK_INBOUT  # not probed
-            elif c.quick and cs[i].pile == 0 and quick_win(c, &cs[i]):
+            elif (c.quick and cs[i].pile == 0 and phase(&cs[i]) == PH_LEAD
+                  and quick_win(c, &cs[i])):
+                # (a lead state only, as in step 5: quick_win judges the attacker
+                # about to lead; without lead_table in-bout children get here too)
                 ks[KSLOT * i + 4] = CK_QUICK  # the attacker to lead surely wins
                 ks[KSLOT * i + 5] = side_of(c, cs[i].attacker) == c.prover
             else:

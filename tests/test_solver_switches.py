@@ -22,6 +22,7 @@ import pytest
 from solver_positions import deal_endgame, random_prefix
 
 from solver.game.rules import Rules
+from solver.notation import parse_position
 from solver.search import Solver
 
 
@@ -68,6 +69,22 @@ def test_switches_keep_answers_with_three_and_four_players(case):
     """S2 paranoid values, R23 cycles: the same answers with the switches off."""
     s, hero = MANY[case]
     assert answers(s, hero) == answers(s, hero, **OFF)
+
+
+#: Found with ``lead_table`` off alone (2026-12-02): the enhanced transposition
+#: cut-off took an in-bout child for a quick win (a lead-state test), which
+#: turned this lost position into a "win"; with every switch off at once the
+#: quick wins are off too and the bug hid.
+QUICK_IN_BOUT = "trump S; hands 7S 9H AH KD QC KC | 9S JS TD JD 8C TC; attacker 2"
+SIX = positions(23, 6, lambda r: [6, 6], lambda r: Rules(transfer=r.random() < 0.3), 0)
+
+
+@pytest.mark.parametrize("switch", sorted(OFF))
+def test_each_switch_alone_keeps_answers(switch):
+    """One switch off at a time, so no other switch hides its interplay."""
+    cases = [(parse_position(QUICK_IN_BOUT).state, 1)] + SIX
+    for s, hero in cases:
+        assert answers(s, hero) == answers(s, hero, **{switch: False}), (switch, s)
 
 
 def test_tune_reports_and_restores_settings():
