@@ -130,9 +130,16 @@ def test_hint_from_one_deal_never_recommends_a_move_that_deal_shows_worse():
 
 
 # ------------------------------------------------------------------ Ctrl-C
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C handled by default.  A shell's
+    background job inherits SIGINT ignored, and Python then never turns it into
+    KeyboardInterrupt, so these tests would fail under ``pytest &``."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(args: list[str], after: float) -> subprocess.CompletedProcess:
     p = subprocess.Popen([sys.executable, "-m", "solver.cli", *args], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_at_a_terminal)
     time.sleep(after)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
