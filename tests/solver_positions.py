@@ -4,7 +4,8 @@ from __future__ import annotations
 import random
 
 from solver.game import movegen as engine
-from solver.game.deal import deal_endgame  # noqa: F401  (the tests import it from here)
+from solver.game.deal import (  # noqa: F401  (deal_endgame: the tests import it from here)
+    deal_endgame, new_game)
 from solver.game.rules import Rules
 from solver.game.state import GameState
 
@@ -32,3 +33,19 @@ def random_prefix(rng: random.Random, s: GameState, plies: int) -> GameState:
         ms = engine.legal_moves(s)
         s = engine.play(s, rng.choice(ms))
     return s
+
+
+def game_states(seed: int, count: int, pile: bool = False):
+    """States of random games (2-4 players, every option set, piles and bouts in
+    progress) that are not over; with ``pile`` only those with cards in the pile."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        rules = rng.choice(OPTION_SETS)
+        s = random_prefix(rng, new_game(rng.choice([2, 3, 4]), rules, rng=rng), rng.randint(0, 60))
+        if not s.is_over and (not pile or s.pile > 0):
+            yield s
+
+
+def attack_order(s: GameState) -> tuple[int, ...]:
+    """The bout's attack cards in the order they were played (the playouts' table order)."""
+    return tuple(a for a, _ in s.table)

@@ -14,27 +14,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import OPTION_SETS, deal_endgame, random_prefix
+from solver_positions import OPTION_SETS, attack_order, deal_endgame, game_states
 
-from solver.game.deal import new_game
 from solver.hints.knowledge import knowledge_of
 from solver.hints.sampler import Sampler
 from solver.search import Solver
 from solver.search.native import core, load, move_text
-
-
-def attack_order(s) -> tuple[int, ...]:
-    return tuple(a for a, _ in s.table)
-
-
-def game_states(seed: int, count: int, pile: bool = False):
-    """States of random games (2-4 players, every option set)."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        rules = rng.choice(OPTION_SETS)
-        s = random_prefix(rng, new_game(rng.choice([2, 3, 4]), rules, rng=rng), rng.randint(0, 60))
-        if not s.is_over and (not pile or s.pile > 0):
-            yield s
 
 
 def test_first_visit_of_each_root_move_is_the_greedy_playout():

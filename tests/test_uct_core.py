@@ -13,25 +13,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import OPTION_SETS, deal_endgame, random_prefix
+from solver_positions import OPTION_SETS, attack_order, deal_endgame, game_states
 
-from solver.game.deal import new_game
 from solver.search import Solver
 from solver.search.native import core, load, move_text
-
-
-def attack_order(s) -> tuple[int, ...]:
-    return tuple(a for a, _ in s.table)
-
-
-def game_states(seed: int, count: int):
-    """States of random games (2-4 players, every option set), pile and all."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        rules = rng.choice(OPTION_SETS)
-        s = random_prefix(rng, new_game(rng.choice([2, 3, 4]), rules, rng=rng), rng.randint(0, 60))
-        if not s.is_over:
-            yield s
 
 
 def test_one_iteration_per_move_is_the_greedy_playout():
