@@ -65,14 +65,18 @@ cdef int is_add(INode** nodes, int* cap, int* used, int parent, Mv* mv) noexcept
     return k
 
 
+cdef inline int is_find(INode* nodes, int parent, Mv* mv) noexcept nogil:
+    """``parent``'s child for ``mv``, or -1."""
+    cdef int ch = nodes[parent].child
+    while ch >= 0 and not same_move(&nodes[ch].mv, mv):
+        ch = nodes[ch].sibling
+    return ch
+
+
 cdef inline int is_child(INode** nodes, int* cap, int* used, int parent, Mv* mv) noexcept nogil:
     """``parent``'s child for ``mv``, added if missing; -1 when out of memory."""
-    cdef int ch = nodes[0][parent].child
-    while ch >= 0:
-        if same_move(&nodes[0][ch].mv, mv):
-            return ch
-        ch = nodes[0][ch].sibling
-    return is_add(nodes, cap, used, parent, mv)
+    cdef int ch = is_find(nodes[0], parent, mv)
+    return ch if ch >= 0 else is_add(nodes, cap, used, parent, mv)
 
 
 cdef inline int is_outcome(INode** nodes, int* cap, int* used, int parent, uint64_t hand) noexcept nogil:
@@ -91,10 +95,9 @@ cdef inline int is_outcome(INode** nodes, int* cap, int* used, int parent, uint6
     return ch
 
 
-cdef int is_run(Ctx* c, St* deals, int8_t* orders, int* norders, int ndeals, int me,
+cdef int is_run(Ctx* c, St* deals, int8_t* piles, int8_t* orders, int* norders, int ndeals, int me,
                int iterations, double explore, int limit, INode** nodes, int* cap,
-               int* used, int32_t* paths, int pathcap, Mv* rootms, int nroot,
-               double* root_w, int32_t* root_n) noexcept nogil:
+               int* used, int32_t* paths, int pathcap) noexcept nogil:
     """``iterations`` rounds over the deals in turn, one tree per seat (see the
     top of this file); -1 when out of memory.  Node 0 is the asking seat's
     root (its hand is the same on every deal), node ``1 + p``
@@ -106,12 +109,13 @@ cdef int is_run(Ctx* c, St* deals, int8_t* orders, int* norders, int ndeals, int
     cdef int cur[MAXP]
     cdef int plen[MAXP]
     cdef int8_t order[PO_MAXTAB]
-    cdef int norder, it, k, nm, i, ch, pick, steps, status, v, oh, mine, untried, p, m, pile0
-    cdef int rj = -1
+    cdef int norder, it, k, nm, i, ch, pick, steps, status, untried, p, m, pile0
     cdef double r, others, sign, ln, u, bu
     for it in range(iterations):
         k = it % ndeals
         s = deals[k]
+        # the deal's own pile order: the core keeps it in the context (R17 draws)
+        memcpy(c.pile_cards, &piles[k * 64], 64)
         memcpy(order, &orders[k * PO_MAXTAB], PO_MAXTAB)
         norder = norders[k]
         for p in range(c.n):
@@ -123,7 +127,6 @@ cdef int is_run(Ctx* c, St* deals, int8_t* orders, int* norders, int ndeals, int
                     return -1
             paths[p * pathcap] = cur[p]
             plen[p] = 1
-        rj = -1
         untried = -1
         while not s.over:
             nm = gen_moves(c, &s, ms, 0)
@@ -132,13 +135,7 @@ cdef int is_run(Ctx* c, St* deals, int8_t* orders, int* norders, int ndeals, int
             m = to_move(&s)
             untried = -1
             for i in range(nm):
-                found[i] = -1
-                ch = nodes[0][cur[m]].child
-                while ch >= 0:
-                    if same_move(&nodes[0][ch].mv, &ms[i]):
-                        found[i] = ch
-                        break
-                    ch = nodes[0][ch].sibling
+                found[i] = is_find(nodes[0], cur[m], &ms[i])
                 if found[i] < 0 and untried < 0:
                     untried = i
             if untried >= 0:
@@ -158,11 +155,6 @@ cdef int is_run(Ctx* c, St* deals, int8_t* orders, int* norders, int ndeals, int
             for i in range(nm):
                 if found[i] >= 0:
                     nodes[0][found[i]].avail += 1
-            if m == me and cur[me] == 0:
-                for i in range(nroot):
-                    if same_move(&rootms[i], &ms[pick]):
-                        rj = i
-                        break
             # every tree follows the move
             for p in range(c.n):
                 ch = is_child(nodes, cap, used, cur[p], &ms[pick])
@@ -189,42 +181,26 @@ cdef int is_run(Ctx* c, St* deals, int8_t* orders, int* norders, int ndeals, int
             if plen[0] + 3 >= pathcap:
                 break
         status = po_run(c, &s, limit, 0, order, &norder, &steps)
-        if status == PO_LIMIT:
-            r = 0.0  # R23: endless play is a draw
-        else:
-            oh = c.hero
-            c.hero = me
-            v = 0
-            outcome_known(c, &s, &v)
-            c.hero = oh
-            r = v
-        mine = popcount64(s.hand[me])
-        others = 0.0
-        for i in range(c.n):
-            if i != me:
-                others += popcount64(s.hand[i])
-        others = others / (c.n - 1) - mine
+        r = po_result(c, &s, me, status, &others)
         for p in range(c.n):
             for i in range(plen[p]):
                 ch = paths[p * pathcap + i]
                 nodes[0][ch].visits += 1
                 nodes[0][ch].w += r
                 nodes[0][ch].g += others
-        if rj >= 0:
-            root_w[k * nroot + rj] += r
-            root_n[k * nroot + rj] += 1
     return 0
 
 
-def ismcts_scores(list deals, int me, int iterations, list table_orders, double explore=1.0,
-                  int limit=1500):
+def ismcts_scores(list deals, list pile_orders, int me, int iterations, list table_orders,
+                  double explore=1.0, int limit=1500):
     """Every root move's mean result and card margin for ``me`` after
     ``iterations`` rounds of information-set MCTS over ``deals`` (states of one
-    core search that the asking seat ``me`` cannot tell apart), taken in turn.
+    core search that the asking seat ``me`` cannot tell apart), taken in turn;
+    ``pile_orders[k]``: deal ``k``'s pile, top first, as loaded (the core keeps a
+    loaded pile in the search, not in the state, so each deal brings its own).
 
-    Returns ``(moves, per_deal)``: one ``(mean result, mean margin, visits)``
-    per move of ``deals[0].moves()`` (zeros if never tried), and per deal a
-    list of ``(summed result, visits)`` per move.  ``table_orders[k]``: deal
+    Returns one ``(mean result, mean margin, visits)`` per move of
+    ``deals[0].moves()`` (zeros if never tried).  ``table_orders[k]``: deal
     ``k``'s attack cards in the order they were played.  ``explore``: the
     UCB1 constant (results are in [-1, 1]).
     """
@@ -235,15 +211,15 @@ def ismcts_scores(list deals, int me, int iterations, list table_orders, double 
     cdef Mv mk[MAXMOVES]
     cdef St* sts = NULL
     cdef int8_t* orders = NULL
+    cdef int8_t* piles = NULL
+    cdef int8_t saved[64]
     cdef int* norders = NULL
     cdef INode* nodes = NULL
     cdef int32_t* path = NULL
-    cdef double* root_w = NULL
-    cdef int32_t* root_n = NULL
     if nd == 0:
         raise ValueError("deals: at least one")
-    if len(table_orders) != nd:
-        raise ValueError("table_orders: one per deal")
+    if len(table_orders) != nd or len(pile_orders) != nd:
+        raise ValueError("table_orders, pile_orders: one per deal")
     if iterations < 1:
         raise ValueError("iterations must be at least 1")
     st0 = deals[0]
@@ -251,7 +227,7 @@ def ismcts_scores(list deals, int me, int iterations, list table_orders, double 
     if not 0 <= me < c.n:
         raise ValueError(f"me: seat {me} is not at the table")
     if st0.s.over:
-        return [], []
+        return []
     if to_move(&st0.s) != me:
         raise ValueError("the asking seat must be the one to move")
     nroot = gen_moves(c, &st0.s, ms, 0)
@@ -267,17 +243,20 @@ def ismcts_scores(list deals, int me, int iterations, list table_orders, double 
     try:
         sts = <St*>malloc(nd * sizeof(St))
         orders = <int8_t*>malloc(nd * PO_MAXTAB)
+        piles = <int8_t*>calloc(nd * 64, 1)
         norders = <int*>malloc(nd * sizeof(int))
         nodes = <INode*>malloc(cap * sizeof(INode))
         pathcap = MAXPLY * 2 + 8
         path = <int32_t*>malloc(<size_t>MAXP * pathcap * sizeof(int32_t))
-        root_w = <double*>calloc(nd * nroot, sizeof(double))
-        root_n = <int32_t*>calloc(nd * nroot, sizeof(int32_t))
-        if (sts == NULL or orders == NULL or norders == NULL or nodes == NULL or path == NULL
-                or root_w == NULL or root_n == NULL):
+        if (sts == NULL or orders == NULL or piles == NULL or norders == NULL or nodes == NULL
+                or path == NULL):
             raise MemoryError()
         for k in range(nd):
             st = deals[k]
+            if len(pile_orders[k]) != c.pile_len or st.s.pile != st0.s.pile:
+                raise ValueError("pile_orders: each deal's pile as loaded, of the same size")
+            for j in range(c.pile_len):
+                piles[k * 64 + j] = pile_orders[k][j]
             sts[k] = st.s
             norders[k] = po_order(&st.s, table_orders[k], &orders[k * PO_MAXTAB])
         memset(nodes, 0, (1 + MAXP) * sizeof(INode))
@@ -285,29 +264,26 @@ def ismcts_scores(list deals, int me, int iterations, list table_orders, double 
             nodes[i].child = -1
             nodes[i].sibling = -1
         used = 1 + MAXP
+        memcpy(saved, c.pile_cards, 64)
         with nogil:
-            rc = is_run(c, sts, orders, norders, nd, me, iterations, explore, limit,
-                        &nodes, &cap, &used, path, pathcap, ms, nroot, root_w, root_n)
+            rc = is_run(c, sts, piles, orders, norders, nd, me, iterations, explore, limit,
+                        &nodes, &cap, &used, path, pathcap)
+        memcpy(c.pile_cards, saved, 64)
         if rc < 0:
             raise MemoryError()
         moves = []
         for j in range(nroot):
-            i = nodes[0].child
-            while i >= 0 and not same_move(&nodes[i].mv, &ms[j]):
-                i = nodes[i].sibling
+            i = is_find(nodes, 0, &ms[j])
             if i < 0 or nodes[i].visits == 0:
                 moves.append((0.0, 0.0, 0))
             else:
                 moves.append((nodes[i].w / nodes[i].visits, nodes[i].g / nodes[i].visits,
                               nodes[i].visits))
-        per = [[(root_w[k * nroot + j], root_n[k * nroot + j]) for j in range(nroot)]
-               for k in range(nd)]
-        return moves, per
+        return moves
     finally:
         free(sts)
         free(orders)
+        free(piles)
         free(norders)
         free(nodes)
         free(path)
-        free(root_w)
-        free(root_n)

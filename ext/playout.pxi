@@ -235,6 +235,25 @@ cdef int po_run(Ctx* c, St* s, int limit, int stop_at_endgame, int8_t* order, in
     return PO_OVER if s.over else PO_LIMIT
 
 
+cdef double po_result(Ctx* c, St* s, int me, int status, double* margin) noexcept nogil:
+    """A tree search's leaf: ``me``'s result after a playout that ended with
+    ``status`` (+1/0/-1, R20-R22; 0 when the move limit ended it, R23) and, in
+    ``margin``, the others' mean hand size less ``me``'s."""
+    cdef int v = 0, oh, i
+    cdef double others = 0.0
+    for i in range(c.n):
+        if i != me:
+            others += popcount64(s.hand[i])
+    margin[0] = others / (c.n - 1) - popcount64(s.hand[me])
+    if status == PO_LIMIT:
+        return 0.0
+    oh = c.hero
+    c.hero = me
+    outcome_known(c, s, &v)
+    c.hero = oh
+    return v
+
+
 cdef int po_order(St* s, tuple table_order, int8_t* order) except -1:
     """Copy the caller's attack order; it must hold exactly the bout's attack cards."""
     cdef int n = len(table_order), i, card

@@ -77,7 +77,7 @@ cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int l
     """``iterations`` rounds of select, expand, greedy playout, back-up; -1 when out of memory."""
     cdef St s
     cdef int8_t order[PO_MAXTAB]
-    cdef int norder, it, depth, node, steps, status, v, oh, i, mine
+    cdef int norder, it, depth, node, steps, status, i
     cdef double r, others
     if uct_expand(c, root, nodes, cap, used, 0) < 0:
         return -1
@@ -102,21 +102,7 @@ cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int l
             path[depth] = node
             depth += 1
         status = po_run(c, &s, limit, 0, order, &norder, &steps)
-        if status == PO_LIMIT:
-            r = 0.0  # R23: endless play is a draw
-        else:
-            oh = c.hero
-            c.hero = me
-            v = 0
-            outcome_known(c, &s, &v)
-            c.hero = oh
-            r = v
-        mine = popcount64(s.hand[me])
-        others = 0.0
-        for i in range(c.n):
-            if i != me:
-                others += popcount64(s.hand[i])
-        others = others / (c.n - 1) - mine
+        r = po_result(c, &s, me, status, &others)
         if nodes[0][node].visits == 0:
             nodes[0][node].r0 = r
             nodes[0][node].g0 = others

@@ -179,12 +179,12 @@ def uct_scores(
     """Per move: mean result, mean margin, visits, first (greedy) playout's result and margin."""
 def ismcts_scores(
     deals: list[CState],
+    pile_orders: list[tuple[int, ...]],
     me: int,
     iterations: int,
     table_orders: list[tuple[int, ...]],
     explore: float = 1.0,
     limit: int = 1500,
-) -> tuple[list[tuple[float, float, int]], list[list[tuple[float, int]]]]:
+) -> list[tuple[float, float, int]]:
     """Information-set search over ``deals`` (``ext/ismcts.pxi``): per root move
-    the mean result, mean margin and visits; per deal and root move the summed
-    result and visits."""
+    the mean result, mean margin and visits."""

@@ -4,9 +4,9 @@
   playout after it (every rules option, 2-4 players, piles and bouts in
   progress), and the search converges to minimax like UCT: on small endgames
   (S1, S2's coalition value) the move with the best mean has the exact value.
-* Over sampled deals of one seat's knowledge (S3) the root's visits add up to
-  the iterations, the deals are taken in turn, and each deal's own tally per
-  root move adds up to the pooled one.
+* Over sampled deals of one seat's knowledge (S3) the deals are taken in turn
+  (the first visits of the root moves are the greedy playouts on deals 0, 1,
+  2, ...) and the root's visits add up to the iterations.
 * Deals the asking seat could tell apart (different own moves) are refused.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from solver_positions import OPTION_SETS, attack_order, deal_endgame, game_state
 from solver.hints.knowledge import knowledge_of
 from solver.hints.sampler import Sampler
 from solver.search import Solver
-from solver.search.native import core, load, move_text
+from solver.search.native import core, load, move_text, pile_order
 
 
 def test_first_visit_of_each_root_move_is_the_greedy_playout():
@@ -29,13 +29,12 @@ def test_first_visit_of_each_root_move_is_the_greedy_playout():
         cs = load(search, s)
         me = s.to_move
         n = len(cs.moves())
-        tree, per = core.ismcts_scores([cs], me, n, [attack_order(s)])
-        assert len(tree) == n and len(per) == 1
+        tree = core.ismcts_scores([cs], [pile_order(s)], me, n, [attack_order(s)])
+        assert len(tree) == n
         for i, (mean, margin, visits) in enumerate(tree):
             r, g, _, _ = core.greedy_playout(cs, me, 1500, attack_order(s), i)
             assert visits == 1
             assert (mean, margin) == (r, g), (s, i)
-            assert per[0][i] == (r, 1)
         seen += 1
     assert seen > 100
 
@@ -56,7 +55,7 @@ def test_best_mean_move_has_the_exact_value_on_small_endgames():
         res = solver.analyse(s, me + 1, distance=False, pv=False)
         value = {m.move: m.value for m in res.moves}
         cs = load(search, s)
-        tree, _ = core.ismcts_scores([cs], me, 4000, [()])
+        tree = core.ismcts_scores([cs], [()], me, 4000, [()])
         best = max(range(len(tree)), key=lambda i: tree[i][0])
         missed[n] += value[move_text(cs.moves()[best])] != res.value
     assert missed[2] == 0
@@ -64,7 +63,7 @@ def test_best_mean_move_has_the_exact_value_on_small_endgames():
 
 
 def test_sampled_deals_share_the_trees():
-    """S3: the deals of one seat's knowledge; the visits add up per deal and in total."""
+    """S3: the deals of one seat's knowledge, taken in turn, in one tree for the asker."""
     search = core.Search(4)
     rng = random.Random(7)
     seen = 0
@@ -72,17 +71,22 @@ def test_sampled_deals_share_the_trees():
         k = knowledge_of(s, s.to_move)
         deals = list(Sampler(k).deals(12, rng).states)
         loaded = [load(search, d) for d in deals]
-        iters = 25 * len(deals)
-        tree, per = core.ismcts_scores(loaded, s.to_move, iters, [attack_order(d) for d in deals])
+        piles = [pile_order(d) for d in deals]
+        orders = [attack_order(d) for d in deals]
         n = len(loaded[0].moves())
-        assert len(tree) == n and len(per) == len(deals)
+        # the first n iterations try the root moves in turn, iteration i on deal
+        # i mod 12 -- with that deal's own pile order (R17), as if loaded alone
+        first = core.ismcts_scores(loaded, piles, s.to_move, n, orders)
+        for i, (mean, margin, visits) in enumerate(first):
+            d = i % len(deals)
+            alone = load(core.Search(1), deals[d])
+            assert visits == 1
+            assert (mean, margin) == core.greedy_playout(alone, s.to_move, 1500, orders[d],
+                                                         i)[:2]
+        iters = 25 * len(deals)
+        tree = core.ismcts_scores(loaded, piles, s.to_move, iters, orders)
         assert sum(v for _, _, v in tree) == iters
-        for row in per:  # deals in turn: each gets its share of the iterations
-            assert sum(c for _, c in row) == iters // len(deals)
-        for j, (mean, _, visits) in enumerate(tree):
-            assert -1.0 <= mean <= 1.0
-            assert sum(row[j][1] for row in per) == visits
-            assert sum(row[j][0] for row in per) == pytest.approx(mean * visits)
+        assert all(-1.0 <= mean <= 1.0 and v > 0 for mean, _, v in tree)
         seen += 1
     assert seen > 40
 
@@ -93,21 +97,26 @@ def test_deals_the_asking_seat_can_tell_apart_are_refused():
     a = deal_endgame(rng, [3, 3], OPTION_SETS[0])
     b = deal_endgame(rng, [4, 3], OPTION_SETS[0])
     with pytest.raises(ValueError, match="differ"):
-        core.ismcts_scores([load(search, a), load(search, b)], a.to_move, 10, [(), ()])
+        core.ismcts_scores([load(search, a), load(search, b)], [(), ()], a.to_move, 10, [(), ()])
     with pytest.raises(ValueError, match="one core search"):
-        core.ismcts_scores([load(search, a), load(core.Search(1), a)], a.to_move, 10, [(), ()])
+        core.ismcts_scores([load(search, a), load(core.Search(1), a)], [(), ()], a.to_move, 10,
+                           [(), ()])
 
 
 def test_bad_arguments():
     s = next(game_states(23, 1))
     cs = load(core.Search(1), s)
     with pytest.raises(ValueError, match="iterations"):
-        core.ismcts_scores([cs], s.to_move, 0, [attack_order(s)])
+        core.ismcts_scores([cs], [pile_order(s)], s.to_move, 0, [attack_order(s)])
     with pytest.raises(ValueError, match="seat"):
-        core.ismcts_scores([cs], 7, 10, [attack_order(s)])
+        core.ismcts_scores([cs], [pile_order(s)], 7, 10, [attack_order(s)])
     with pytest.raises(ValueError, match="to move"):
-        core.ismcts_scores([cs], (s.to_move + 1) % s.players, 10, [attack_order(s)])
+        core.ismcts_scores([cs], [pile_order(s)], (s.to_move + 1) % s.players, 10,
+                           [attack_order(s)])
     with pytest.raises(ValueError, match="at least one"):
-        core.ismcts_scores([], 0, 10, [])
+        core.ismcts_scores([], [], 0, 10, [])
     with pytest.raises(ValueError, match="one per deal"):
-        core.ismcts_scores([cs], s.to_move, 10, [])
+        core.ismcts_scores([cs], [pile_order(s)], s.to_move, 10, [])
+    if s.pile > 1:
+        with pytest.raises(ValueError, match="pile_orders"):
+            core.ismcts_scores([cs], [pile_order(s)[1:]], s.to_move, 10, [attack_order(s)])

@@ -37,7 +37,7 @@ from solver.game.state import GameState
 from solver.hints.playout import PLAYOUT_LIMIT, playout
 from solver.notation import format_position
 from solver.search import Solver
-from solver.search.native import core
+from solver.search.native import core, pile_order
 
 
 @dataclass(frozen=True)
@@ -174,13 +174,21 @@ class _Evaluator:
                 except BudgetExceeded:
                     pass  # too big to solve within the budget: scored by playouts below,
                     # and reported as a playout estimate (exact=False)
-        eg = (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
-              and self.solver() is not None)
-        if self.cfg.iterations(deal.players) > 0 and not eg:
+        if self._searched(deal):
             res = self._uct(deal, moves, me)
         else:
-            res = self.playouts(deal, moves, me, eg)
+            res = self.playouts(deal, moves, me, self._endgame_playouts(deal))
         return [r for r, _ in res], [g for _, g in res], False
+
+    def _endgame_playouts(self, deal: GameState) -> bool:
+        """Whether a deal not solved is played out with the exact endgame
+        hand-over (two players, a pile of at most ``endgame_pile``)."""
+        return (deal.players == 2 and self.cfg.endgame_pile >= deal.pile
+                and self.solver() is not None)
+
+    def _searched(self, deal: GameState) -> bool:
+        """Whether a deal not solved is scored by a tree search."""
+        return self.cfg.iterations(deal.players) > 0 and not self._endgame_playouts(deal)
 
     def evaluate_many(self, deals: Sequence[GameState], moves: Sequence[Move],
                       me: int) -> list[tuple[list[int], list[float], bool]]:
@@ -189,9 +197,8 @@ class _Evaluator:
         out: list[Any] = [None] * len(deals)
         batch = []
         for i, deal in enumerate(deals):
-            if (self.cfg.ismcts and self.cfg.iterations(deal.players) > 0
-                    and deal.to_move == me and not self.exact_wanted(deal)
-                    and not (deal.players == 2 and self.cfg.endgame_pile >= deal.pile)):
+            if (self.cfg.ismcts and deal.to_move == me and not self.exact_wanted(deal)
+                    and self._searched(deal)):
                 batch.append(i)
             else:
                 out[i] = self.evaluate(deal, moves, me)
@@ -206,15 +213,22 @@ class _Evaluator:
         the move on that deal, and the information-set search's mean over all the
         deals (the same for each), weighed by ``uct_mix``."""
         solver = self._playout_solver()
-        loaded = [self._core_deal(d, moves, solver) for d in deals]
+        limit = self.cfg.playout_limit
+        states, orders, firsts = [], [], []
+        for d in deals:
+            # each deal's greedy playouts right after loading it: the core keeps
+            # the pile order of the deal loaded last (ismcts_scores gets each's)
+            st, order = self._core_deal(d, moves, solver)
+            firsts.append([core.greedy_playout(st, me, limit, order, i)[:2]
+                           for i in range(len(moves))])
+            states.append(st)
+            orders.append(order)
         iters = max(self.cfg.iterations(deals[0].players), len(moves)) * len(deals)
-        tree, _ = core.ismcts_scores([st for st, _ in loaded], me, iters,
-                                     [o for _, o in loaded], self.cfg.uct_explore,
-                                     self.cfg.playout_limit)
+        tree = core.ismcts_scores(states, [pile_order(d) for d in deals], me, iters, orders,
+                                  self.cfg.uct_explore, limit)
         a = self.cfg.uct_mix
         rows = []
-        for d in deals:
-            first = self._core_playouts(d, moves, me, False)
+        for first in firsts:
             rows.append([(a * r0 + (1 - a) * r, a * g0 + (1 - a) * g)
                          for (r0, g0), (r, g, _) in zip(first, tree)])
         return rows

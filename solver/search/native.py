@@ -31,10 +31,15 @@ def rule_flags(state: GameState) -> int:
     return f
 
 
+def pile_order(state: GameState) -> tuple[int, ...]:
+    """The pile as the core loads it: top first, ``()`` when none is known."""
+    return tuple(state.pile_order) if state.pile > 0 and state.pile_order else ()
+
+
 def load(search, state: GameState):
     """The core state of ``state`` (every card must be known)."""
     att, opn, cov = state.table_masks()
-    order = tuple(state.pile_order) if state.pile > 0 and state.pile_order else ()
+    order = pile_order(state)
     return search.setup(
         n=state.players, trump=state.trump, flags=rule_flags(state),
         low_rank=DECK_LOW_RANK[state.rules.deck], hands=tuple(state.hands),
