@@ -205,6 +205,53 @@ cdef inline uint64_t pair_ranks(uint64_t m) noexcept nogil:
     return (a & b) | (a & x) | (a & d) | (b & x) | (b & d) | (x & d)
 
 
+cdef int duel_plies_needed(Ctx* c, St* s, int p) noexcept nogil:
+    """Two players: a lower bound on the plies before seat ``p`` (the prover)
+    is out with the other still holding cards, from the other's answer
+    "take every attack at once" (and lead one card, throw nothing).
+
+    The other side may play that way, so the prover's fastest forced win is
+    at least his fastest win against it.  Against it every card the prover
+    sheds as attacker is taken at once, so a bout of his sheds one rank
+    only (R9: the only rank on the table is his lead's, R16) for two plies
+    (the lead and the take); a bout the other leads sheds one cover for two
+    plies (the lead and the cover); a transfer sheds one card and is taken
+    (R14); a take only adds cards.  From a lead state, with R ranks in the
+    prover's hand, that is 2R plies.  Inside a bout the ranks already on
+    the table can be thrown in one card (one ply) each, at most
+    min(cards, 2) plies per rank (throw them, or lead them later); the
+    other's open attack cards can be covered one ply each
+    (``tests/test_ply_bound.py`` holds every limited answer equal without
+    the bound).  Pile empty only.
+    """
+    cdef uint64_t hand = s.hand[p], ranks = rank_set(hand), table
+    cdef int r = popcount64(ranks), ph = phase(s), u, best
+    if ph == PH_LEAD:
+        return 2 * r
+    if s.attacker == p:
+        table = rank_set(s.att | s.cov)
+        u = (popcount64(ranks & table) + popcount64(pair_ranks(hand) & table)
+             + 2 * popcount64(ranks & ~table))
+        # his throw-ins after the take (P4), or the take first (P2) or his
+        # throw-in and then the take (P3): at least one ply more
+        return u if ph == PH_TAKEN else 1 + u
+    if ph == PH_THROW:
+        return 1 + 2 * r          # the other passes, then the prover leads
+    if ph == PH_TAKEN:            # the other passes; the prover picks the table up
+        return 1 + 2 * popcount64(rank_set(hand | s.att | s.cov))
+    # the prover defends against ``u`` open cards: take (he keeps every card
+    # he holds), cover them all (one ply each), or pass the attack on
+    u = popcount64(s.opn)
+    best = 1 + 2 * r
+    if u <= popcount64(hand):
+        if 2 * r - u < best and u < best:
+            best = u if 2 * r - u < u else 2 * r - u
+    if c.flags & (F_TRANSFER | F_SHOW):
+        if 2 * r < best:
+            best = 2 * r
+    return best
+
+
 cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
     """A lower bound on the plies before the prover's decisive result.
 
@@ -228,7 +275,7 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
     sum over the led ranks of (2 - m_i) more than the single cards would:
     at best sum over the ranks of min(m, 2).
     """
-    cdef int i, r, total = 0, low = 99, no = 0, j, t
+    cdef int i, r, total = 0, low = 99, no = 0, j, t, d
     cdef int others[MAXP]
     if s.pile > 0:
         return 0
@@ -252,7 +299,11 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
         if low != 99:
             low += 1
     if c.flags & F_FOW:
-        return low if low != 99 else 0
+        low = low if low != 99 else 0
+        if c.n == 2:
+            d = duel_plies_needed(c, s, c.hero if c.prover else 1 - c.hero)
+            return d if d > low else low
+        return low
     if no > 1:
         # the hero's side: all but one of the others must be out too
         for i in range(1, no):   # insertion sort, at most 5
@@ -264,4 +315,7 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
             others[j + 1] = t
         for i in range(no - 1):
             total += others[i]
+    if c.n == 2:
+        d = duel_plies_needed(c, s, c.hero if c.prover else 1 - c.hero)
+        return d if d > total else total
     return total

@@ -3,7 +3,8 @@
 The core's ``plies_needed`` says how many more plies at least the prover
 needs before his decisive result (every player who must go out needs one move
 per rank in his hand, R8/R20-R22, and the next ply is lost if it is the other
-side's).  A ply-limited search fails at once below it.  If the bound were ever
+side's; with two players also two plies per rank against an opponent who takes
+every attack at once, ``duel_plies_needed``).  A ply-limited search fails at once below it.  If the bound were ever
 too high a won position would look lost within its real distance; so every
 limit from 1 to 14 must give the same answer with the bound as without, for
 both provers, on random positions with every option, 2-4 players, teams and
@@ -74,3 +75,41 @@ def test_ply_bound_cuts_searches():
         wins += sum(r for _, r in on)
     assert with_bound < without * 0.8
     assert wins > 100
+
+
+def duel_cases(seed: int, count: int):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        rules = rng.choice(OPTION_SETS)
+        s = deal_endgame(rng, [rng.randint(1, 6), rng.randint(1, 6)], rules)
+        s = random_prefix(rng, s, rng.randint(0, 6))
+        if not s.is_over:
+            out.append((s, rng.randrange(2)))
+    return out
+
+
+def distance(state, hero: int, prover: int, bound: bool) -> int | None:
+    """The prover's exact distance: the smallest limit his proof succeeds at."""
+    search = core.Search(4)
+    search.tune(ply_bound=bound)
+    st = load(search, state)
+    if search.prove(st, hero, prover)[0] != 1:
+        return None
+    depth = 1
+    while search.prove(st, hero, prover, depth)[0] != 1:
+        depth += 1
+    return depth
+
+
+def test_duel_bound_keeps_every_two_player_distance():
+    """R20, R16, R9, R14: two players, bouts in progress, every option set: the
+    exact distance of either prover is the same with the bound as without,
+    far beyond the limits above (up to six cards a hand)."""
+    checked = 0
+    for s, hero in duel_cases(47, 200):
+        for prover in (0, 1):
+            on = distance(s, hero, prover, True)
+            assert on == distance(s, hero, prover, False), (str(s), hero, prover)
+            checked += on is not None
+    assert checked > 150
