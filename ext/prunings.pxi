@@ -205,6 +205,39 @@ cdef inline uint64_t pair_ranks(uint64_t m) noexcept nogil:
     return (a & b) | (a & x) | (a & d) | (b & x) | (b & d) | (x & d)
 
 
+cdef int other_leads_plies(Ctx* c, uint64_t mine, uint64_t his) noexcept nogil:
+    """Two players: a lower bound on the plies before the prover (holding
+    ``mine``) is out, from a lead state of the other (holding ``his``), against
+    "take at once" (``duel_plies_needed``).
+
+    Besides 2 plies per rank of the prover's (his covers shed one card each,
+    his own bouts one rank each): the other may first lead, one per bout,
+    the cards of his that no card of the prover's beats (R2) -- non-trumps
+    by ascending rank, then trumps by ascending rank, as in ``quick_win``, so
+    a card the prover picked up never beats one still to come.  Without
+    transfers the prover can only take each (R11, R16): a lead and a take,
+    two plies, and the card joins his hand (R18: the other leads again).  At
+    most all but one of them (leading his last card would put the other out:
+    no win for the prover at all, which ``quick_win`` decides).
+    """
+    cdef uint64_t tmask = SUIT13 << (13 * c.trump), unbeaten = 0, ps, hs
+    cdef int su, k, r
+    if c.flags & (F_TRANSFER | F_SHOW):
+        return 2 * popcount64(rank_set(mine))
+    for su in range(4):
+        if su != c.trump and (mine & tmask):
+            continue   # his trumps beat every non-trump
+        ps = (mine >> (13 * su)) & SUIT13
+        hs = (his >> (13 * su)) & SUIT13
+        if ps:
+            hs &= ~((((<uint64_t>1) << (63 - __builtin_clzll(ps))) << 1) - 1)
+        unbeaten |= hs << (13 * su)
+    k = popcount64(unbeaten)
+    if k >= popcount64(his):
+        return 2 * (popcount64(his) - 1) + 2 * popcount64(rank_set(mine))
+    return 2 * k + 2 * popcount64(rank_set(mine | unbeaten))
+
+
 cdef int duel_plies_needed(Ctx* c, St* s, int p) noexcept nogil:
     """Two players: a lower bound on the plies before seat ``p`` (the prover)
     is out with the other still holding cards, from the other's answer
@@ -227,7 +260,9 @@ cdef int duel_plies_needed(Ctx* c, St* s, int p) noexcept nogil:
     cdef uint64_t hand = s.hand[p], ranks = rank_set(hand), table
     cdef int r = popcount64(ranks), ph = phase(s), u, best
     if ph == PH_LEAD:
-        return 2 * r
+        if s.attacker == p:
+            return 2 * r
+        return other_leads_plies(c, hand, s.hand[s.attacker])
     if s.attacker == p:
         table = rank_set(s.att | s.cov)
         u = (popcount64(ranks & table) + popcount64(pair_ranks(hand) & table)
@@ -238,11 +273,11 @@ cdef int duel_plies_needed(Ctx* c, St* s, int p) noexcept nogil:
     if ph == PH_THROW:
         return 1 + 2 * r          # the other passes, then the prover leads
     if ph == PH_TAKEN:            # the other passes; the prover picks the table up
-        return 1 + 2 * popcount64(rank_set(hand | s.att | s.cov))
+        return 1 + other_leads_plies(c, hand | s.att | s.cov, s.hand[s.attacker])
     # the prover defends against ``u`` open cards: take (he keeps every card
     # he holds), cover them all (one ply each), or pass the attack on
     u = popcount64(s.opn)
-    best = 1 + 2 * r
+    best = 1 + other_leads_plies(c, hand | s.att | s.cov, s.hand[s.attacker])
     if u <= popcount64(hand):
         if 2 * r - u < best and u < best:
             best = u if 2 * r - u < u else 2 * r - u
