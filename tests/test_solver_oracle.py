@@ -46,6 +46,8 @@ def check(solver: Solver, s, hero: int) -> None:
     vals = [int(v) for v, _ in want.values()]
     assert set(got.best) == {m for m, (v, _) in want.items()
                              if int(v) == best_v(vals)}
+    # solve asks each move only what decides whether it keeps the value
+    assert set(solver.solve(s, hero + 1, distance=False, pv=False).best) == set(got.best), s
 
 
 def root_of(ref_moves, mine: bool):

@@ -89,7 +89,9 @@ class CoreBackend:
         limits.pop(prover, None)
         return None
 
-    def _decide(self, st, hero: int, bounds: list[int] | None = None) -> tuple[int, int]:
+    def _decide(self, st, hero: int, bounds: list[int] | None = None,
+                known_fail: int | None = None,
+                fail_ends: int | None = None) -> tuple[int | None, int]:
         """The value for ``hero`` and the successful prover's distance bound.
 
         Only one of the two questions has to succeed for a decisive value, and
@@ -114,11 +116,17 @@ class CoreBackend:
         whole one.  The shares were chosen by measurement on the 3p5 family;
         docs/solver.md has the shares tried and the figures.
         ``bounds``, if given, keeps the value bounds proven so far as
-        [lower, upper] (for a partial answer).
+        [lower, upper] (for a partial answer).  ``known_fail``: a prover
+        already known to fail here (1: the hero's side, 0: the others), never
+        asked.  ``fail_ends``: a prover whose failure is all the caller needs
+        to know; the value is then None.
         """
         done: dict[int, tuple[int, int]] = {}
         players, flags = self.search.game
         limits = {1: DEEPEN_STEP, 0: DEEPEN_STEP} if players > 2 else {}
+        if known_fail is not None:
+            done[known_fail] = (0, 0)
+            limits.pop(known_fail, None)
         lone = players > 2 and not flags & _core.FLAG_TEAMS
         budget = 2048
         while True:
@@ -138,6 +146,8 @@ class CoreBackend:
                 limits.pop(prover, None)
                 if r[0]:
                     return (1 if prover else -1), r[1]
+                if prover == fail_ends:
+                    return None, 0
                 if bounds is not None:
                     bounds[prover] = 0
             if len(done) == 2:
@@ -208,6 +218,39 @@ class CoreBackend:
             return 0, None
         lb = hint[1] if v == hint[0] else 1
         return v, (self._distance(st, hero, 1 if v > 0 else 0, d, lb) if want_distance else None)
+
+    def _best_moves(self, st, hero: int, value: int, mine: bool) -> list[str]:
+        """``solve``'s best moves: those that keep the node's ``value``, asking
+        of each move only what decides that.
+
+        The mover's side (``mine``) cannot do better after a move than the
+        node's value, the other side no worse (S1, S2: a success is a finite
+        proof without repetitions, R23, so a move that did better would make
+        the node better).  So when the node is lost for the mover every move
+        keeps the value; when it is drawn, the mover's proof fails after every
+        move and only the other side's is asked (a failure keeps the draw);
+        when it is won, a move keeps the win exactly when the mover's proof
+        succeeds, and the other side's proof is only a cheaper way to see that
+        it does not (its success).  ``analyse`` needs every move's value and
+        asks both (``_children``)."""
+        moves = st.moves()
+        won = (value > 0) == mine and value != 0  # the node is won for the mover
+        lost = (value < 0) == mine and value != 0
+        if lost:
+            return [move_text(mv) for mv in moves]
+        mover = 1 if mine else 0  # the prover on the mover's side
+        best = []
+        for i, mv in enumerate(moves):
+            kid = st.play(i)
+            if kid.fields()["over"]:
+                keeps = kid.hero_outcome(hero) == value
+            elif won:
+                keeps = self._decide(kid, hero, fail_ends=mover)[0] == value
+            else:  # drawn: the mover's side cannot win after any move
+                keeps = self._decide(kid, hero, known_fail=mover)[0] == 0
+            if keeps:
+                best.append(move_text(mv))
+        return best
 
     def _children(self, st, hero: int, want_distance: bool, value: int = 0,
                   dist: int | None = None, mine: bool = True):
@@ -284,11 +327,14 @@ class CoreBackend:
             dist = None
             if value != 0 and (want_pv or want_distance):
                 dist = self._distance(st, hero, 1 if value > 0 else 0, ub)
-            kids = self._children(st, hero, all_moves and want_distance, value, dist, mine)
-            moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in kids]
-            ordered, best = rank_moves(moves, mine)
             if all_moves:
+                kids = self._children(st, hero, want_distance, value, dist, mine)
+                moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in kids]
+                ordered, best = rank_moves(moves, mine)
                 result.moves = ordered
+            else:
+                best = self._best_moves(st, hero, value, mine)
+                ordered = [MoveValue(m, Value(value), None) for m in best]
             if want_distance:
                 result.distance = dist
             if want_pv:
