@@ -221,7 +221,7 @@ cdef int other_leads_plies(Ctx* c, uint64_t mine, uint64_t his) noexcept nogil:
     no win for the prover at all, which ``quick_win`` decides).
     """
     cdef uint64_t tmask = SUIT13 << (13 * c.trump), unbeaten = 0, ps, hs
-    cdef int su, k, r
+    cdef int su, k
     if c.flags & (F_TRANSFER | F_SHOW):
         return 2 * popcount64(rank_set(mine))
     for su in range(4):
@@ -258,7 +258,7 @@ cdef int duel_plies_needed(Ctx* c, St* s, int p) noexcept nogil:
     the bound).  Pile empty only.
     """
     cdef uint64_t hand = s.hand[p], ranks = rank_set(hand), table
-    cdef int r = popcount64(ranks), ph = phase(s), u, best
+    cdef int r = popcount64(ranks), ph = phase(s), u, best, cover
     if ph == PH_LEAD:
         if s.attacker == p:
             return 2 * r
@@ -279,8 +279,9 @@ cdef int duel_plies_needed(Ctx* c, St* s, int p) noexcept nogil:
     u = popcount64(s.opn)
     best = 1 + other_leads_plies(c, hand | s.att | s.cov, s.hand[s.attacker])
     if u <= popcount64(hand):
-        if 2 * r - u < best and u < best:
-            best = u if 2 * r - u < u else 2 * r - u
+        cover = u if 2 * r - u < u else 2 * r - u   # then 2 a rank for the rest
+        if cover < best:
+            best = cover
     if c.flags & (F_TRANSFER | F_SHOW):
         if 2 * r < best:
             best = 2 * r
@@ -334,12 +335,8 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
         if low != 99:
             low += 1
     if c.flags & F_FOW:
-        low = low if low != 99 else 0
-        if c.n == 2:
-            d = duel_plies_needed(c, s, c.hero if c.prover else 1 - c.hero)
-            return d if d > low else low
-        return low
-    if no > 1:
+        total = low if low != 99 else 0
+    elif no > 1:
         # the hero's side: all but one of the others must be out too
         for i in range(1, no):   # insertion sort, at most 5
             t = others[i]
@@ -352,5 +349,6 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
             total += others[i]
     if c.n == 2:
         d = duel_plies_needed(c, s, c.hero if c.prover else 1 - c.hero)
-        return d if d > total else total
+        if d > total:
+            return d
     return total

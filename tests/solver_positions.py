@@ -49,3 +49,11 @@ def game_states(seed: int, count: int, pile: bool = False):
 def attack_order(s: GameState) -> tuple[int, ...]:
     """The bout's attack cards in the order they were played (the playouts' table order)."""
     return tuple(a for a, _ in s.table)
+
+
+def greedy_after_each_move(cs, s: GameState) -> list[tuple[int, int]]:
+    """For the seat to move in ``s`` (loaded as core state ``cs``): the compiled
+    greedy playout's (result, card margin) after each of its moves, in move order."""
+    from solver.search.native import core
+    return [tuple(core.greedy_playout(cs, s.to_move, 1500, attack_order(s), i)[:2])
+            for i in range(len(cs.moves()))]

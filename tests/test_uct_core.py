@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import OPTION_SETS, attack_order, deal_endgame, game_states
+from solver_positions import (OPTION_SETS, attack_order, deal_endgame, game_states,
+                              greedy_after_each_move)
 
 from solver.search import Solver
 from solver.search.native import core, load, move_text
@@ -27,11 +28,10 @@ def test_one_iteration_per_move_is_the_greedy_playout():
         me = s.to_move
         n = len(cs.moves())
         out = core.uct_scores(cs, me, n, attack_order(s))
-        assert len(out) == n
-        for i, (mean, margin, visits, r0, g0) in enumerate(out):
-            r, g, _, _ = core.greedy_playout(cs, me, 1500, attack_order(s), i)
-            assert visits == 1
-            assert (mean, margin) == (r, g) == (r0, g0), (s, i)
+        greedy = greedy_after_each_move(cs, s)
+        assert [(mean, margin) for mean, margin, _, _, _ in out] == greedy, s
+        assert [(r0, g0) for _, _, _, r0, g0 in out] == greedy, s
+        assert all(visits == 1 for _, _, visits, _, _ in out)
         seen += 1
     assert seen > 100
 
