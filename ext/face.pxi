@@ -72,6 +72,17 @@ cdef class CState:
         """The core's ``hero_side_out`` test for ``hero``'s side."""
         return not self.s.over and self._test(hero, hero_side_out)
 
+    def single_leads_dominate(self, int hero):
+        """Whether this is a lead state where a lead of several cards does no
+        better for the attacker's side (``hero``'s or the others') than any
+        one of its cards (``single_leads_suffice``): then a multi-card lead
+        that keeps a value means each of its cards led alone keeps it too."""
+        cdef int oh = self.c.hero, r
+        self.c.hero = hero
+        r = phase(&self.s) == PH_LEAD and single_leads_suffice(self.c, &self.s)
+        self.c.hero = oh
+        return bool(r)
+
     def hero_outcome(self, int hero):
         cdef int v = 0, oh = self.c.hero
         self.c.hero = hero

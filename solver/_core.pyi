@@ -58,6 +58,9 @@ class CState:
     def hero_side_is_out(self, hero: int) -> bool: ...
     def hero_outcome(self, hero: int) -> int | None:
         """+1 / 0 / -1 for ``hero`` if the game is over between bouts, else None."""
+    def single_leads_dominate(self, hero: int) -> bool:
+        """A lead state where a multi-card lead does no better for the attacker's
+        side than any one of its cards led alone."""
 
 class Search:
     """The search context: rules of one game, transposition table, budgets."""

@@ -69,5 +69,11 @@ def to_move_obj(mv) -> Move:
     return SWAP
 
 
+def lead_size(mv) -> int:
+    """How many cards core move ``mv`` leads (0: it is not a lead)."""
+    kind, cards, _, _ = mv
+    return cards.bit_count() if kind == 0 else 0
+
+
 def move_text(mv) -> str:
     return str(to_move_obj(mv))
