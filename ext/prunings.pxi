@@ -218,10 +218,14 @@ cdef int other_leads_plies(Ctx* c, uint64_t mine, uint64_t his) noexcept nogil:
     transfers the prover can only take each (R11, R16): a lead and a take,
     two plies, and the card joins his hand (R18: the other leads again).  At
     most all but one of them (leading his last card would put the other out:
-    no win for the prover at all, which ``quick_win`` decides).
+    no win for the prover at all, which ``quick_win`` decides).  Then he
+    leads a card the prover can beat: if every card that beats it is of a
+    rank the prover holds twice or more, neither the cover nor a take sheds
+    a rank, two plies more (``tests/test_ply_bound.py``: a bound of four
+    more there, or of two more for every card, changes distances).
     """
-    cdef uint64_t tmask = SUIT13 << (13 * c.trump), unbeaten = 0, ps, hs
-    cdef int su, k
+    cdef uint64_t tmask = SUIT13 << (13 * c.trump), unbeaten = 0, ps, hs, held, singles, rest, beaters
+    cdef int su, k, r, x
     if c.flags & (F_TRANSFER | F_SHOW):
         return 2 * popcount64(rank_set(mine))
     for su in range(4):
@@ -235,7 +239,26 @@ cdef int other_leads_plies(Ctx* c, uint64_t mine, uint64_t his) noexcept nogil:
     k = popcount64(unbeaten)
     if k >= popcount64(his):
         return 2 * (popcount64(his) - 1) + 2 * popcount64(rank_set(mine))
-    return 2 * k + 2 * popcount64(rank_set(mine | unbeaten))
+    held = mine | unbeaten
+    r = 2 * k + 2 * popcount64(rank_set(held))
+    # Then a card the prover can beat: he covers it (the lead and the cover,
+    # and his own bouts after it) or takes it (and the other leads again,
+    # R18).  A cover sheds a whole rank only with a card whose rank he holds
+    # once; if every card that beats it (R2) is of a rank he holds twice or
+    # more, that bout sheds no rank, and taking sheds none either: two
+    # plies more.
+    singles = held & ~(pair_ranks(held) * SPREAD)
+    rest = his & ~unbeaten
+    while rest:
+        x = __builtin_ctzll(rest)
+        rest &= rest - 1
+        su = x // 13
+        beaters = held & (SUIT13 << (13 * su)) & ~((((<uint64_t>1) << x) << 1) - 1)
+        if su != c.trump:
+            beaters |= held & tmask
+        if beaters & singles == 0:
+            return r + 2
+    return r
 
 
 cdef int duel_plies_needed(Ctx* c, St* s, int p) noexcept nogil:
