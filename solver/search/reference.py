@@ -38,6 +38,10 @@ INF_PLY = 1 << 30
 INF_SCORE = 1 << 40
 
 
+class TooLarge(Exception):
+    """The position is larger than the oracle was allowed to take on."""
+
+
 def _score_value(score: int) -> tuple[int, int | None]:
     if score > 0:
         return 1, BIG - score
@@ -49,9 +53,10 @@ def _score_value(score: int) -> tuple[int, int | None]:
 class ReferenceSolver:
     """Plain minimax with memo; ``hero`` is a 0-based seat."""
 
-    def __init__(self, state: GameState, hero: int):
+    def __init__(self, state: GameState, hero: int, max_nodes: int | None = None):
         if has_hidden_cards(state):
             raise HiddenCardsError("the reference minimax needs every card known")
+        self.max_nodes = max_nodes  # past it: TooLarge (a sweep's oracle has a budget too)
         self.hero = hero
         self.teams = state.rules.teams
         self.memo: dict[GameState, int] = {}
@@ -74,6 +79,8 @@ class ReferenceSolver:
         Alpha-beta over the scores; the memo keeps (lower, upper) bounds.
         """
         self.nodes += 1
+        if self.max_nodes and self.nodes > self.max_nodes:
+            raise TooLarge(f"more than {self.max_nodes} nodes")
         if state.is_over:
             return self.leaf(state), INF_PLY
         # the discard pile has no say in the rest of the game (pile empty or
@@ -165,7 +172,7 @@ def reference_moves(state: GameState, hero: int | None = None):
 
 
 # ------------------------------------------------------------------ retrograde
-class GraphTooLarge(Exception):
+class GraphTooLarge(TooLarge):
     """The reachable state graph has more states than allowed."""
 
 
