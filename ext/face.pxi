@@ -77,11 +77,7 @@ cdef class CState:
         better for the attacker's side (``hero``'s or the others') than any
         one of its cards (``single_leads_suffice``): then a multi-card lead
         that keeps a value means each of its cards led alone keeps it too."""
-        cdef int oh = self.c.hero, r
-        self.c.hero = hero
-        r = phase(&self.s) == PH_LEAD and single_leads_suffice(self.c, &self.s)
-        self.c.hero = oh
-        return bool(r)
+        return phase(&self.s) == PH_LEAD and self._test(hero, single_leads_suffice)
 
     def hero_outcome(self, int hero):
         cdef int v = 0, oh = self.c.hero
