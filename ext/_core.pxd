@@ -203,6 +203,7 @@ ctypedef struct Ctx:
     int64_t max_nodes   # stop at this many nodes (0: no limit)
     double deadline     # stop after this time.monotonic() (0: no limit)
     int abort           # 1 budget, 2 interrupted
+    int stop            # set from another thread (Search.stop): end the search as a budget would
     int64_t tt_stores   # new entries written (statistics)
     uint32_t hist[2][NKINDS][64]   # history heuristic: cut-off counts per (mover is prover, kind, card)
     int8_t hbonus[2][NKINDS][64]   # the same as an ordering bonus (see score_moves)
@@ -248,6 +249,8 @@ cdef class Search:
     cdef readonly uint64_t buckets  # table buckets (a power of two)
     cdef readonly uint64_t cond_entries  # entries of the side table of path-dependent failures
     cdef dict epochs                # (pile order, trump card) -> epoch number (Ctx.epoch)
+    cdef object table_owner         # the Search whose table it searches (share_table), or None
+    cdef bint shares                # whether it does (a C flag: the GC may clear table_owner first)
 
 
 ctypedef struct RSlot:

@@ -69,6 +69,9 @@ cdef extern from *:
     #include <pthread.h>
     #include <sched.h>
     static inline int64_t dk_load_acq(int64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline uint64_t dk_load_u64_acq(uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void dk_store_u64_rel(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline void dk_store_u64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline void dk_store_rel(int64_t* p, int64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
     static inline int dk_load_int(int* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
     static inline void dk_store_int(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
@@ -90,6 +93,9 @@ cdef extern from *:
     static void dk_thread_join(dk_thread* h) { pthread_join(h->t, NULL); }
     """
     int64_t dk_load_acq(int64_t* p) nogil
+    uint64_t dk_load_u64_acq(uint64_t* p) nogil
+    void dk_store_u64_rel(uint64_t* p, uint64_t v) nogil
+    void dk_store_u64(uint64_t* p, uint64_t v) nogil
     void dk_store_rel(int64_t* p, int64_t v) nogil
     int dk_load_int(int* p) nogil
     void dk_store_int(int* p, int v) nogil

@@ -135,7 +135,8 @@ cdef class Search:
 
     def __dealloc__(self):
         if self.c != NULL:
-            dk_table_free(self.c.tt)
+            if not self.shares:  # a shared table is its owner's to free
+                dk_table_free(self.c.tt)
             dk_table_free(self.c.cond)
             free(self.c.mstack)
             free(self.c.kstack)
@@ -160,15 +161,59 @@ cdef class Search:
         """Number of occupied entries (a scan; for benchmarks)."""
         cdef uint64_t i, n = 0
         cdef int w
-        for i in range(self.buckets):
+        for i in range(self.c.tt_mask + 1):
             for w in range(TT_WAYS):
                 if self.c.tt[i].data[w] != 0:
                     n += 1
         return n
 
     def clear(self):
-        memset(self.c.tt, 0, self.buckets * sizeof(Bucket))
+        """Empty the table (a shared one: the owner's, for both) and the side table."""
+        memset(self.c.tt, 0, self.c.tt_mask * sizeof(Bucket) + sizeof(Bucket))
         memset(self.c.cond, 0, self.cond_entries * sizeof(CondEntry))
+
+    def share_table(self, Search other):
+        """Search ``other``'s transposition table from now on, as a second
+        thread beside it (``CoreBackend``'s two provers).  Entries are stored
+        and read so that a half-written one is never taken for another
+        (``way_holds``); the side table of repetition-dependent failures
+        stays this search's own (its entries name this search's path).
+        ``other`` must be set up with the same game and has to outlive
+        nothing: it is kept alive here."""
+        if other is self or other.shares or self.shares:
+            raise ValueError("share_table: once, with another search that owns its table")
+        dk_table_free(self.c.tt)  # its own is never used again
+        self.c.tt = other.c.tt
+        self.c.tt_mask = other.c.tt_mask
+        self.table_owner = other
+        self.shares = True
+
+    def state_from(self, CState st):
+        """``st`` (made by another search set up with the same game, pile
+        empty) as a state of this search."""
+        if st.s.pile != 0:
+            raise ValueError("state_from: a state with a pile names its epoch in its own search")
+        cdef CState out = CState.__new__(CState)
+        out.s = st.s
+        out.c = self.c
+        out.owner = self
+        return out
+
+    def sync_generation(self, Search other):
+        """Age entries as ``other`` does (the same generation number)."""
+        self.c.gen = other.c.gen
+
+    def stop(self, int on=1):
+        """Ask a ``prove`` running in another thread to end: it returns -1, as
+        for a budget, within BUDGET_EVERY nodes.  ``stop(0)`` lets proofs run
+        again; the flag stays until then, so a stop asked just before a proof
+        starts still ends it."""
+        dk_store_int(&self.c.stop, 1 if on else 0)
+
+    @property
+    def stopped(self):
+        """Whether :meth:`stop` is in force."""
+        return dk_load_int(&self.c.stop) != 0
 
     def setup(self, *, int n, int trump, int flags, int low_rank, tuple hands, uint64_t att,
               uint64_t opn, uint64_t cov, uint64_t shown, int attacker, int defender, int turn,
@@ -322,7 +367,8 @@ cdef class Search:
         if st.s.over:
             return None
         make_key(c, &st.s, key)
-        cdef uint64_t* e = tt_probe(c, key, key_hash(key))
+        cdef uint64_t ed
+        cdef uint64_t* e = tt_probe(c, key, key_hash(key), &ed)
         if e == NULL:
             return (0, INF)
         return (ent_lb(e, c.slot), ent_ub(e, c.slot))

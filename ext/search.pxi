@@ -73,6 +73,9 @@ cdef inline int decisive(Ctx* c, St* s) noexcept nogil:
 
 
 cdef int check_budget(Ctx* c) noexcept nogil:
+    if dk_load_int(&c.stop):  # another thread has answered the question (Search.stop)
+        c.abort = 1
+        return 1
     if c.max_nodes > 0 and c.nodes >= c.max_nodes:
         c.abort = 1
         return 1
@@ -124,7 +127,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
     searched; (14) the result stored.
     """
     cdef uint64_t key[KEYWORDS]
-    cdef uint64_t h
+    cdef uint64_t h, ed
     cdef uint64_t* e
     cdef int ph, i, nm, r, d, mine, result, best, cdepth, pushed = 0, bm = 0, cut = 0, j
     cdef uint64_t rp[2]
@@ -212,7 +215,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
 
     # Step 6. Transposition table lookup: a stored bound decides, or names
     # the move that cut off last time
-    e = tt_probe(c, key, h) if usett else NULL
+    e = tt_probe(c, key, h, &ed) if usett else NULL
     if e != NULL:
         d = ent_ub(e, c.slot)
         if d <= depth:
@@ -356,7 +359,7 @@ cdef int dfs(Ctx* c, St* s, int depth, int ply, int* dist, uint64_t* rep, uint64
                 r = decisive(c, &cs[ms[i].ki])
                 d = 0 if r else INF
             else:
-                e = tt_probe(c, &ks[KSLOT * ms[i].ki], ks[KSLOT * ms[i].ki + 5])
+                e = tt_probe(c, &ks[KSLOT * ms[i].ki], ks[KSLOT * ms[i].ki + 5], &ed)
                 r = -1
                 if e != NULL:
                     d = ent_ub(e, c.slot)

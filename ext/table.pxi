@@ -90,18 +90,39 @@ cdef inline int ent_work(uint64_t* e) noexcept nogil:
     return (e[0] >> 48) & 63
 
 
-cdef inline int way_holds(Bucket* b, int i, uint64_t* key) noexcept nogil:
-    return (b.key0[i] == key[0] and b.data[i] != 0 and b.rest[i][0] == key[1]
-            and b.rest[i][1] == key[2] and b.rest[i][2] == key[3] and b.rest[i][3] == key[4])
+cdef inline uint64_t ent_check(uint64_t d, uint64_t h) noexcept nogil:
+    """What an entry's last key word is stored XORed with: a mix of its data
+    word and its key's hash (see ``way_holds``)."""
+    return mix64(d ^ h)
 
 
-cdef inline uint64_t* tt_probe(Ctx* c, uint64_t* key, uint64_t h) noexcept nogil:
-    """The data word of ``key``'s entry, or NULL."""
+cdef inline int way_holds(Bucket* b, int i, uint64_t* key, uint64_t h, uint64_t d) noexcept nogil:
+    """Whether way ``i`` holds ``key`` (hash ``h``) with the data word ``d``.
+
+    Two searches may share one table (``Search.share_table``), so a way can
+    be read while another thread rewrites it: its words may then come from
+    two different stores.  The data word is read first (acquire: every key
+    word read after it is as new as the store that wrote it, or newer), and
+    the last key word is stored XORed with ``ent_check(data, hash)``.  A data
+    word and key words of different stores then match ``key`` only by a
+    64-bit coincidence; with one search nothing changes (the words always
+    agree).  The key words themselves are still compared in full."""
+    return (d != 0 and b.key0[i] == key[0] and b.rest[i][0] == key[1]
+            and b.rest[i][1] == key[2] and b.rest[i][2] == key[3]
+            and (b.rest[i][3] ^ ent_check(d, h)) == key[4])
+
+
+cdef inline uint64_t* tt_probe(Ctx* c, uint64_t* key, uint64_t h, uint64_t* out) noexcept nogil:
+    """``out`` holding a copy of the data word of ``key``'s entry, or NULL.
+    (A copy: a table shared with another thread may change under a pointer.)"""
     cdef Bucket* b = &c.tt[h & c.tt_mask]
     cdef int i
+    cdef uint64_t d
     for i in range(TT_WAYS):
-        if way_holds(b, i, key):
-            return &b.data[i]
+        d = dk_load_u64_acq(&b.data[i])
+        if way_holds(b, i, key, h, d):
+            out[0] = d
+            return out
     return NULL
 
 
@@ -112,42 +133,51 @@ cdef inline void tt_store(Ctx* c, uint64_t* key, uint64_t h, int lb, int ub, int
         work >>= 1
         w += 1
     cdef int slot = c.slot, sh = 20 * c.slot, olb, oub
-    cdef uint64_t d
+    cdef uint64_t d, od
     for i in range(TT_WAYS):
-        if b.data[i] == 0:
+        od = dk_load_u64_acq(&b.data[i])
+        if od == 0:
             if best > -(1 << 29):  # the first empty way beats every occupied one
                 e = i
                 best = -(1 << 29)
             continue
-        if way_holds(b, i, key):
-            olb = ent_lb(&b.data[i], slot)
-            oub = ent_ub(&b.data[i], slot)
+        if way_holds(b, i, key, h, od):
+            olb = ent_lb(&od, slot)
+            oub = ent_ub(&od, slot)
             if olb > lb:
                 lb = olb
             if oub < ub:
                 ub = oub
-            d = b.data[i] & ~((<uint64_t>0xFFFFF) << sh) & ~((<uint64_t>0xFF) << 40)
+            d = od & ~((<uint64_t>0xFFFFF) << sh) & ~((<uint64_t>0xFF) << 40)
             d |= ((<uint64_t>enc_lb(lb)) | ((<uint64_t>enc_ub(ub)) << 10)) << sh
             d |= (<uint64_t>c.gen) << 40
-            if w > ent_work(&b.data[i]):
+            if w > ent_work(&od):
                 d = (d & ~((<uint64_t>63) << 48)) | ((<uint64_t>w) << 48)
             if move:
                 d = (d & ~((<uint64_t>511) << 54)) | ((<uint64_t>(move & 511)) << 54)
-            b.data[i] = d
+            # the check word first: a reader between the two stores sees a
+            # mismatch (a miss), never the new bounds under another check
+            dk_store_u64(&b.rest[i][3], key[4] ^ ent_check(d, h))
+            dk_store_u64_rel(&b.data[i], d)
             return
-        sc = ent_work(&b.data[i]) - 4 * (<uint8_t>(c.gen - ent_gen(&b.data[i])))
+        sc = ent_work(&od) - 4 * (<uint8_t>(c.gen - ent_gen(&od)))
         if sc < best:
             best = sc
             e = i
     c.tt_stores += 1
-    b.key0[e] = key[0]
-    memcpy(b.rest[e], &key[1], 4 * sizeof(uint64_t))
     d = ((<uint64_t>enc_lb(lb)) | ((<uint64_t>enc_ub(ub)) << 10)) << sh
     d |= (<uint64_t>SLOT_EMPTY) << (20 * (1 - slot))
     d |= (<uint64_t>c.gen) << 40
     d |= (<uint64_t>w) << 48
     d |= (<uint64_t>(move & 511)) << 54
-    b.data[e] = d
+    # the way emptied first, the key words, then the data word (release)
+    dk_store_u64(&b.data[e], 0)
+    dk_store_u64(&b.key0[e], key[0])
+    dk_store_u64(&b.rest[e][0], key[1])
+    dk_store_u64(&b.rest[e][1], key[2])
+    dk_store_u64(&b.rest[e][2], key[3])
+    dk_store_u64(&b.rest[e][3], key[4] ^ ent_check(d, h))
+    dk_store_u64_rel(&b.data[e], d)
 
 
 cdef inline void tt_prefetch(Ctx* c, uint64_t h) noexcept nogil:

@@ -67,9 +67,15 @@ class Solver:
     ``backend`` is ``"core"`` (the Cython search) or ``"reference"`` (the slow
     pure-Python minimax of :mod:`solver.search.reference`, for tests).
     ``threads``: 2 lets a big game of 3+ players solved whole (its graph past
-    100,000 states) be built by two threads -- what one position on an
-    otherwise idle machine wants (`durak solve`); 1 for a solver among
-    parallel workers.  Seats are 1-based, as everywhere in the public API.
+    100,000 states) be built by two threads, and runs the two provers of
+    every value that takes more than a few thousand nodes on two threads
+    sharing the table (an eighth of ``tt_mb`` goes to the second thread's
+    side table) -- what one position on an otherwise idle machine wants
+    (`durak solve`); 1 for a solver among parallel workers.  Node counts
+    then vary from run to run (which thread gets where first), and so may
+    which of several equally good moves the variation takes; values,
+    distances and the best moves do not.  Seats are 1-based, as everywhere
+    in the public API.
     """
 
     def __init__(self, tt_mb: int = DEFAULT_TT_MB, backend: str = "core", threads: int = 1):
@@ -83,7 +89,7 @@ class Solver:
         self.backend = backend
         self.threads = threads
         try:
-            self._core = CoreBackend(tt_mb) if backend == "core" else None
+            self._core = CoreBackend(tt_mb, threads) if backend == "core" else None
         except MemoryError:
             raise OptionError(f"tt_mb: a table of {tt_mb} MiB cannot be allocated here") from None
 

@@ -1,0 +1,131 @@
+"""Two threads (``Solver(threads=2)``, what `durak solve` uses on two cores).
+
+The two provers of a value run at once, each in its own thread, in one
+transposition table (``CoreBackend._decide_parallel``): the table's entries are
+stored and read so that a half-written one is never taken for another, and
+the thread that answers the question stops the other.  Node counts then vary
+from run to run, the answers must not: every move's value and distance is
+held here to the slow oracles (the minimax for two players, the retrograde
+analysis for three and four) with every value on two threads, and larger
+endgames to the one-thread answer.  A stop, a time budget and Ctrl-C must
+end both threads.
+"""
+from __future__ import annotations
+
+import _thread
+import random
+import threading
+import time
+
+import pytest
+from solver_positions import deal_endgame
+from test_solver_distance import NAMES, oracle_moves, position, replay
+
+from solver.errors import BudgetExceeded, Interrupted
+from solver.game.rules import Rules
+from solver.game.value import Value
+from solver.search import Solver
+from solver.search.driver import CoreBackend
+from solver.search.native import load
+
+# three players, eighteen cards, transfers: far more than a second of search
+SLOW_3P = ("trump C; hands 6S JH AH 7D 9D TD | JS KS 7H TH 9C QC | 7S 9S AS JD 7C AC; "
+           "attacker 3; rules transfer")
+
+
+def two_threads(tt_mb: int = 16) -> CoreBackend:
+    """A backend whose every value runs on two threads (none sequential first)."""
+    b = CoreBackend(tt_mb, threads=2)
+    b.parallel_from = 0
+    return b
+
+
+def helpers_alive() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "durak-prover" and t.is_alive()]
+
+
+def answer(r):
+    return (r.value, r.distance, sorted(r.best), [(m.move, m.value, m.distance) for m in r.moves])
+
+
+def test_two_threads_agree_with_the_oracles_on_every_move():
+    # the proof search itself (CoreBackend.run, not the retrograde graph that
+    # Solver gives small games of three and more): 2-4 players, transfers,
+    # bouts in progress, teams, first_out_wins
+    b = two_threads()
+    rng = random.Random(20261202)
+    for _ in range(150):
+        s, hero = position(rng)
+        want = {m: (NAMES[v], d) for m, v, d in oracle_moves(s, hero)}
+        b.search.clear()
+        got = b.run(s, hero, True, None, None, True, True)
+        assert got.exact, s
+        assert {m.move: (m.value, m.distance) for m in got.moves} == want, s
+        if got.value != Value.DRAW:
+            end = replay(s, got.pv)
+            assert len(got.pv) == got.distance, s
+            assert end.is_over and Value(end.outcome()[hero]) == got.value, s
+    assert not helpers_alive()
+
+
+@pytest.mark.parametrize("sizes,transfer", [([7, 7], False), ([6, 6], True), ([4, 4, 3], False)])
+def test_two_threads_answer_larger_endgames_as_one_thread_does(sizes, transfer):
+    rng = random.Random(f"threads-{sizes}-{transfer}")
+    one, two = CoreBackend(16), two_threads()
+    for _ in range(4):
+        s = deal_endgame(rng, sizes, Rules(transfer=transfer))
+        for all_moves in (False, True):
+            one.search.clear()
+            two.search.clear()
+            a = one.run(s, s.to_move, all_moves, None, None, True, True)
+            b = two.run(s, s.to_move, all_moves, None, None, True, True)
+            assert a.exact and b.exact
+            assert answer(a) == answer(b), s
+            assert b.nodes > 0 and two.helper.search.nodes > 0  # both threads searched
+
+
+def test_a_stopped_search_ends_within_a_thousand_nodes_and_runs_again_after():
+    s = deal_endgame(random.Random(5), [9, 9], Rules())
+    b = CoreBackend(16)
+    st = load(b.search, s)
+    b.search.stop()
+    assert b.search.stopped
+    assert b.search.prove(st, s.to_move, 1) == (-1, 0)
+    assert b.search.nodes <= 1025
+    b.search.stop(0)
+    assert b.search.prove(st, s.to_move, 1)[0] in (0, 1)
+
+
+def test_a_table_is_shared_once_and_by_a_search_that_owns_its_own():
+    one, two = CoreBackend(4), two_threads(4)
+    with pytest.raises(ValueError):
+        two.helper.search.share_table(one.search)  # already shares
+    with pytest.raises(ValueError):
+        one.search.share_table(two.helper.search)  # that one owns no table
+    with pytest.raises(ValueError):
+        one.search.share_table(one.search)
+
+
+def test_a_time_budget_ends_both_threads():
+    solver = Solver(tt_mb=16, threads=2)
+    t0 = time.monotonic()
+    with pytest.raises(BudgetExceeded) as e:
+        solver.analyse(SLOW_3P, 1, max_time=0.5)
+    assert time.monotonic() - t0 < 2.0
+    assert e.value.partial is not None and not e.value.partial.exact
+    assert not helpers_alive()
+
+
+def test_ctrl_c_ends_both_threads():
+    solver = Solver(tt_mb=16, threads=2)
+    timer = threading.Timer(0.5, _thread.interrupt_main)  # Ctrl-C, as the terminal sends it
+    timer.start()
+    try:
+        with pytest.raises(Interrupted) as e:
+            solver.analyse(SLOW_3P, 1, max_time=60)
+    finally:
+        timer.cancel()
+    assert not e.value.partial.exact
+    assert not helpers_alive()
+    # and the solver answers the next question
+    assert solver.solve("trump H; hands 6S 7S KH | 8C 9C AH; attacker 1").value == Value.WIN
