@@ -134,6 +134,16 @@ class Search:
         another move under canonical ranks)."""
     def bounds(self, st: CState, hero: int, prover: int) -> tuple[int, int] | None: ...
     def reset_nodes(self) -> None: ...
+    def share_table(self, other: Search) -> None:
+        """Search ``other``'s table from now on, as a second thread beside it."""
+    def state_from(self, st: CState) -> CState:
+        """``st`` (another search's, the same game, pile empty) as this search's state."""
+    def sync_generation(self, other: Search) -> None:
+        """Age entries as ``other`` does."""
+    def stop(self, on: int = 1) -> None:
+        """Ask a ``prove`` in another thread to end (-1, as a budget); ``stop(0)`` clears it."""
+    @property
+    def stopped(self) -> bool: ...
 
 def fast_bits(enabled: bool | None = None) -> bool:
     """Whether the retrograde graph's keys use the CPU's pext/pdep (BMI2);
