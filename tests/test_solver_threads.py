@@ -25,7 +25,7 @@ from solver.errors import BudgetExceeded, Interrupted
 from solver.game.rules import Rules
 from solver.game.value import Value
 from solver.search import Solver
-from solver.search.driver import CoreBackend
+from solver.search.driver import Aborted, CoreBackend
 from solver.search.native import load
 
 # three players, eighteen cards, transfers: far more than a second of search
@@ -114,6 +114,20 @@ def test_a_time_budget_ends_both_threads():
     assert time.monotonic() - t0 < 2.0
     assert e.value.partial is not None and not e.value.partial.exact
     assert not helpers_alive()
+
+
+def test_a_budget_while_the_moves_are_shared_out_ends_both_threads():
+    # analyse's moves go to both threads, one at a time (_children_parallel)
+    s = deal_endgame(random.Random(1), [10, 10], Rules())
+    b = CoreBackend(16, threads=2)
+    st = b.load(s)
+    b.deadline = time.monotonic() + 0.2
+    t0 = time.monotonic()
+    with pytest.raises(Aborted):
+        b._children(st, s.to_move, True)
+    assert time.monotonic() - t0 < 1.0
+    assert not helpers_alive()
+    assert not b.search.stopped and not b.helper.search.stopped
 
 
 def test_ctrl_c_ends_both_threads():

@@ -387,8 +387,13 @@ class CoreBackend:
         hint = (value, dist - 1) if (winner and dist is not None) else (0, 1)
         moves = st.moves()
         out: list = [None] * len(moves)
+        order = self._lead_order(st, hero, moves)
+        if (self.helper is not None and not self.max_nodes and len(moves) > 1
+                and st.fields()["pile"] == 0):
+            self._children_parallel(st, hero, want_distance, value, hint, moves, order, out)
+            return out
         implied = 0  # cards of multi-card leads that keep the value (_best_moves)
-        for i in self._lead_order(st, hero, moves):
+        for i in order:
             mv = moves[i]
             known = value if lead_size(mv) == 1 and mv[1] & implied else None
             v, d = self._value_distance(st.play(i), hero, want_distance, hint, known)
@@ -396,6 +401,71 @@ class CoreBackend:
                 implied |= mv[1]
             out[i] = (mv, v, None if d is None else d + 1)
         return out
+
+    def _children_parallel(self, st, hero: int, want_distance: bool, value: int,
+                           hint: tuple[int, int], moves, order: list[int], out: list) -> None:
+        """:meth:`_children` with the moves shared out between this thread
+        and the helper's, one move at a time from one queue, in one table.
+
+        Each move's value and distance is a question of its own, and the
+        distance (one prover's ply-limited proofs) cannot be split between
+        the provers as a value is, so the moves are: every thread takes the
+        next move when it is done with one.  The multi-card leads go first,
+        all of them, so that a single card they vouch for is known before it
+        is taken (``_lead_order``).  Meanwhile a value does not split its
+        provers (the helper is busy).  A budget or Ctrl-C in either thread
+        stops the other."""
+        h = self.helper
+        h.deadline = self.deadline
+        h.max_nodes = 0
+        h.search.sync_generation(self.search)
+        hst = h.search.state_from(st)
+        lock = threading.Lock()
+        implied = [0]  # cards of multi-card leads that keep the value
+        failed: list[BaseException] = []
+
+        def work(backend: CoreBackend, root, queue: list[int]) -> None:
+            while True:
+                with lock:
+                    if not queue or failed:
+                        return
+                    i = queue.pop(0)
+                    mv = moves[i]
+                    known = value if lead_size(mv) == 1 and mv[1] & implied[0] else None
+                v, d = backend._value_distance(root.play(i), hero, want_distance, hint, known)
+                with lock:
+                    if v == value and lead_size(mv) > 1:
+                        implied[0] |= mv[1]
+                    out[i] = (mv, v, None if d is None else d + 1)
+
+        def helper_work(queue: list[int]) -> None:
+            try:
+                work(h, hst, queue)
+            except BaseException as e:  # handed to this thread below
+                failed.append(e)
+
+        saved = self.parallel_from
+        self.parallel_from = 1 << 62  # no value splits its provers: the helper is busy
+        self.search.stop(0)
+        h.search.stop(0)
+        try:
+            for queue in ([i for i in order if lead_size(moves[i]) > 1],
+                          [i for i in order if lead_size(moves[i]) <= 1]):
+                helper = threading.Thread(target=helper_work, args=(queue,),
+                                          name="durak-prover", daemon=True)
+                helper.start()
+                try:
+                    work(self, st, queue)
+                except BaseException:
+                    h.search.stop()
+                    helper.join()
+                    raise
+                helper.join()
+                if failed:
+                    raise failed[0]
+        finally:
+            self.parallel_from = saved
+            h.search.stop(0)
 
     @staticmethod
     def _lead_order(st, hero: int, moves) -> list[int]:
