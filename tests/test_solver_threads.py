@@ -27,6 +27,7 @@ from solver.game.value import Value
 from solver.search import Solver
 from solver.search.driver import Aborted, CoreBackend
 from solver.search.native import load
+from solver.search.result import on_hero_side
 
 # three players, eighteen cards, transfers: far more than a second of search
 SLOW_3P = ("trump C; hands 6S JH AH 7D 9D TD | JS KS 7H TH 9C QC | 7S 9S AS JD 7C AC; "
@@ -65,6 +66,31 @@ def test_two_threads_agree_with_the_oracles_on_every_move():
             end = replay(s, got.pv)
             assert len(got.pv) == got.distance, s
             assert end.is_over and Value(end.outcome()[hero]) == got.value, s
+    assert not helpers_alive()
+
+
+def test_two_threads_agree_with_the_oracles_on_solves_best_moves():
+    # solve: the root's distance in this thread beside the moves in the
+    # helper's, each move only asked whether it keeps the value
+    b = two_threads()
+    rng = random.Random(20261203)
+    for _ in range(100):
+        s, hero = position(rng)
+        moves = oracle_moves(s, hero)
+        mine = on_hero_side(s, hero, s.to_move)
+        rank = {Value.WIN: 1, Value.DRAW: 0, Value.LOSS: -1}
+        values = [NAMES[v] for _, v, _ in moves]
+        best = (max if mine else min)(values, key=rank.__getitem__)
+        b.search.clear()
+        got = b.run(s, hero, False, None, None, True, True)
+        assert got.exact and got.value == best, s
+        assert sorted(got.best) == sorted(m for m, v, _ in moves if NAMES[v] == best), s
+        if best != Value.DRAW:
+            plies = [d for _, v, d in moves if NAMES[v] == best]
+            assert got.distance == (min if (best == Value.WIN) == mine else max)(plies), s
+            end = replay(s, got.pv)
+            assert len(got.pv) == got.distance and end.is_over, s
+            assert Value(end.outcome()[hero]) == got.value, s
     assert not helpers_alive()
 
 

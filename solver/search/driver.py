@@ -330,7 +330,7 @@ class CoreBackend:
         lb = hint[1] if v == hint[0] else 1
         return v, (self._distance(st, hero, 1 if v > 0 else 0, d, lb) if want_distance else None)
 
-    def _best_moves(self, st, hero: int, value: int, mine: bool) -> list[str]:
+    def _best_moves(self, st, hero: int, value: int, mine: bool, first=None) -> list[str]:
         """``solve``'s best moves: those that keep the node's ``value``, asking
         of each move only what decides that.
 
@@ -351,30 +351,32 @@ class CoreBackend:
         led alone keeps it too (the single card can do all the pair can, and
         the mover's side cannot do better than the node), so those are not
         searched.  On a 10 v 10 endgame whose pair lead of tens won, the two
-        single tens had cost 69 M nodes after it (docs/solver.md)."""
+        single tens had cost 69 M nodes after it (docs/solver.md).
+
+        ``first``: this thread's own question before the moves (the root's
+        distance), which a helper thread's moves run beside (``_ask_moves``)."""
         moves = st.moves()
         won = (value > 0) == mine and value != 0  # the node is won for the mover
         lost = (value < 0) == mine and value != 0
         if lost:
+            if first is not None:
+                first()
             return [move_text(mv) for mv in moves]
         mover = 1 if mine else 0  # the prover on the mover's side
-        keeps = [False] * len(moves)
-        implied = 0  # cards of multi-card leads that keep the value
-        for i in self._lead_order(st, hero, moves):
-            mv = moves[i]
-            if lead_size(mv) == 1 and mv[1] & implied:
-                keeps[i] = True
-                continue
-            kid = st.play(i)
+
+        def keeps(backend: CoreBackend, kid, known: bool) -> tuple[bool, bool]:
+            if known:
+                return True, True
             if kid.fields()["over"]:
-                keeps[i] = kid.hero_outcome(hero) == value
+                k = kid.hero_outcome(hero) == value
             elif won:
-                keeps[i] = self._decide(kid, hero, fail_ends=mover)[0] == value
+                k = backend._decide(kid, hero, fail_ends=mover)[0] == value
             else:  # drawn: the mover's side cannot win after any move
-                keeps[i] = self._decide(kid, hero, known_fail=mover)[0] == 0
-            if keeps[i] and lead_size(mv) > 1:
-                implied |= mv[1]
-        return [move_text(mv) for mv, k in zip(moves, keeps) if k]
+                k = backend._decide(kid, hero, known_fail=mover)[0] == 0
+            return k, k
+
+        out = self._ask_moves(st, moves, self._lead_order(st, hero, moves), keeps, first)
+        return [move_text(mv) for mv, k in zip(moves, out) if k]
 
     def _children(self, st, hero: int, want_distance: bool, value: int = 0,
                   dist: int | None = None, mine: bool = True):
@@ -386,61 +388,76 @@ class CoreBackend:
         winner = value != 0 and (value > 0) == mine
         hint = (value, dist - 1) if (winner and dist is not None) else (0, 1)
         moves = st.moves()
+
+        def valued(backend: CoreBackend, kid, known: bool):
+            v, d = backend._value_distance(kid, hero, want_distance, hint,
+                                           value if known else None)
+            return (v, None if d is None else d + 1), v == value
+
+        out = self._ask_moves(st, moves, self._lead_order(st, hero, moves), valued)
+        return [(mv, v, d) for mv, (v, d) in zip(moves, out)]
+
+    def _ask_moves(self, st, moves, queues: list[list[int]], ask, first=None) -> list:
+        """``ask(backend, child, known)`` of every move of ``st``, the
+        ``queues`` of move indices one after the other (``_lead_order``):
+        each answer and whether the move keeps the node's value.  ``known``:
+        a multi-card lead of an earlier queue kept the value and holds the
+        move's card, so the move keeps it too.  ``first``, if
+        given, is this thread's own question to answer before the moves (the
+        root's distance in ``solve``).
+
+        With a helper thread (``threads=2``, the pile empty, no node budget)
+        the moves are shared out between the two threads, one at a time from
+        one queue, in one table: each move's question is a question of its
+        own, and a distance (one prover's ply-limited proofs) cannot be split
+        between the provers as a value is, so each thread takes the next move
+        when it is done with one.  A queue is begun only once every move of
+        the one before it is answered, so that a single card a multi-card
+        lead vouches for is known before it is taken.  Meanwhile no value
+        splits its provers (the helper is busy).  A budget or Ctrl-C in
+        either thread stops the other."""
         out: list = [None] * len(moves)
-        order = self._lead_order(st, hero, moves)
-        if (self.helper is not None and not self.max_nodes and len(moves) > 1
-                and st.fields()["pile"] == 0):
-            self._children_parallel(st, hero, want_distance, value, hint, moves, order, out)
-            return out
-        implied = 0  # cards of multi-card leads that keep the value (_best_moves)
-        for i in order:
-            mv = moves[i]
-            known = value if lead_size(mv) == 1 and mv[1] & implied else None
-            v, d = self._value_distance(st.play(i), hero, want_distance, hint, known)
-            if v == value and lead_size(mv) > 1:
-                implied |= mv[1]
-            out[i] = (mv, v, None if d is None else d + 1)
-        return out
-
-    def _children_parallel(self, st, hero: int, want_distance: bool, value: int,
-                           hint: tuple[int, int], moves, order: list[int], out: list) -> None:
-        """:meth:`_children` with the moves shared out between this thread
-        and the helper's, one move at a time from one queue, in one table.
-
-        Each move's value and distance is a question of its own, and the
-        distance (one prover's ply-limited proofs) cannot be split between
-        the provers as a value is, so the moves are: every thread takes the
-        next move when it is done with one.  The multi-card leads go first,
-        all of them, so that a single card they vouch for is known before it
-        is taken (``_lead_order``).  Meanwhile a value does not split its
-        provers (the helper is busy).  A budget or Ctrl-C in either thread
-        stops the other."""
-        h = self.helper
-        h.deadline = self.deadline
-        h.max_nodes = 0
-        h.search.sync_generation(self.search)
-        hst = h.search.state_from(st)
         lock = threading.Lock()
         implied = [0]  # cards of multi-card leads that keep the value
-        failed: list[BaseException] = []
 
         def work(backend: CoreBackend, root, queue: list[int]) -> None:
+            if queue is not queues[0]:
+                while left[0] and not failed:
+                    time.sleep(0.0002)  # the other thread is still asking a multi-card lead
             while True:
                 with lock:
                     if not queue or failed:
                         return
                     i = queue.pop(0)
                     mv = moves[i]
-                    known = value if lead_size(mv) == 1 and mv[1] & implied[0] else None
-                v, d = backend._value_distance(root.play(i), hero, want_distance, hint, known)
+                    known = lead_size(mv) == 1 and bool(mv[1] & implied[0])
+                a, keeps = ask(backend, root.play(i), known)
                 with lock:
-                    if v == value and lead_size(mv) > 1:
+                    if len(queues) > 1 and keeps and lead_size(mv) > 1:
                         implied[0] |= mv[1]
-                    out[i] = (mv, v, None if d is None else d + 1)
+                    if len(queues) > 1 and queue is queues[0]:
+                        left[0] -= 1
+                    out[i] = a
 
-        def helper_work(queue: list[int]) -> None:
+        failed: list[BaseException] = []
+        left = [len(queues[0]) if len(queues) > 1 else 0]  # of the first queue, not answered yet
+        h = self.helper
+        if (h is None or self.max_nodes or len(moves) < 2 - (first is not None)
+                or st.fields()["pile"] != 0):
+            if first is not None:
+                first()
+            for queue in queues:
+                work(self, st, queue)
+            return out
+        h.deadline = self.deadline
+        h.max_nodes = 0
+        h.search.sync_generation(self.search)
+        hst = h.search.state_from(st)
+
+        def helper_work() -> None:
             try:
-                work(h, hst, queue)
+                for queue in queues:
+                    work(h, hst, queue)
             except BaseException as e:  # handed to this thread below
                 failed.append(e)
 
@@ -448,36 +465,41 @@ class CoreBackend:
         self.parallel_from = 1 << 62  # no value splits its provers: the helper is busy
         self.search.stop(0)
         h.search.stop(0)
+        helper = threading.Thread(target=helper_work, name="durak-prover", daemon=True)
+        helper.start()
         try:
-            for queue in ([i for i in order if lead_size(moves[i]) > 1],
-                          [i for i in order if lead_size(moves[i]) <= 1]):
-                helper = threading.Thread(target=helper_work, args=(queue,),
-                                          name="durak-prover", daemon=True)
-                helper.start()
-                try:
-                    work(self, st, queue)
-                except BaseException:
-                    h.search.stop()
-                    helper.join()
-                    raise
-                helper.join()
-                if failed:
-                    raise failed[0]
+            if first is not None:
+                first()
+            for queue in queues:
+                work(self, st, queue)
+            helper.join()
+        except BaseException as e:
+            failed.append(e)  # (a helper waiting for a multi-card lead's answer stops waiting)
+            h.search.stop()
+            helper.join()
+            raise
         finally:
             self.parallel_from = saved
             h.search.stop(0)
+        if failed:
+            raise failed[0]
+        return out
 
     @staticmethod
-    def _lead_order(st, hero: int, moves) -> list[int]:
-        """The order to ask the moves in: where a multi-card lead does no
-        better for the attacker's side than any one of its cards
-        (``single_leads_dominate``), the multi-card leads first, larger
-        first, so that one that keeps the node's value settles its single
-        cards' values without a search; otherwise move order."""
+    def _lead_order(st, hero: int, moves) -> list[list[int]]:
+        """The moves to ask, as queues asked one after the other: where a
+        multi-card lead does no better for the attacker's side than any one
+        of its cards (``single_leads_dominate``), the multi-card leads first,
+        larger first, so that one that keeps the node's value settles its
+        single cards' values without a search, then the rest; otherwise
+        every move in move order, in one queue (and none vouches for
+        another: with transfers the claim is false)."""
         order = list(range(len(moves)))
-        if st.single_leads_dominate(hero):
-            order.sort(key=lambda i: -lead_size(moves[i]))
-        return order
+        if not st.single_leads_dominate(hero):
+            return [order]
+        order.sort(key=lambda i: -lead_size(moves[i]))
+        return [[i for i in order if lead_size(moves[i]) > 1],
+                [i for i in order if lead_size(moves[i]) <= 1]]
 
     # ------------------------------------------------------------- API
     def load(self, state: GameState):
@@ -539,15 +561,25 @@ class CoreBackend:
             result.value = Value(value)
             result.lower = result.upper = result.value
             dist = None
-            if value != 0 and (want_pv or want_distance):
-                dist = self._distance(st, hero, 1 if value > 0 else 0, ub)
+            found: list[int] = []
+
+            def root_distance() -> None:
+                found.append(self._distance(st, hero, 1 if value > 0 else 0, ub))
+
+            need_distance = value != 0 and (want_pv or want_distance)
             if all_moves:
+                if need_distance:
+                    root_distance()
+                    dist = found[0]
                 kids = self._children(st, hero, want_distance, value, dist, mine)
                 moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in kids]
                 ordered, best = rank_moves(moves, mine)
                 result.moves = ordered
             else:
-                best = self._best_moves(st, hero, value, mine)
+                # with two threads the best moves run beside the root's distance
+                best = self._best_moves(st, hero, value, mine,
+                                        root_distance if need_distance else None)
+                dist = found[0] if need_distance else None
                 ordered = [MoveValue(m, Value(value), None) for m in best]
             if want_distance:
                 result.distance = dist
