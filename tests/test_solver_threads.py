@@ -143,7 +143,7 @@ def test_a_time_budget_ends_both_threads():
 
 
 def test_a_budget_while_the_moves_are_shared_out_ends_both_threads():
-    # analyse's moves go to both threads, one at a time (_children_parallel)
+    # analyse's moves go to both threads, one at a time (_ask_moves)
     s = deal_endgame(random.Random(1), [10, 10], Rules())
     b = CoreBackend(16, threads=2)
     st = b.load(s)
