@@ -1,7 +1,10 @@
 """Two threads (``Solver(threads=2)``, what `durak solve` uses on two cores).
 
 The two provers of a value run at once, each in its own thread, in one
-transposition table (``CoreBackend._decide_parallel``): the table's entries are
+transposition table (``CoreBackend._decide_parallel``); the moves' questions
+are shared out between the threads (``_ask_moves``), and a distance is two
+upward walks over neighbouring ply limits (``_distance_parallel``).  The
+table's entries are
 stored and read so that a half-written one is never taken for another, and
 the thread that answers the question stops the other.  Node counts then vary
 from run to run, the answers must not: every move's value and distance is

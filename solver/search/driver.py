@@ -59,6 +59,7 @@ class CoreBackend:
         self.search = _core.Search(max(1, tt_mb - helper_mb))
         self.helper: CoreBackend | None = None
         self.parallel_from = PARALLEL_FROM  # (tests set 0: every value on two threads)
+        self.helper_busy = False  # the helper thread asks moves (_ask_moves)
         if helper_mb:
             self.helper = CoreBackend(helper_mb)
             self.helper.search.share_table(self.search)
@@ -160,6 +161,7 @@ class CoreBackend:
         budget = 2048
         while True:
             if (budget >= self.parallel_from and not done and self.helper is not None
+                    and not self.helper_busy
                     and not self.max_nodes and st.fields()["pile"] == 0):
                 return self._decide_parallel(st, hero, bounds, fail_ends)
             for prover in (1, 0):
@@ -286,12 +288,94 @@ class CoreBackend:
             ub = min(ub, b[1])
         if self.distance_schedule == "bisect":
             return self._bisect(st, hero, prover, lb, ub)
+        if (self.helper is not None and not self.helper_busy and not self.max_nodes
+                and ub - lb >= 2 and st.fields()["pile"] == 0):
+            return self._distance_parallel(st, hero, prover, lb, ub)
         while lb < ub:
             r, d = self._prove(st, hero, prover, lb)
             if r:
                 return lb
             lb = max(lb + 1, d)
         return ub
+
+    def _distance_parallel(self, st, hero: int, prover: int, lb: int, ub: int) -> int:
+        """:meth:`_distance` with two upward walks at once, this thread's and
+        the helper's, in one table: each takes the next limit not yet handed
+        out (and not yet ruled out) when it is done with one, so the two
+        prove neighbouring limits side by side and each pass finds the
+        entries of both.  A failure at ``L`` rules out every limit below its
+        fail-soft bound, a success at ``L`` every limit from its plies up;
+        a walk whose limit is ruled out meanwhile is stopped (``Search.stop``)
+        and takes the next.  The distance is found when the bounds meet."""
+        h = self.helper
+        h.deadline = self.deadline
+        h.max_nodes = 0
+        h.search.sync_generation(self.search)
+        hst = h.search.state_from(st)
+        lock = threading.Lock()
+        known = [lb, ub]  # the distance lies in [known[0], known[1]]
+        handed = [lb]  # the next limit to hand out
+        busy: dict[int, tuple[CoreBackend, int]] = {}  # id(walk's backend) -> (backend, limit)
+        failed: list[BaseException] = []
+
+        def take(backend: CoreBackend) -> int | None:
+            with lock:
+                limit = max(handed[0], known[0])
+                if limit >= known[1] or failed:
+                    return None
+                handed[0] = limit + 1
+                backend.search.stop(0)  # (stops are set under the lock only)
+                busy[id(backend)] = (backend, limit)
+                return limit
+
+        def report(backend: CoreBackend, limit: int, r: int, d: int) -> None:
+            with lock:
+                busy.pop(id(backend), None)
+                if r:
+                    known[1] = min(known[1], d, limit)
+                else:
+                    known[0] = max(known[0], d, limit + 1)
+                for other, its in busy.values():
+                    if its < known[0] or its >= known[1]:
+                        other.search.stop()  # its answer is known already
+
+        def walk(backend: CoreBackend, root) -> None:
+            while True:
+                limit = take(backend)
+                if limit is None:
+                    return
+                try:
+                    r, d = backend._prove(root, hero, prover, limit)
+                except Stopped:
+                    with lock:
+                        busy.pop(id(backend), None)
+                    continue
+                report(backend, limit, r, d)
+
+        def helper_walk() -> None:
+            try:
+                walk(h, hst)
+            except BaseException as e:  # handed to this thread below
+                failed.append(e)
+
+        self.search.stop(0)
+        h.search.stop(0)
+        helper = threading.Thread(target=helper_walk, name="durak-prover", daemon=True)
+        helper.start()
+        try:
+            walk(self, st)
+            helper.join()
+        except BaseException as e:
+            failed.append(e)
+            h.search.stop()
+            helper.join()
+            raise
+        finally:
+            self.search.stop(0)
+            h.search.stop(0)
+        if failed:
+            raise failed[0]
+        return known[1]
 
     def _bisect(self, st, hero, prover, lb, ub):
         d = max(lb, 16)
@@ -461,8 +545,7 @@ class CoreBackend:
             except BaseException as e:  # handed to this thread below
                 failed.append(e)
 
-        saved = self.parallel_from
-        self.parallel_from = 1 << 62  # no value splits its provers: the helper is busy
+        self.helper_busy = True  # no value splits its provers, no distance its limits
         self.search.stop(0)
         h.search.stop(0)
         helper = threading.Thread(target=helper_work, name="durak-prover", daemon=True)
@@ -479,7 +562,7 @@ class CoreBackend:
             helper.join()
             raise
         finally:
-            self.parallel_from = saved
+            self.helper_busy = False
             h.search.stop(0)
         if failed:
             raise failed[0]
