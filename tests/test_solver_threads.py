@@ -172,3 +172,25 @@ def test_ctrl_c_ends_both_threads():
     assert not helpers_alive()
     # and the solver answers the next question
     assert solver.solve("trump H; hands 6S 7S KH | 8C 9C AH; attacker 1").value == Value.WIN
+
+
+def test_ctrl_c_at_any_moment_leaves_no_thread_behind():
+    # Ctrl-C may land anywhere: inside the core, between two proofs, right
+    # after a helper thread starts, while it waits for a move's answer
+    rng = random.Random(6)
+    solver = Solver(tt_mb=16, threads=2)
+    games = [deal_endgame(random.Random(k), [8, 8], Rules()) for k in range(4)]
+    games += [deal_endgame(random.Random(k), [5, 5, 5], Rules()) for k in range(2)]
+    for _ in range(30):
+        s = rng.choice(games)
+        timer = threading.Timer(rng.choice([0.001, 0.003, 0.01, 0.03]), _thread.interrupt_main)
+        timer.start()
+        try:
+            try:
+                (solver.analyse if rng.random() < 0.5 else solver.solve)(s, max_time=5)
+            finally:
+                timer.cancel()
+            time.sleep(0.1)  # an interrupt later than the answer lands here
+        except KeyboardInterrupt:  # Interrupted is one
+            pass
+        assert not helpers_alive()

@@ -37,6 +37,13 @@ class Aborted(Exception):
         self.interrupted = interrupted
 
 
+def _stop_and_join(search, thread: threading.Thread) -> None:
+    """End a helper thread's work: stop its search and wait for it, if it started."""
+    search.stop()
+    if thread.ident is not None:
+        thread.join()
+
+
 class Stopped(Aborted):
     """The other thread's prover answered the question first (``Search.stop``)."""
 
@@ -221,8 +228,8 @@ class CoreBackend:
                 theirs.append(e)
 
         helper = threading.Thread(target=others, name="durak-prover", daemon=True)
-        helper.start()
         try:
+            helper.start()  # (inside: a Ctrl-C right after it still stops the helper)
             try:
                 mine: tuple[int, int] | None = self._decide(st, hero, known_fail=0)
             except Stopped:
@@ -233,8 +240,7 @@ class CoreBackend:
                 h.search.stop()  # answered here
             helper.join()
         except BaseException:
-            h.search.stop()
-            helper.join()
+            _stop_and_join(h.search, helper)
             if bounds is not None and theirs and not isinstance(theirs[0], BaseException) \
                     and theirs[0][0] == 0:
                 bounds[0] = 0  # the others' failure stands in the partial answer
@@ -361,14 +367,13 @@ class CoreBackend:
         self.search.stop(0)
         h.search.stop(0)
         helper = threading.Thread(target=helper_walk, name="durak-prover", daemon=True)
-        helper.start()
         try:
+            helper.start()
             walk(self, st)
             helper.join()
         except BaseException as e:
             failed.append(e)
-            h.search.stop()
-            helper.join()
+            _stop_and_join(h.search, helper)
             raise
         finally:
             self.search.stop(0)
@@ -549,8 +554,8 @@ class CoreBackend:
         self.search.stop(0)
         h.search.stop(0)
         helper = threading.Thread(target=helper_work, name="durak-prover", daemon=True)
-        helper.start()
         try:
+            helper.start()
             if first is not None:
                 first()
             for queue in queues:
@@ -558,8 +563,7 @@ class CoreBackend:
             helper.join()
         except BaseException as e:
             failed.append(e)  # (a helper waiting for a multi-card lead's answer stops waiting)
-            h.search.stop()
-            helper.join()
+            _stop_and_join(h.search, helper)
             raise
         finally:
             self.helper_busy = False
