@@ -29,7 +29,8 @@
 # of the data word and the key's hash (``ent_check``): a second search that
 # shares the table (``Search.share_table``, two threads) may read a way while
 # it is rewritten, and words of two different stores then fail the
-# comparison (but for a 64-bit coincidence); alone, a search never sees one.  Replacement: a hit on the same key merges the
+# comparison (but for a 64-bit coincidence); alone, a search never sees one.
+# Replacement: a hit on the same key merges the
 # bounds; otherwise the first empty way, else the way with the lowest
 # ``work - 4 * age`` where ``age`` is how many generations ago it was written
 # (``Search.new_generation`` is called once per root question).
