@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 
 from solver.game.state import GameState
 from solver.game.value import Value
@@ -35,13 +36,6 @@ class Aborted(Exception):
     def __init__(self, interrupted: bool):
         super().__init__("interrupted" if interrupted else "budget")
         self.interrupted = interrupted
-
-
-def _stop_and_join(search, thread: threading.Thread) -> None:
-    """End a helper thread's work: stop its search and wait for it, if it started."""
-    search.stop()
-    if thread.ident is not None:
-        thread.join()
 
 
 class Stopped(Aborted):
@@ -167,9 +161,7 @@ class CoreBackend:
         lone = players > 2 and not flags & _core.FLAG_TEAMS
         budget = 2048
         while True:
-            if (budget >= self.parallel_from and not done and self.helper is not None
-                    and not self.helper_busy
-                    and not self.max_nodes and st.fields()["pile"] == 0):
+            if budget >= self.parallel_from and not done and self._helper_free(st):
                 return self._decide_parallel(st, hero, bounds, fail_ends)
             for prover in (1, 0):
                 if prover in done:
@@ -210,6 +202,62 @@ class CoreBackend:
         thread that answers it stops the other (``Search.stop``: the core
         ends within 1,024 nodes).  A draw waits for both failures.  A budget
         or Ctrl-C (seen by this thread only) stops the helper too."""
+        theirs: list[tuple[int, int]] = []
+        failed: list[BaseException] = []
+
+        def others(h: CoreBackend, hst) -> None:
+            theirs.append(h._decide(hst, hero, known_fail=1))
+            if theirs[0][0] == 0 and bounds is not None:
+                bounds[0] = 0  # the others cannot win
+            if theirs[0][0] != 0 or fail_ends == 0:
+                self.search.stop()  # the question is answered
+
+        mine: tuple[int, int] | None = None
+        with self._beside(st, others, failed):
+            try:
+                mine = self._decide(st, hero, known_fail=0)
+            except Stopped:
+                pass
+            if mine is not None and mine[0] == 0 and bounds is not None:
+                bounds[1] = 0  # the hero's side cannot win
+            if mine is not None and (mine[0] != 0 or fail_ends == 1):
+                self.helper.search.stop()  # answered here
+        if mine is not None and mine[0] != 0:
+            return mine
+        if mine is not None and fail_ends == 1:
+            return None, 0
+        if not theirs:  # the helper ended without an answer
+            if isinstance(failed[0], Stopped):
+                raise AssertionError("the helper was stopped with the question open")
+            raise failed[0]
+        if theirs[0][0] != 0:
+            return theirs[0]
+        if fail_ends == 0:
+            return None, 0
+        if mine is None:
+            raise AssertionError("this thread was stopped with the question open")
+        return 0, 0
+
+    def _helper_free(self, st) -> bool:
+        """Whether the helper thread can take part in a question on ``st``:
+        there is one, it is not busy with moves, no node budget is set (a
+        budget counts one search's nodes) and the pile is empty (a known
+        pile's epoch number is each search's own)."""
+        return (self.helper is not None and not self.helper_busy and not self.max_nodes
+                and st.fields()["pile"] == 0)
+
+    @contextmanager
+    def _beside(self, st, job, failed: list[BaseException]):
+        """Run ``job(helper, state)`` -- ``state`` being ``st`` in the
+        helper's search -- in the helper's thread while the with-block runs
+        in this one, in one table; the block's end waits for it.
+
+        An exception of the helper's goes to ``failed`` (the caller's to
+        raise), and so does the block's before it is raised, so that a
+        helper waiting on this thread's answers stops waiting.  A budget or
+        Ctrl-C in the block -- or one that lands right after the thread
+        starts -- stops the helper (``Search.stop``) and waits for it.  Both
+        stop flags are clear at the start and at the end."""
         h = self.helper
         h.deadline = self.deadline
         h.max_nodes = 0
@@ -217,56 +265,27 @@ class CoreBackend:
         hst = h.search.state_from(st)
         self.search.stop(0)
         h.search.stop(0)
-        theirs: list = []
 
-        def others() -> None:
+        def run() -> None:
             try:
-                theirs.append(h._decide(hst, hero, known_fail=1))
-                if theirs[0][0] != 0 or fail_ends == 0:
-                    self.search.stop()  # the question is answered
-            except BaseException as e:  # handed to this thread below
-                theirs.append(e)
+                job(h, hst)
+            except BaseException as e:  # handed to this thread
+                failed.append(e)
 
-        helper = threading.Thread(target=others, name="durak-prover", daemon=True)
+        thread = threading.Thread(target=run, name="durak-prover", daemon=True)
         try:
-            helper.start()  # (inside: a Ctrl-C right after it still stops the helper)
-            try:
-                mine: tuple[int, int] | None = self._decide(st, hero, known_fail=0)
-            except Stopped:
-                mine = None
-            if mine is not None and mine[0] == 0 and bounds is not None:
-                bounds[1] = 0  # the hero's side cannot win
-            if mine is not None and (mine[0] != 0 or fail_ends == 1):
-                h.search.stop()  # answered here
-            helper.join()
-        except BaseException:
-            _stop_and_join(h.search, helper)
-            if bounds is not None and theirs and not isinstance(theirs[0], BaseException) \
-                    and theirs[0][0] == 0:
-                bounds[0] = 0  # the others' failure stands in the partial answer
+            thread.start()
+            yield
+            thread.join()
+        except BaseException as e:
+            failed.append(e)
+            h.search.stop()
+            if thread.ident is not None:
+                thread.join()
             raise
         finally:
             self.search.stop(0)
             h.search.stop(0)
-        if mine is not None:
-            if mine[0] != 0:
-                return mine
-            if fail_ends == 1:
-                return None, 0
-        other = theirs[0]
-        if isinstance(other, Stopped):
-            raise AssertionError("the helper was stopped with the question open")
-        if isinstance(other, BaseException):
-            raise other
-        if other[0] != 0:
-            return other
-        if bounds is not None:
-            bounds[0] = 0
-        if fail_ends == 0:
-            return None, 0
-        if mine is None:
-            raise AssertionError("this thread was stopped with the question open")
-        return 0, 0
 
     def _value(self, st, hero: int) -> int:
         if st.fields()["over"]:
@@ -294,8 +313,7 @@ class CoreBackend:
             ub = min(ub, b[1])
         if self.distance_schedule == "bisect":
             return self._bisect(st, hero, prover, lb, ub)
-        if (self.helper is not None and not self.helper_busy and not self.max_nodes
-                and ub - lb >= 2 and st.fields()["pile"] == 0):
+        if ub - lb >= 2 and self._helper_free(st):
             return self._distance_parallel(st, hero, prover, lb, ub)
         while lb < ub:
             r, d = self._prove(st, hero, prover, lb)
@@ -313,11 +331,6 @@ class CoreBackend:
         fail-soft bound, a success at ``L`` every limit from its plies up;
         a walk whose limit is ruled out meanwhile is stopped (``Search.stop``)
         and takes the next.  The distance is found when the bounds meet."""
-        h = self.helper
-        h.deadline = self.deadline
-        h.max_nodes = 0
-        h.search.sync_generation(self.search)
-        hst = h.search.state_from(st)
         lock = threading.Lock()
         known = [lb, ub]  # the distance lies in [known[0], known[1]]
         handed = [lb]  # the next limit to hand out
@@ -358,26 +371,8 @@ class CoreBackend:
                     continue
                 report(backend, limit, r, d)
 
-        def helper_walk() -> None:
-            try:
-                walk(h, hst)
-            except BaseException as e:  # handed to this thread below
-                failed.append(e)
-
-        self.search.stop(0)
-        h.search.stop(0)
-        helper = threading.Thread(target=helper_walk, name="durak-prover", daemon=True)
-        try:
-            helper.start()
+        with self._beside(st, walk, failed):
             walk(self, st)
-            helper.join()
-        except BaseException as e:
-            failed.append(e)
-            _stop_and_join(h.search, helper)
-            raise
-        finally:
-            self.search.stop(0)
-            h.search.stop(0)
         if failed:
             raise failed[0]
         return known[1]
@@ -530,44 +525,23 @@ class CoreBackend:
 
         failed: list[BaseException] = []
         left = [len(queues[0]) if len(queues) > 1 else 0]  # of the first queue, not answered yet
-        h = self.helper
-        if (h is None or self.max_nodes or len(moves) < 2 - (first is not None)
-                or st.fields()["pile"] != 0):
+        def all_queues(backend: CoreBackend, root) -> None:
+            for queue in queues:
+                work(backend, root, queue)
+
+        if len(moves) < 2 - (first is not None) or not self._helper_free(st):
             if first is not None:
                 first()
-            for queue in queues:
-                work(self, st, queue)
+            all_queues(self, st)
             return out
-        h.deadline = self.deadline
-        h.max_nodes = 0
-        h.search.sync_generation(self.search)
-        hst = h.search.state_from(st)
-
-        def helper_work() -> None:
-            try:
-                for queue in queues:
-                    work(h, hst, queue)
-            except BaseException as e:  # handed to this thread below
-                failed.append(e)
-
         self.helper_busy = True  # no value splits its provers, no distance its limits
-        self.search.stop(0)
-        h.search.stop(0)
-        helper = threading.Thread(target=helper_work, name="durak-prover", daemon=True)
         try:
-            helper.start()
-            if first is not None:
-                first()
-            for queue in queues:
-                work(self, st, queue)
-            helper.join()
-        except BaseException as e:
-            failed.append(e)  # (a helper waiting for a multi-card lead's answer stops waiting)
-            _stop_and_join(h.search, helper)
-            raise
+            with self._beside(st, all_queues, failed):
+                if first is not None:
+                    first()
+                all_queues(self, st)
         finally:
             self.helper_busy = False
-            h.search.stop(0)
         if failed:
             raise failed[0]
         return out
