@@ -203,4 +203,4 @@ def test_bench_node_count_is_pinned():
     assert total == BENCH_NODES, f"bench nodes changed: {total}"
 
 
-BENCH_NODES = 23836
+BENCH_NODES = 23767

@@ -153,7 +153,7 @@ def test_a_budget_while_the_moves_are_shared_out_ends_both_threads():
     b.deadline = time.monotonic() + 0.2
     t0 = time.monotonic()
     with pytest.raises(Aborted):
-        b._children(st, s.to_move, True)
+        b._children(st, s.to_move, True, None, None, True)  # value not known
     assert time.monotonic() - t0 < 1.0
     assert not helpers_alive()
     assert not b.search.stopped and not b.helper.search.stopped
