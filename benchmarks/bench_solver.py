@@ -157,6 +157,8 @@ def run_commands(name, count, tt_mb, max_time, repeat=1, only=("value", "solve",
         out[k + "_max"] = max(r[col][1] for r in rows)
         out[k + "_ok"] = sum(1 for r in rows if r[col][0])
         out[k + "_nodes"] = int(statistics.median(r[col][2] for r in rows))
+        out[k + "_total_s"] = sum(r[col][1] for r in rows)
+        out[k + "_total_nodes"] = sum(r[col][2] for r in rows)
     out["ratio"] = (out["solve_med"] / out["value_med"]) if out["value_med"] else 0.0
     out["over2s"] = sum(1 for r in rows if r[1][1] > 2.0)
     out["within10"] = sum(1 for r in rows if r[1][0] and r[1][1] <= 10.0)
@@ -212,6 +214,9 @@ def main() -> None:
                     help="the columns to measure, comma-separated (default all three)")
     ap.add_argument("--value-only", action="store_true",
                     help="the value search alone (the older table: nodes/s, TT entries, --python)")
+    ap.add_argument("--totals", action="store_true",
+                    help="also print each column's total seconds and nodes over the positions "
+                         "(a change that helps a few positions shows there, not in the medians)")
     ap.add_argument("--threads", type=int, choices=(1, 2), default=cores_for_one(),
                     help="threads per position for the three columns (default: as `durak "
                          "solve`, 2 on two cores or more)")
@@ -223,15 +228,27 @@ def main() -> None:
               "solve / value (medians) | value max s | solve max s | analyse max s | "
               "exact v/s/a | median nodes v/s/a |")
         print("|---|---|---|---|---|---|---|---|---|---|---|")
+        results = []
         for f in fams:
             count = a.count or DEFAULT_COUNT.get(f, 30)
             r = run_commands(f, count, a.tt_mb, a.max_time, repeat=a.repeat,
                              only=tuple(a.only.split(",")), threads=a.threads)
+            results.append(r)
             print(f"| {f} | {r['n']} | {r['value_med']:.4f} | {r['solve_med']:.4f} | "
                   f"{r['analyse_med']:.4f} | {r['ratio']:.1f} | {r['value_max']:.3f} | "
                   f"{r['solve_max']:.3f} | {r['analyse_max']:.3f} | "
                   f"{r['value_ok']}/{r['solve_ok']}/{r['analyse_ok']} | "
                   f"{r['value_nodes']}/{r['solve_nodes']}/{r['analyse_nodes']} |", flush=True)
+        if a.totals:
+            print()
+            print("| family | n | value total s | solve total s | analyse total s | "
+                  "total nodes v/s/a |")
+            print("|---|---|---|---|---|---|")
+            for r in results:
+                print(f"| {r['family']} | {r['n']} | {r['value_total_s']:.2f} | "
+                      f"{r['solve_total_s']:.2f} | {r['analyse_total_s']:.2f} | "
+                      f"{r['value_total_nodes']}/{r['solve_total_nodes']}/"
+                      f"{r['analyse_total_nodes']} |")
         return
     print("| family | n | solved | median s | max s | median nodes | M nodes/s | TT entries "
           "(median) | vs Python (median, n) |")
