@@ -140,6 +140,27 @@ def test_cli_solve_json_matches_api():
         assert d[k] == api[k]
 
 
+def test_cli_threads_one_repeats_its_node_counts_and_two_give_the_same_answer():
+    # an 8 v 8 endgame big enough for the helper thread to take part
+    text = "trump S; hands 6S 9S TS QS KS 7H 9H JC | 7S 8S JS AS 6H 8H TH 6C; attacker 1"
+    runs = {}
+    for threads in ("1", "1", "2"):
+        for cmd in ("solve", "analyse"):
+            res = CliRunner().invoke(main, [cmd, text, "--threads", threads, "--json"])
+            assert res.exit_code == 0, res.output
+            runs.setdefault((cmd, threads), []).append(json.loads(res.output))
+    for cmd in ("solve", "analyse"):
+        a, b = runs[(cmd, "1")]
+        assert a["nodes"] == b["nodes"]
+        two = runs[(cmd, "2")][0]
+        assert (two["value"], two["distance"], sorted(two["best"])) == \
+            (a["value"], a["distance"], sorted(a["best"]))
+    assert [(m["move"], m["value"], m["distance"]) for m in runs[("analyse", "2")][0]["moves"]] \
+        == [(m["move"], m["value"], m["distance"]) for m in runs[("analyse", "1")][0]["moves"]]
+    res = CliRunner().invoke(main, ["solve", text, "--threads", "3"])
+    assert res.exit_code == 2 and "--threads" in res.output
+
+
 def test_cli_analyse_table_and_json():
     res = CliRunner().invoke(main, ["analyse", SIMPLE])
     assert res.exit_code == 0 and "KH" in res.output and "loss" in res.output

@@ -26,6 +26,9 @@ _STYLE = {"win": "bold green", "draw": "yellow", "loss": "bold red", "unknown": 
 
 
 def _options(f):
+    f = click.option("--threads", type=click.IntRange(1, 2), default=None,
+                     help="Search threads: 2 on two cores or more (the default), 1 for "
+                          "node counts that repeat exactly from run to run.")(f)
     f = click.option("--tt-mb", type=TableSize(), default=DEFAULT_TT_MB, show_default=True,
                      help="Transposition table size in MiB (at most half the machine's memory).")(f)
     f = click.option("--max-nodes", type=click.IntRange(1, MAX_NODES), default=None,
@@ -48,7 +51,7 @@ def _spinner():
 
 
 def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt_mb,
-         all_moves: bool) -> None:
+         all_moves: bool, threads: int | None = None) -> None:
     pos = load_position(position)
     state = pos.state
     if hero is not None and hero > state.players and not (all_moves and has_hidden_cards(state)):
@@ -56,7 +59,8 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
                                  param_hint="--hero")
     with _spinner():
         ans = solve_answer(pos, hero, max_time=max_time, max_nodes=max_nodes,
-                           solver=Solver(tt_mb, threads=cores_for_one()), all_moves=all_moves)
+                           solver=Solver(tt_mb, threads=threads or cores_for_one()),
+                           all_moves=all_moves)
     if ans.budget is not None:
         click.echo(f"durak: budget: {ans.budget}", err=True)
     if as_json:
@@ -108,22 +112,22 @@ def _print(res, all_moves: bool) -> None:
 @main.command("solve")
 @_options
 @handles_errors
-def solve_command(position, hero, as_json, max_time, max_nodes, tt_mb) -> None:
+def solve_command(position, hero, as_json, max_time, max_nodes, tt_mb, threads) -> None:
     """Solve POSITION exactly: value, best moves, principal variation, distance.
 
     Every card must be known (pile empty, or its order given); for hidden
     cards use `durak hint`.  Exit 3 when a budget runs out, with what was proven.
     """
-    _run(position, hero, as_json, max_time, max_nodes, tt_mb, all_moves=False)
+    _run(position, hero, as_json, max_time, max_nodes, tt_mb, all_moves=False, threads=threads)
 
 
 @main.command("analyse")
 @_options
 @handles_errors
-def analyse_command(position, hero, as_json, max_time, max_nodes, tt_mb) -> None:
+def analyse_command(position, hero, as_json, max_time, max_nodes, tt_mb, threads) -> None:
     """Every legal move of POSITION with its exact value and distance, best first.
 
     On a position with hidden cards (S3) it shows the table of `durak hint`
     instead: every move's win chance over sampled deals.
     """
-    _run(position, hero, as_json, max_time, max_nodes, tt_mb, all_moves=True)
+    _run(position, hero, as_json, max_time, max_nodes, tt_mb, all_moves=True, threads=threads)
