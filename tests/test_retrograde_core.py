@@ -179,3 +179,60 @@ def test_two_threads_build_the_same_graph():
     # a graph that outgrows its cap while the helper runs stops it and says so
     with pytest.raises(OverflowError):
         core.RetroGraph(solver.core_state(state), 0, 200_000, 0.0, 2)
+
+
+# ------------------------------------------------- ten cards: search, then graph
+TEN_3P = "trump H; hands 9S QS 6H 7D KD JC | TC AC | 6D KC; attacker 1"  # 2.3 M states
+TEN_4P = "trump H; hands 6H TH 9D | QS KH 9C | 7S QH | TS 6C; attacker 1"  # 3.9 M states
+
+
+def answer(res):
+    return (res.value, res.distance, sorted(res.best),
+            [(m.move, m.value, m.distance) for m in res.moves])
+
+
+@pytest.mark.parametrize("text", [TEN_3P, TEN_4P])
+def test_ten_cards_the_graph_answers_as_the_search_does(text, monkeypatch):
+    """One card past MAX_CARDS the search runs first (retro.FALLBACK_TRIAL);
+    where it does not answer in time the whole graph does.  Both ways must
+    give every move's value and distance alike, for each seat as hero."""
+    state = parse_position(text).state
+    assert retro.fallback(state) and not retro.wanted(state)
+    for hero in range(1, state.players + 1):
+        searched = Solver(16).analyse(text, hero)
+        monkeypatch.setattr(retro, "FALLBACK_TRIAL", 1e-6)  # the search gives up at once
+        whole = Solver(16).analyse(text, hero)
+        monkeypatch.undo()
+        assert whole.nodes > 2_000_000 > searched.nodes  # the graph's states were counted
+        assert answer(whole) == answer(searched)
+
+
+def test_ten_cards_a_budget_during_the_graph_keeps_what_the_search_proved(monkeypatch):
+    monkeypatch.setattr(retro, "FALLBACK_TRIAL", 1e-6)
+    with pytest.raises(BudgetExceeded) as e:
+        Solver(16).solve(TEN_4P, 1, max_time=0.3)  # the graph needs about 2 s
+    assert not e.value.partial.exact
+    # a node budget bounds the graph (3.9 M states): it overflows at the
+    # budget, which is then spent, and the search's partial answer stands
+    with pytest.raises(BudgetExceeded) as e:
+        Solver(16).solve(TEN_4P, 1, max_nodes=100_000)
+    assert e.value.partial.nodes <= 100_000 + 2048
+
+
+def test_ten_cards_states_too_many_for_the_graph_leave_the_rest_to_the_search(monkeypatch):
+    searched = Solver(16).solve(TEN_4P, 1)  # the search alone: about 22,000 nodes
+    monkeypatch.setattr(retro, "FALLBACK_TRIAL", 1e-6)
+    monkeypatch.setattr(retro, "FALLBACK_STATES", 10_000)
+    res = Solver(16).solve(TEN_4P, 1, max_nodes=200_000)
+    assert res.exact and answer(res) == answer(searched)
+    assert 10_000 + searched.nodes <= res.nodes <= 200_000 + 2048  # graph + search
+    # 10,000 nodes of the budget went to the graph
+    with pytest.raises(BudgetExceeded):
+        Solver(16).solve(TEN_4P, 1, max_nodes=30_000)
+
+
+def test_five_players_with_ten_cards_are_not_built_as_graphs():
+    # their graphs run past 20 M states (docs/solver.md)
+    state = parse_position("trump S; hands 9H QC | 7S 6H | 8S 7D | JH 7C | KH AC; "
+                           "attacker 1").state
+    assert not retro.fallback(state)

@@ -177,7 +177,10 @@ class Solver:
             res = (retro.solve_small(self._core.load(state), state, h, all_moves, pv,
                                      max_time, max_nodes, self.threads)
                    if retro.wanted(state) else None)
-            if res is None:
+            if res is None and retro.fallback(state):
+                res = self._search_then_graph(state, h, all_moves, max_time, max_nodes,
+                                              distance, pv)
+            elif res is None:
                 res = self._core.run(state, h, all_moves, max_time, max_nodes, distance, pv)
         res.seconds = time.perf_counter() - t0
         if not res.exact:
@@ -185,6 +188,53 @@ class Solver:
                 raise Interrupted(partial=res)
             raise BudgetExceeded(_budget_message(max_time, max_nodes), partial=res)
         return res
+
+
+    def _search_then_graph(self, state: GameState, h: int, all_moves: bool,
+                           max_time: float | None, max_nodes: int | None, distance: bool,
+                           pv: bool) -> SolveResult:
+        """A game one card too big for a graph first (``retro.fallback``): the
+        proof search for at most ``retro.FALLBACK_TRIAL`` seconds, then, if
+        it has not answered, the whole graph with what is left of the budget,
+        and if the graph outgrows ``retro.FALLBACK_STATES`` the search again
+        (its table kept).  The nodes reported are the search's nodes and the
+        graph's states.  Ctrl-C or a budget that runs out during the graph
+        answers with what the search proved."""
+        t0 = time.monotonic()
+        trial = retro.FALLBACK_TRIAL if max_time is None else min(max_time, retro.FALLBACK_TRIAL)
+        res = self._core.run(state, h, all_moves, trial, max_nodes, distance, pv)
+        if res.exact or res.interrupted:
+            return res
+        left_time = None if max_time is None else max_time - (time.monotonic() - t0)
+        left_nodes = None if max_nodes is None else max_nodes - res.nodes
+        if (left_time is not None and left_time <= 0) or (left_nodes is not None
+                                                          and left_nodes <= 0):
+            return res  # the caller's own budget ran out during the trial
+        try:
+            whole = retro.solve_small(self._core.load(state), state, h, all_moves, pv,
+                                      left_time, left_nodes, self.threads,
+                                      retro.FALLBACK_STATES)
+        except KeyboardInterrupt:
+            res.interrupted = True
+            return res
+        if whole is None:  # too big a graph: the search goes on with what is left
+            built = retro.FALLBACK_STATES if left_nodes is None else min(retro.FALLBACK_STATES,
+                                                                        left_nodes)
+            if left_nodes is not None:
+                left_nodes -= built
+            if left_time is not None:
+                left_time = max_time - (time.monotonic() - t0)
+            if (left_time is not None and left_time <= 0) or (left_nodes is not None
+                                                              and left_nodes <= 0):
+                res.nodes += built
+                return res
+            again = self._core.run(state, h, all_moves, left_time, left_nodes, distance, pv)
+            again.nodes += res.nodes + built
+            return again
+        if not whole.exact:
+            return res  # out of time building the graph: what the search proved
+        whole.nodes += res.nodes
+        return whole
 
 
 def _reference_run(state: GameState, hero: int, all_moves: bool, want_pv: bool) -> SolveResult:

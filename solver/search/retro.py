@@ -28,26 +28,46 @@ MAX_CARDS = 9
 #: search takes over.  Well above the largest 9-card graphs met: a graph that
 #: overflows it goes to a search that may need minutes for the same answer.
 MAX_STATES = 5_000_000
+#: One card more (three or more players, 10 cards in play): the graphs met
+#: have 5-9.4 M states and take 2.5-5 s (0.5-1.3 GB), where the proof search
+#: answers most such positions in well under a second but some -- draws
+#: resting on repetitions, R23 -- not within minutes.  So these are searched
+#: first, for at most :data:`FALLBACK_TRIAL` seconds, and solved whole only
+#: if that does not answer them (``Solver``; docs/solver.md).
+FALLBACK_CARDS = 10
+FALLBACK_STATES = 12_000_000
+FALLBACK_TRIAL = 1.0
 
 
 def wanted(state: GameState) -> bool:
     """Whether ``state`` is a small multi-player game for retrograde analysis."""
     if state.players < 3 or state.pile > 0:
         return False
-    return sum(count(h) for h in state.hands) + count(state.table_mask) <= MAX_CARDS
+    return cards_in_play(state) <= MAX_CARDS
+
+
+def cards_in_play(state: GameState) -> int:
+    return sum(count(h) for h in state.hands) + count(state.table_mask)
+
+
+def fallback(state: GameState) -> bool:
+    """Whether ``state`` is one card too big for :func:`wanted` but small
+    enough for a graph when the proof search does not answer it quickly."""
+    return (3 <= state.players <= 4 and state.pile == 0
+            and MAX_CARDS < cards_in_play(state) <= FALLBACK_CARDS)
 
 
 def solve_small(root, state: GameState, hero: int, all_moves: bool, want_pv: bool,
                 max_time: float | None = None, max_nodes: int | None = None,
-                threads: int = 1) -> SolveResult | None:
+                threads: int = 1, max_states: int = MAX_STATES) -> SolveResult | None:
     """The full answer for ``hero`` (0-based) from the graph of core state ``root``,
-    or None when the graph has more than :data:`MAX_STATES` states -- or more
+    or None when the graph has more than ``max_states`` states -- or more
     than ``max_nodes``: a state of the graph costs about what a node of the
     search does, so the hint engine's node budgets bound the graphs it builds.
     Past ``max_time`` seconds the answer is an inexact one that knows nothing
     (the caller reports the budget).  ``threads`` 2: a big graph is built by
     two threads (the same graph)."""
-    limit = MAX_STATES if max_nodes is None else max(1, min(MAX_STATES, max_nodes))
+    limit = max_states if max_nodes is None else max(1, min(max_states, max_nodes))
     deadline = time.monotonic() + max_time if max_time else 0.0
     try:
         graph = core.RetroGraph(root, hero, limit, deadline, threads)
