@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import _thread
 import random
+import signal
 import threading
 import time
 
@@ -31,6 +32,18 @@ from solver.search import Solver
 from solver.search.driver import Aborted, CoreBackend
 from solver.search.native import load
 from solver.search.result import on_hero_side
+
+
+@pytest.fixture(autouse=True)
+def sigint_reaches_python():
+    """``_thread.interrupt_main`` (Ctrl-C, as these tests send it) does nothing
+    where SIGINT is ignored -- as in a job a non-interactive shell started in
+    the background: give Python its own handler for the test."""
+    old = signal.getsignal(signal.SIGINT)
+    if old in (signal.SIG_IGN, signal.SIG_DFL):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
 
 # three players, eighteen cards, transfers: far more than a second of search
 SLOW_3P = ("trump C; hands 6S JH AH 7D 9D TD | JS KS 7H TH 9C QC | 7S 9S AS JD 7C AC; "
