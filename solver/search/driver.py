@@ -528,36 +528,46 @@ class CoreBackend:
         one queue, in one table: each move's question is a question of its
         own, and a distance (one prover's ply-limited proofs) cannot be split
         between the provers as a value is, so each thread takes the next move
-        when it is done with one.  A queue is begun only once every move of
-        the one before it is answered, so that a single card a multi-card
-        lead vouches for is known before it is taken.  Meanwhile no value
-        splits its provers (the helper is busy).  A budget or Ctrl-C in
-        either thread stops the other."""
+        when it is done with one.  A single card that a multi-card lead of
+        the queue before may vouch for is taken only once that lead is
+        answered; a thread that finds none other to take waits for it.
+        Meanwhile no value splits its provers (the helper is busy).  A budget
+        or Ctrl-C in either thread stops the other."""
         out: list = [None] * len(moves)
         lock = threading.Lock()
         implied = [0]  # cards of multi-card leads that keep the value
+        # the multi-card leads of the first queue not answered yet (their
+        # cards' single leads wait for them)
+        open_leads = set(queues[0]) if len(queues) > 1 else set()
+
+        def waits(i: int) -> bool:
+            cards = moves[i][1]
+            return any(moves[j][1] & cards for j in open_leads)
 
         def work(backend: CoreBackend, root, queue: list[int]) -> None:
-            if queue is not queues[0]:
-                while left[0] and not failed:
-                    time.sleep(0.0002)  # the other thread is still asking a multi-card lead
             while True:
                 with lock:
-                    if not queue or failed:
+                    if failed:
                         return
-                    i = queue.pop(0)
-                    mv = moves[i]
-                    known = lead_size(mv) == 1 and bool(mv[1] & implied[0])
+                    pick = next((k for k, i in enumerate(queue)
+                                 if queue is queues[0] or not waits(i)), None)
+                    if pick is None and not queue:
+                        return
+                    if pick is not None:
+                        i = queue.pop(pick)
+                        mv = moves[i]
+                        known = lead_size(mv) == 1 and bool(mv[1] & implied[0])
+                if pick is None:
+                    time.sleep(0.0002)  # the other thread is still asking a multi-card lead
+                    continue
                 a, keeps = ask(backend, root.play(i), known)
                 with lock:
                     if len(queues) > 1 and keeps and lead_size(mv) > 1:
                         implied[0] |= mv[1]
-                    if len(queues) > 1 and queue is queues[0]:
-                        left[0] -= 1
+                    open_leads.discard(i)
                     out[i] = a
 
         failed: list[BaseException] = []
-        left = [len(queues[0]) if len(queues) > 1 else 0]  # of the first queue, not answered yet
         def all_queues(backend: CoreBackend, root) -> None:
             for queue in queues:
                 work(backend, root, queue)
