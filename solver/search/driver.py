@@ -232,7 +232,7 @@ class CoreBackend:
             try:
                 mine = self._decide(st, hero, known_fail=0)
             except Stopped:
-                pass
+                pass  # the helper answered the question: ``theirs`` below
             if mine is not None and mine[0] == 0 and bounds is not None:
                 bounds[1] = 0  # the hero's side cannot win
             if mine is not None and (mine[0] != 0 or fail_ends == 1):
@@ -486,9 +486,9 @@ class CoreBackend:
         """Every move's (move, value, distance), in one table.
 
         ``value``: the node's value for ``hero``, if known (None: nothing is
-        assumed of the moves).  Given the node's own ``value`` and ``dist``ance, a move of the side
-        that wins cannot win faster than ``dist - 1`` more plies: its
-        distance search starts there.  A move of the side that loses cannot
+        assumed of the moves).  Given the node's own ``value`` and
+        ``dist``ance, a move of the side that wins cannot win faster than
+        ``dist - 1`` more plies: its distance search starts there.  A move of the side that loses cannot
         resist longer than ``dist - 1`` more plies: its distance search
         stops there (the longest resistance needs no success proof)."""
         winner = bool(value) and (value > 0) == mine
@@ -568,6 +568,7 @@ class CoreBackend:
                     out[i] = a
 
         failed: list[BaseException] = []
+
         def all_queues(backend: CoreBackend, root) -> None:
             for queue in queues:
                 work(backend, root, queue)

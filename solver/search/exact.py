@@ -189,7 +189,6 @@ class Solver:
             raise BudgetExceeded(_budget_message(max_time, max_nodes), partial=res)
         return res
 
-
     def _search_then_graph(self, state: GameState, h: int, all_moves: bool,
                            max_time: float | None, max_nodes: int | None, distance: bool,
                            pv: bool) -> SolveResult:
@@ -205,36 +204,40 @@ class Solver:
         res = self._core.run(state, h, all_moves, trial, max_nodes, distance, pv)
         if res.exact or res.interrupted:
             return res
-        left_time = None if max_time is None else max_time - (time.monotonic() - t0)
-        left_nodes = None if max_nodes is None else max_nodes - res.nodes
-        if (left_time is not None and left_time <= 0) or (left_nodes is not None
-                                                          and left_nodes <= 0):
+        left = _budget_left(max_time, max_nodes, t0, res.nodes)
+        if left is None:
             return res  # the caller's own budget ran out during the trial
         try:
             whole = retro.solve_small(self._core.load(state), state, h, all_moves, pv,
-                                      left_time, left_nodes, self.threads,
-                                      retro.FALLBACK_STATES)
+                                      *left, self.threads, retro.FALLBACK_STATES)
         except KeyboardInterrupt:
             res.interrupted = True
             return res
-        if whole is None:  # too big a graph: the search goes on with what is left
-            built = retro.FALLBACK_STATES if left_nodes is None else min(retro.FALLBACK_STATES,
-                                                                        left_nodes)
-            if left_nodes is not None:
-                left_nodes -= built
-            if left_time is not None:
-                left_time = max_time - (time.monotonic() - t0)
-            if (left_time is not None and left_time <= 0) or (left_nodes is not None
-                                                              and left_nodes <= 0):
-                res.nodes += built
-                return res
-            again = self._core.run(state, h, all_moves, left_time, left_nodes, distance, pv)
-            again.nodes += res.nodes + built
-            return again
-        if not whole.exact:
-            return res  # out of time building the graph: what the search proved
-        whole.nodes += res.nodes
-        return whole
+        if whole is not None:
+            if not whole.exact:
+                return res  # out of time building the graph: what the search proved
+            whole.nodes += res.nodes
+            return whole
+        # too big a graph (its states count against a node budget): the search goes on
+        res.nodes += retro.FALLBACK_STATES if left[1] is None else min(retro.FALLBACK_STATES,
+                                                                       left[1])
+        left = _budget_left(max_time, max_nodes, t0, res.nodes)
+        if left is None:
+            return res
+        again = self._core.run(state, h, all_moves, *left, distance, pv)
+        again.nodes += res.nodes
+        return again
+
+
+def _budget_left(max_time: float | None, max_nodes: int | None, since: float,
+                 spent: int) -> tuple[float | None, int | None] | None:
+    """What is left of a budget (seconds, nodes; None: no limit) after
+    ``spent`` nodes and the time since ``since``; None when it has run out."""
+    seconds = None if max_time is None else max_time - (time.monotonic() - since)
+    nodes = None if max_nodes is None else max_nodes - spent
+    if (seconds is not None and seconds <= 0) or (nodes is not None and nodes <= 0):
+        return None
+    return seconds, nodes
 
 
 def _reference_run(state: GameState, hero: int, all_moves: bool, want_pv: bool) -> SolveResult:

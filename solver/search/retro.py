@@ -28,10 +28,11 @@ MAX_CARDS = 9
 #: search takes over.  Well above the largest 9-card graphs met: a graph that
 #: overflows it goes to a search that may need minutes for the same answer.
 MAX_STATES = 5_000_000
-#: One card more (three or more players, 10 cards in play): the graphs met
-#: have 5-9.4 M states and take 2.5-5 s (0.5-1.3 GB), where the proof search
-#: answers most such positions in well under a second but some -- draws
-#: resting on repetitions, R23 -- not within minutes.  So these are searched
+#: One card more (three or four players, 10 cards in play): the graphs met
+#: have 5-9.4 M states with 3 players (2.5-5 s, 0.5-1.3 GB), up to 19 M with
+#: 4 and over 20 M with 5, where the proof search answers most such positions
+#: in well under a second but some -- draws resting on repetitions, R23 --
+#: not within minutes.  So these are searched
 #: first, for at most :data:`FALLBACK_TRIAL` seconds, and solved whole only
 #: if that does not answer them (``Solver``; docs/solver.md).
 FALLBACK_CARDS = 10
@@ -47,6 +48,7 @@ def wanted(state: GameState) -> bool:
 
 
 def cards_in_play(state: GameState) -> int:
+    """Cards in the hands and on the table (none comes into play once the pile is empty)."""
     return sum(count(h) for h in state.hands) + count(state.table_mask)
 
 
