@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from solver.bots import GreedyPolicy, Policy, RandomPolicy
@@ -34,7 +34,7 @@ from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.games import Game
 from solver.hints import HintConfig, hint_knowledge
-from solver.hints.knowledge import Observation, PublicTracker, knowledge_of
+from solver.hints.knowledge import HandFact, Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
@@ -85,8 +85,10 @@ class HintPolicy:
 
     def __init__(self, samples: int | None = BOT_HINT_SAMPLES, time: float | None = None,
                  config: Any = None, inference: bool = False, model: Any = None,
-                 oversample: int = INFERENCE_OVERSAMPLE, name: str | None = None):
+                 oversample: int = INFERENCE_OVERSAMPLE, name: str | None = None,
+                 facts: bool = True):
         self.samples = samples
+        self.facts = facts
         self.time = time
         self.config = config
         self.inference = inference
@@ -98,12 +100,19 @@ class HintPolicy:
     def wants_observations(self) -> bool:
         return self.inference
 
+    @property
+    def wants_facts(self) -> bool:
+        return self.facts
+
     def choose(self, state: GameState, seat: int, rng: random.Random,
-               observations: Sequence[Observation] | None = None) -> Move:
+               observations: Sequence[Observation] | None = None,
+               facts: Sequence[HandFact] = ()) -> Move:
         moves = legal_moves(state)
         if len(moves) == 1:
             return moves[0]
         k = knowledge_of(state, seat)  # the view: opponents' unknown cards are hidden
+        if facts and self.facts:
+            k = replace(k, facts=tuple(facts))
         res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), max_time=self.time,
                              config=self.config,
                              observations=observations if self.inference else None,
@@ -129,7 +138,7 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     if name == "hint-fast":
         return HintPolicy(hint_samples or FAST_SAMPLES, hint_time,
                           config=HintConfig(uct_iters=0, uct_iters_multi=0),
-                          name="hint-fast")
+                          name="hint-fast", facts=False)
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
 
 
@@ -169,10 +178,12 @@ def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random
         view = t.knowledge(seat).view
         t0 = time.perf_counter()
         pol = policies[seat]
+        extra: dict[str, Any] = {}
         if getattr(pol, "wants_observations", False):
-            move = pol.choose(view, seat, rngs[seat], observations=t.observations(seat))
-        else:
-            move = pol.choose(view, seat, rngs[seat])
+            extra["observations"] = t.observations(seat)
+        if getattr(pol, "wants_facts", False):
+            extra["facts"] = t.facts(seat)
+        move = pol.choose(view, seat, rngs[seat], **extra)
         dt = time.perf_counter() - t0
         secs[seat] += dt
         if times is not None:

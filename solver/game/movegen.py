@@ -113,8 +113,14 @@ def apply_move(state: GameState, move: Move) -> GameState:
     return play(state, move)
 
 
-def play(state: GameState, move: Move) -> GameState:
-    """Apply a move known to be legal (no check), then settle the bout (F2)."""
+def play(state: GameState, move: Move, skipped: list[int] | None = None) -> GameState:
+    """Apply a move known to be legal (no check), then settle the bout (F2).
+
+    ``skipped``, when given, gets the throwers passed over because they held no
+    card they could add (F2: public, everyone sees they were not asked; the
+    hint engine's inference uses it, :class:`solver.hints.knowledge.HandFact`).
+    Not after a swap, which changes the swapper's hand before the asking.
+    """
     seat = state.to_move
     hands = list(state.hands)
     k = move.kind
@@ -139,14 +145,14 @@ def play(state: GameState, move: Move) -> GameState:
             limit=lead_limit(state),
             shown=0,
         )
-        return settle(s)
+        return settle(s, skipped=skipped)
     if k is Kind.COVER:
         c = move.cards[0]
         hands[seat] &= ~bit(c)
         table = tuple((a, c if a == move.target else cv) for a, cv in state.table)
-        return settle(state.replace(hands=tuple(hands), table=table, turn=-1))
+        return settle(state.replace(hands=tuple(hands), table=table, turn=-1), skipped=skipped)
     if k is Kind.TAKE:
-        return settle(state.replace(take=True, turn=-1))
+        return settle(state.replace(take=True, turn=-1), skipped=skipped)
     if k in (Kind.TRANSFER, Kind.SHOW):
         c = move.cards[0]
         table = state.table
@@ -163,7 +169,7 @@ def play(state: GameState, move: Move) -> GameState:
             defender=new_def,
             limit=min(s.cap, s.hand_size(new_def)),
         )
-        return settle(s)
+        return settle(s, skipped=skipped)
     if k is Kind.THROW:
         c = move.cards[0]
         hands[seat] &= ~bit(c)
@@ -171,15 +177,16 @@ def play(state: GameState, move: Move) -> GameState:
         # P3: back to the defender, next round asks from the main attacker.
         # P4 (F3): the same seat is asked again.
         turn = seat if state.take else -1
-        return settle(state.replace(hands=tuple(hands), table=table, turn=turn))
+        return settle(state.replace(hands=tuple(hands), table=table, turn=turn), skipped=skipped)
     if k is Kind.PASS:
         order = state.throw_order()
         after = order[order.index(seat) + 1:] if seat in order else []
-        return settle(state, candidates=after)
+        return settle(state, candidates=after, skipped=skipped)
     raise AssertionError(f"unknown move kind {k}")
 
 
-def settle(state: GameState, candidates: list[int] | None = None) -> GameState:
+def settle(state: GameState, candidates: list[int] | None = None,
+           skipped: list[int] | None = None) -> GameState:
     """After a move: find the thrower to ask (F2) or end the bout.
 
     ``candidates`` are the throwers still to be asked, in R12 order (default:
@@ -206,6 +213,8 @@ def settle(state: GameState, candidates: list[int] | None = None) -> GameState:
     for s in candidates:
         if state.can_throw(s):
             return state.replace(turn=s)
+        if skipped is not None and len(state.table) < state.limit:
+            skipped.append(s)  # room on the table, so he held no card of a table rank
     return end_bout(state)
 
 

@@ -45,7 +45,7 @@ import math
 import os
 import random
 import time as _time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any, Callable, Iterator, Sequence
 
@@ -138,11 +138,18 @@ class HintResult:
     #: when the deals are not weighted).
     effective_deals: float = 0.0
     #: ``none`` (no observations), ``weighted`` (deals weighted by the likelihood
-    #: of the opponents' moves) or ``fallback`` (every deal had likelihood 0: uniform).
+    #: of the opponents' moves, or, when every deal was enumerated, by that of the
+    #: facts of the asking of throwers) or ``fallback`` (every deal had
+    #: likelihood 0: uniform).
     inference: str = "none"
     #: Tree-search iterations per deal behind the scores (two players; 0: one
     #: greedy playout per move, and when every deal was solved exactly).
     iterations: int = 0
+    #: Facts the asking of throwers proved about the hidden hands (F2,
+    #: :class:`~solver.hints.knowledge.HandFact`) and the deals drawn that broke
+    #: one (left out: they cannot be the real deal).
+    facts: int = 0
+    rejected: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -154,7 +161,7 @@ class HintResult:
             "kind": self.kind, "deals_wanted": self.wanted, "complete": self.complete,
             "interrupted": self.interrupted,
             "effective_deals": round(self.effective_deals, 2), "inference": self.inference,
-            "iterations": self.iterations,
+            "iterations": self.iterations, "facts": self.facts, "rejected": self.rejected,
         }
 
 
@@ -326,6 +333,17 @@ def _weighed(deals: Iterator[GameState], observations: Sequence[Observation],
             return
 
 
+def _fact_weighed(deals: Iterator[GameState], sampler: Sampler,
+                  lls: list[float]) -> Iterator[GameState]:
+    """The deals, unchanged, appending the log-likelihood of the knowledge's facts
+    under each (:meth:`Sampler.weight`; uncertain facts, about hands before a
+    hidden draw) to ``lls`` as it is drawn."""
+    for d in deals:
+        w = sampler.weight(d)
+        lls.append(math.log(w) if w > 0 else -math.inf)
+        yield d
+
+
 def _chunks(deals: Iterator[GameState], size: int, head: tuple) -> Iterator[tuple]:
     """``head + (chunk,)`` for chunks of ``size`` deals, drawn as they are needed."""
     while True:
@@ -427,13 +445,22 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     sampler = Sampler(k)
     deals_total = sampler.count()
     exhaustive = deals_total <= samples
-    if exhaustive:  # every consistent deal once, streamed: never all of them in memory
-        deals: Any = sampler.enumerate()
+    fact_lls: list[float] = []  # the log-likelihood of the uncertain facts, per deal
+    if exhaustive and k.facts:  # at most `samples` deals: keep those the facts allow
+        deals: Any = list(sampler.enumerate())
+        if not deals:  # facts no deal meets (a record that is not a real game): none used
+            sampler = Sampler(replace(k, facts=()))
+            deals = list(sampler.enumerate())
+        total = deals_total = len(deals)
+    elif exhaustive:  # every consistent deal once, streamed: never all of them in memory
+        deals = sampler.enumerate()
         total = deals_total
     else:  # drawn lazily, so a time budget does not pay for deals it never scores
         more = max(1, oversample) if observations else 1
         deals = (sampler.sample(rng) for _ in range(samples * more))
         total = samples * more
+    if any(f.drawn for f in k.facts):
+        deals = _fact_weighed(iter(deals), sampler, fact_lls)
     lls: list[float] = []  # the log-likelihood of each deal drawn, in deal order
     if observations:
         deals = _weighed(iter(deals), observations, model or NoisyGreedy(), lls,
@@ -494,8 +521,10 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     weights: tuple[float, ...] | None = None
     inference = "none"
     effective = float(len(scores))
-    if observations:
-        w = deal_weights(lls[:len(scores)])
+    if observations or fact_lls:
+        n = len(scores)
+        obs = lls[:n] if observations else [0.0] * n
+        w = deal_weights([a + b for a, b in zip(obs, fact_lls[:n] or [0.0] * n)])
         inference = "fallback" if w.fallback else "weighted"
         effective = w.effective
         if max(w.weights) > min(w.weights):  # equal weights are no weights: the plain figures
@@ -512,6 +541,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         wanted=min(total, min_samples) if min_samples else total, interrupted=interrupted,
         effective_deals=effective, inference=inference,
         iterations=0 if all(exact_flags) else iterations,
+        facts=len(k.facts), rejected=sampler.rejected,
     )
     if interrupted:  # a KeyboardInterrupt still, carrying the answer from the deals scored
         raise Interrupted(partial=result)

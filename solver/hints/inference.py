@@ -21,7 +21,8 @@ games of greedy and hint players, where the whole state is known
 ``docs/hint.md``).  It is not 0: the hint player departs from greedy play.
 One more fact is certain, not modelled (F2): a thrower is asked only when he
 holds a card he may add, so a ``pass`` under a deal that gives him none has
-probability 0.
+probability 0.  (The sampler already deals only deals that agree with such
+facts, and with being passed over: :class:`solver.hints.knowledge.HandFact`.)
 
 **The likelihood of a deal** is the product over the other seats' past
 decisions of ``P(their move | their hand then, the public state then)``.

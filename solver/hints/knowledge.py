@@ -24,16 +24,21 @@ move, its mover and the move, and every public change of each hand since.
 :meth:`PublicTracker.observations` turns that into :class:`Observation` records:
 each past decision of another seat with the recipe that gives his hand at
 that moment from his hand now, exact back to his last draw of hidden cards.
+:meth:`PublicTracker.facts` gives what the asking of throwers proved (F2: a
+pass proves a card of a table rank, being passed over proves none), which
+:meth:`PublicTracker.knowledge` hands to the sampler with the rest.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
+from dataclasses import dataclass, replace
+from math import comb
+from typing import Iterable, Sequence
 
 from solver.errors import PositionError
-from solver.game.cards import SUIT_MASK, bit, count, deck_mask, format_cards
+from solver.game.cards import (SUIT_MASK, bit, cards_by_rank, count, deck_mask, format_cards,
+                               ranks_in)
 from solver.game.movegen import apply_move, play
-from solver.game.moves import Move
+from solver.game.moves import Kind, Move
 from solver.game.state import GameState
 
 
@@ -46,7 +51,10 @@ class Knowledge:
     place is unknown.  ``pile_slots``: how many of them lie in the pile above
     its face-up bottom card (the pile minus one).  ``bottom_mask``: when
     the pile has cards but its face-up bottom card is not known, the cards it
-    may be (the unseen trumps); 0 otherwise.
+    may be (the unseen trumps); 0 otherwise.  ``facts``: what the asking of
+    throwers proved about the other hands (:class:`HandFact`; only from a
+    followed game, :meth:`PublicTracker.knowledge`); the sampler deals only
+    hands that agree with them.
     """
 
     seat: int
@@ -54,6 +62,7 @@ class Knowledge:
     unseen: int
     pile_slots: int
     bottom_mask: int = 0
+    facts: tuple["HandFact", ...] = ()
 
     @property
     def hand_slots(self) -> tuple[int, ...]:
@@ -170,6 +179,76 @@ class Observation:
         return self.before.replace(hands=tuple(hands), hidden=tuple(hidden))
 
 
+@dataclass(frozen=True)
+class HandFact:
+    """A fact about a hidden hand, proved by who was asked to throw in (F2).
+
+    A thrower is asked only when he holds a card he may add (a card of a table
+    rank, with room on the table), so a ``pass`` proves he held one (``holds``
+    True) and being passed over proves he held none (``holds`` False).  Both are
+    public: everyone sees who is asked.  ``cards``: the cards of the table's
+    ranks then.
+
+    His hand then, given his hand now, is within ``X = (now & keep) | add``
+    (the cards he played since put back, those he picked up since taken out):
+    ``X`` is his hand then plus the ``drawn`` hidden cards he has drawn since
+    (R17; whether still held or played since).  With ``drawn == 0`` the fact
+    is certain: a deal either meets it or cannot be the real one.  Otherwise
+    which ``drawn`` of the cards of ``X`` came from the pile is unknown, and
+    as the pile was shuffled every choice is equally likely, so a deal meets
+    the fact with the probability that the cards of ``X`` of the table's
+    ranks are (all, for *held none*; not all, for *held one*) among the
+    cards drawn: hypergeometric, :meth:`likelihood`.  No model of how anyone
+    plays is involved.
+    """
+
+    index: int  # the move after which the fact was seen, 0-based
+    seat: int
+    cards: int
+    holds: bool
+    keep: int
+    add: int
+    drawn: int = 0
+
+    def likelihood(self, hand_now: int) -> float:
+        """The probability of the fact if the seat's hand now is ``hand_now``."""
+        x = (hand_now & self.keep) | self.add
+        r = count(x & self.cards)
+        k = self.drawn
+        if k == 0:
+            return 1.0 if (r > 0) == self.holds else 0.0
+        n = count(x)
+        # P(every card of the ranks in X is one of the k drawn since): none held then
+        none = comb(n - r, k - r) / comb(n, k) if r <= k <= n else 0.0
+        return 1.0 - none if self.holds else none
+
+    def agrees(self, hand_now: int) -> bool:
+        """Can a deal that gives the seat ``hand_now`` be the real one?  (The
+        likelihood above 0, without its binomials: the sampler asks this of
+        every fact for every deal it draws.)"""
+        r = (((hand_now & self.keep) | self.add) & self.cards).bit_count()
+        if self.holds:
+            return r > 0
+        return r <= self.drawn
+
+
+def agrees_with(deal: GameState, facts: Iterable[HandFact]) -> bool:
+    """Can a fully known ``deal`` be the real one, given the facts?"""
+    hands = deal.hands
+    return all(f.agrees(hands[f.seat]) for f in facts)
+
+
+def facts_likelihood(hands: Sequence[int], facts: Iterable[HandFact]) -> float:
+    """The product of the facts' likelihoods under ``hands`` (each fact taken alone:
+    facts about the same draws are not independent, an approximation)."""
+    w = 1.0
+    for f in facts:
+        w *= f.likelihood(hands[f.seat])
+        if w == 0.0:
+            return 0.0
+    return w
+
+
 def public_state(state: GameState) -> GameState:
     """``state`` with every hand hidden and the pile's order forgotten (its face-up
     card kept): what every seat sees of it."""
@@ -202,10 +281,17 @@ class PublicTracker:
         self.movers: list[int] = []
         self.before: list[GameState] = []
         self.changes: list[tuple[tuple[int, int, int], ...]] = []
+        #: per move: the cards of the table's ranks when throwers were asked
+        #: and the throwers passed over (F2), for :meth:`facts`
+        self.asked: list[tuple[int, tuple[int, ...]]] = []
 
     def play(self, move: Move) -> GameState:
         prev = self.state
-        nxt = play(prev, move)
+        skipped: list[int] = []
+        nxt = play(prev, move, skipped if move.kind is not Kind.SWAP else None)
+        table = prev.table_mask | sum(bit(c) for c in move.cards)
+        self.asked.append((cards_by_rank(deck_mask(prev.rules.deck), ranks_in(table)),
+                           tuple(skipped)))
         public = prev.table_mask | sum(bit(c) for c in move.cards)
         if prev.trump_card >= 0:
             public |= bit(prev.trump_card)
@@ -224,7 +310,40 @@ class PublicTracker:
         return nxt
 
     def knowledge(self, seat: int) -> Knowledge:
-        return seat_view(self.state, seat, self.known)
+        """The seat's knowledge now, with the :meth:`facts` it has seen."""
+        k = seat_view(self.state, seat, self.known)
+        facts = self.facts(seat)
+        return replace(k, facts=facts) if facts else k
+
+    def facts(self, seat: int) -> tuple[HandFact, ...]:
+        """What the asking of throwers proved about the hands ``seat`` does not wholly
+        know (:class:`HandFact`), oldest first.
+
+        A ``pass`` gives a *held one* fact, being passed over a *held none*
+        fact, from any time of the game; ``drawn`` counts the hidden cards the
+        seat has drawn since (R17), which make the fact a probability.
+        """
+        out: list[HandFact] = []
+        for o in range(self.state.players):
+            if o == seat or not self.state.hands[o] & ~self.known[o]:
+                continue
+            keep, add, since = -1, 0, 0
+            for i in range(len(self.history) - 1, -1, -1):
+                lost, gained, drawn = self.changes[i][o]
+                since += drawn  # drawn at the end of move i: after its asking
+                keep &= ~gained
+                add = (add & ~gained) | lost
+                # (keep, add) give his hand before move i plus the `since` cards drawn
+                mv = self.history[i]
+                cards, skipped = self.asked[i]
+                if self.movers[i] == o and mv.kind is Kind.PASS:
+                    out.append(HandFact(i, o, cards, True, keep, add, since))
+                if o in skipped:
+                    played = sum(bit(c) for c in mv.cards) if self.movers[i] == o else 0
+                    out.append(HandFact(i, o, cards, False, keep & ~played, add & ~played,
+                                        since))
+        out.sort(key=lambda f: (f.index, f.seat))
+        return tuple(out)
 
     def observations(self, seat: int) -> tuple[Observation, ...]:
         """The past decisions of every other seat whose hand ``seat`` does not wholly

@@ -2,17 +2,24 @@
 
 A *deal* gives every unseen card a place: one of the hidden slots of an
 opponent's hand, or a place in the draw pile above the face-up trump (which
-stays at the bottom, R5).  All such deals are equally likely to the seat (cards
-were shuffled uniformly and nothing the seat saw depends on where an unseen
-card went -- R11 lets a defender take even when he could beat, P3 lets a thrower
-pass even when he could add, so no move reveals that a card is *not* held).
+stays at the bottom, R5).  Cards were shuffled uniformly, so every deal that
+agrees with what the seat saw is equally likely.  What it saw: the counts,
+the cards known to be in a hand, the face-up trump -- and, in a followed
+game, who was asked to throw in (F2: a thrower is asked only when he holds a
+card he may add; :class:`~solver.hints.knowledge.HandFact`).  Beyond that no
+move reveals that a card is *not* held: R11 lets a defender take even when
+he could beat, P3 lets a thrower pass even when he could add.
+
 The sampler therefore deals uniformly: a shuffle of the pool cut into the
-slots.  When the pile's face-up card is not given (a position that names only
-the trump suit), the bottom is drawn uniformly from the unseen trumps first.
+slots, kept only if it agrees with the facts (rejection; a Markov chain of
+card swaps where few deals agree, :meth:`Sampler.sample`).  When the pile's
+face-up card is not given (a position that names only the trump suit), the
+bottom is drawn uniformly from the unseen trumps first.
 
 Every dealt state is fully known (no ``hidden``, ``pile_order`` known) and
 looks to the seat exactly like its view (the sampler's invariant; OpenSpiel's
-``ResampleInfostateTest``; tested in ``tests/test_sampler.py``).
+``ResampleInfostateTest``; tested in ``tests/test_sampler.py`` and, with the
+facts, ``tests/test_hand_facts.py``).
 
 When the number of distinct deals is at most the sample budget, :meth:`deals`
 enumerates them all (each once, equal weight) instead of sampling.
@@ -23,12 +30,20 @@ import math
 import random
 from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Iterator
+from typing import Callable, Iterator
 
 from solver.errors import OptionError, PositionError
 from solver.game.cards import bit, cards_of, count, deck_mask, to_mask
 from solver.game.state import GameState
-from solver.hints.knowledge import Knowledge
+from solver.hints.knowledge import Knowledge, agrees_with, facts_likelihood
+
+#: Draws per sample before a deal that breaks a fact is taken anyway
+#: (:meth:`Sampler.sample`).
+FACT_TRIES = 100
+#: Swap proposals per pool card in a walk between agreeing deals, and the
+#: most a search for a first agreeing deal may make (:meth:`Sampler.sample`).
+WALK_STEPS = 3
+REPAIR_STEPS = 20_000
 
 
 @dataclass(frozen=True)
@@ -55,10 +70,18 @@ class Sampler:
                 f"no consistent deal: {slots} hidden place(s) for {len(self.pool)} unseen card(s)")
         if knowledge.view.pile > 0 and knowledge.view.trump_card < 0 and not self.bottoms:
             raise PositionError("pile", "no consistent deal: no unseen trump can be the face-up card")
+        #: deals drawn or enumerated that broke a fact, and samples that gave up
+        #: after FACT_TRIES of them (their deal breaks a fact)
+        self.rejected = 0
+        self.misses = 0
+        self._last: tuple[list[int], int] | None = None  # the last agreeing deal drawn
+        self._in_hands = sum(self.hand_slots)
+        self._owner = [s for s, h in enumerate(self.hand_slots) for _ in range(h)]
 
     # ---------------------------------------------------------- counting
     def count(self) -> int:
-        """The number of distinct consistent deals (pile order counts)."""
+        """The number of distinct deals that fit the counts (pile order counts); with
+        facts, an upper bound on those that also agree with them."""
         n = len(self.pool)
         if self.bottoms:
             total = len(self.bottoms) * math.factorial(n - 1)
@@ -81,7 +104,123 @@ class Sampler:
         return v.replace(hands=hands, hidden=(0,) * v.players, pile_order=order, trump_card=tc)
 
     def sample(self, rng: random.Random) -> GameState:
-        """One deal, uniformly among the consistent ones."""
+        """One deal, uniformly among the consistent ones (facts included).
+
+        With :attr:`Knowledge.facts`: by rejection first -- deals are drawn
+        until one is possible under every fact (a certain fact met, an
+        uncertain one of likelihood above 0), uniform among those.  How much
+        more likely the uncertain facts make one deal than another is left
+        to the caller (:meth:`weight`; the hint engine weighs the deals).
+        Where few deals are possible (the facts of a long game with four
+        players can leave one deal in a thousand), after :data:`FACT_TRIES`
+        misses a Markov chain takes over: from the last possible deal, a card
+        in a hidden hand is swapped with one in any other place and the swap
+        kept if the deal stays possible (the proposal is symmetric, so the
+        chain's stationary law is uniform over the possible deals it reaches),
+        and the pile, which no fact constrains, is shuffled anew.  With no
+        possible deal yet a local search (:meth:`_repair`) finds one; if it
+        fails, a deal that breaks a fact is taken as it is (counted in
+        :attr:`misses`): a budget must not hang on the facts.
+        """
+        if not self.k.facts:
+            return self._sample(rng)
+        for _ in range(FACT_TRIES):
+            arr, bottom = self._shuffled(rng)
+            parts = self._parts(arr)
+            if not self._broken(parts):
+                self._last = (arr, bottom)
+                return self._build(parts, arr[self._in_hands:], bottom)
+            self.rejected += 1
+        start = self._last or self._repair(arr, bottom, rng)
+        if start is None:
+            self.misses += 1
+            return self._build(parts, arr[self._in_hands:], bottom)
+        arr, bottom = self._walk(*start, rng)
+        self._last = (arr, bottom)
+        return self._build(self._parts(arr), arr[self._in_hands:], bottom)
+
+    def weight(self, deal: GameState) -> float:
+        """The facts' likelihood under a deal (1 without facts, or when every fact is
+        certain): its weight among the possible deals that :meth:`sample` and
+        :meth:`enumerate` give."""
+        return facts_likelihood(deal.hands, self.k.facts)
+
+    # -------------------------------------------- dealing under facts (F2)
+    def _shuffled(self, rng: random.Random) -> tuple[list[int], int]:
+        """The pool in a uniform order, cut later into the hands' slots then the pile,
+        and the face-up bottom card (-1: known)."""
+        pool = list(self.pool)
+        bottom = -1
+        if self.bottoms:
+            bottom = self.bottoms[rng.randrange(len(self.bottoms))]
+            pool.remove(bottom)
+        rng.shuffle(pool)
+        return pool, bottom
+
+    def _parts(self, arr: list[int]) -> list[int]:
+        parts = []
+        i = 0
+        for h in self.hand_slots:
+            parts.append(to_mask(arr[i:i + h]))
+            i += h
+        return parts
+
+    def _broken(self, parts: list[int]) -> float:
+        """How many facts the hands ``view.hands | parts`` make impossible."""
+        base = self.k.view.hands
+        return sum(1 for f in self.k.facts if not f.agrees(base[f.seat] | parts[f.seat]))
+
+    def _swap_steps(self, arr: list[int], rng: random.Random, steps: int,
+                    measure: Callable[[list[int]], float],
+                    keep: Callable[[float, float], bool]) -> float:
+        """``steps`` proposals: swap a card in a hand slot with a card in any other
+        place; ``keep(measure before, measure after)`` decides.  Returns the
+        measure at the end.  Picking the hand slot first and the other slot
+        uniformly makes the proposal symmetric (a swap undoes itself)."""
+        owner = self._owner
+        hands_n, n = self._in_hands, len(arr)
+        parts = self._parts(arr)
+        now = measure(parts)
+        for _ in range(steps):
+            i, j = rng.randrange(hands_n), rng.randrange(n)
+            si, sj = owner[i], owner[j] if j < hands_n else -1
+            if si == sj:
+                continue
+            a, b = arr[i], arr[j]
+            flip = bit(a) | bit(b)
+            parts[si] ^= flip
+            if sj >= 0:
+                parts[sj] ^= flip
+            after = measure(parts)
+            if keep(now, after):
+                arr[i], arr[j] = b, a
+                now = after
+            else:
+                parts[si] ^= flip
+                if sj >= 0:
+                    parts[sj] ^= flip
+        return now
+
+    def _walk(self, arr: list[int], bottom: int, rng: random.Random) -> tuple[list[int], int]:
+        """From a possible deal, :data:`WALK_STEPS` swaps per card that keep it
+        possible, then a fresh shuffle of the pile.  The face-up bottom card
+        (drawn only where a position names just the trump suit) stays that of
+        the start."""
+        arr = list(arr)
+        self._swap_steps(arr, rng, WALK_STEPS * len(arr), self._broken, lambda b, a: a == 0)
+        pile = arr[self._in_hands:]
+        rng.shuffle(pile)
+        return arr[:self._in_hands] + pile, bottom
+
+    def _repair(self, arr: list[int], bottom: int,
+                rng: random.Random) -> tuple[list[int], int] | None:
+        """A possible deal by local search from ``arr`` (swaps that make no more facts
+        impossible than before), or None."""
+        arr = list(arr)
+        broken = self._swap_steps(arr, rng, REPAIR_STEPS, self._broken, lambda b, a: a <= b)
+        return (arr, bottom) if broken == 0 else None
+
+    def _sample(self, rng: random.Random) -> GameState:
         pool = list(self.pool)
         bottom = -1
         if self.bottoms:
@@ -114,10 +253,18 @@ class Sampler:
 
         full = self.k.unseen
         if self.bottoms:
-            for b in self.bottoms:
-                yield from rec(0, full & ~bit(b), [], b)
+            every = (d for b in self.bottoms for d in rec(0, full & ~bit(b), [], b))
         else:
-            yield from rec(0, full, [], -1)
+            every = rec(0, full, [], -1)
+        facts = self.k.facts
+        if not facts:
+            yield from every
+            return
+        for d in every:
+            if agrees_with(d, facts):
+                yield d
+            else:
+                self.rejected += 1
 
     def deals(self, n: int, rng: random.Random) -> DealSet:
         """``n`` deals to score moves on: all of them when there are at most ``n``."""
@@ -125,7 +272,8 @@ class Sampler:
             raise OptionError(f"samples: need at least 1, got {n}")
         total = self.count()
         if total <= n:
-            return DealSet(tuple(self.enumerate()), True, total)
+            every = tuple(self.enumerate())
+            return DealSet(every, True, len(every))
         return DealSet(tuple(self.sample(rng) for _ in range(n)), False, total)
 
 
@@ -134,7 +282,8 @@ def consistent(deal: GameState, k: Knowledge) -> bool:
 
     Same public fields, the seat's own hand, every card known to be in a hand
     still there, the same hand sizes, the same face-up trump at the bottom of
-    a pile of the same size, and every card placed exactly once.
+    a pile of the same size, every card placed exactly once, and every fact
+    of the asking of throwers met (:class:`~solver.hints.knowledge.HandFact`).
     """
     v = k.view
     if any(deal.hidden):
@@ -150,6 +299,8 @@ def consistent(deal: GameState, k: Knowledge) -> bool:
             return False
         if count(deal.hands[s]) != v.hand_size(s):
             return False
+    if not agrees_with(deal, k.facts):
+        return False
     if v.pile > 0:
         if deal.pile_order is None or len(deal.pile_order) != v.pile:
             return False

@@ -1,0 +1,309 @@
+"""What the asking of throwers proves about hidden hands (F2): :class:`HandFact`.
+
+A thrower is asked only when he holds a card he may add, so a ``pass`` proves
+he held one and being passed over proves he held none.  The oracle is the
+real game: the tracker follows fully dealt games, so every fact can be held
+against the true hands, and the sampler's deals against the facts.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from builders import cards, state
+
+from solver.bots import greedy_move
+from solver.game.cards import count
+from solver.game.deal import new_game
+from solver.game.movegen import legal_moves, play
+from solver.game.moves import PASS, Move
+from solver.game.rules import parse_rules
+from solver.hints import hint_knowledge
+from solver.hints.knowledge import HandFact, PublicTracker, agrees_with, facts_likelihood
+from solver.hints.sampler import Sampler, consistent
+from solver.match import HintPolicy, make_policy, play_game
+
+
+def followed_games(players: int, rules: str, seeds, greedy_share: float = 0.7):
+    """Trackers along fully dealt games of mostly greedy, partly random play."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        t = PublicTracker(new_game(players, parse_rules(rules), rng=rng))
+        while not t.state.is_over and len(t.history) < 400:
+            s = t.state
+            mv = greedy_move(s) if rng.random() < greedy_share else rng.choice(legal_moves(s))
+            t.play(mv)
+            yield t
+
+
+# ------------------------------------------------------------ the settle hook
+def test_F2_a_thrower_without_a_card_of_a_table_rank_is_passed_over_and_recorded():
+    # Three players: seat 1 leads 7S at seat 2, who covers with 8S.  Seat 1
+    # holds 8C, so he is asked (R12: the main attacker first); after his pass
+    # seat 3, who holds no seven or eight, is passed over and the bout ends.
+    s = state(["7S 8C", "8S KD QD", "6H TD JC"], trump="H", attacker=0)
+    s = play(s, Move.parse("7S"))
+    skipped: list[int] = []
+    s = play(s, Move.parse("7S/8S"), skipped)
+    assert s.to_move == 0 and skipped == []
+    skipped = []
+    s2 = play(s, PASS, skipped)
+    assert skipped == [2] and s2.table == ()
+    # Without 8C seat 1 is passed over too, before anyone is asked.
+    s = state(["7S 9C", "8S KD QD", "6H TD JC"], trump="H", attacker=0)
+    s = play(s, Move.parse("7S"))
+    skipped = []
+    s = play(s, Move.parse("7S/8S"), skipped)
+    assert skipped == [0, 2] and s.table == ()
+
+
+def test_a_full_table_proves_nothing_about_the_throwers():
+    # The defender has one card left to cover with: the limit is reached, so
+    # nobody may add whatever he holds, and nobody counts as passed over.
+    s = state(["7S 7C", "8S", "7D 7H"], trump="H", attacker=0)
+    s = play(s, Move.parse("7S"))
+    skipped: list[int] = []
+    s = play(s, Move.parse("7S/8S"), skipped)
+    assert skipped == []
+
+
+# ------------------------------------------------------------ soundness
+@pytest.mark.parametrize("players,rules", [
+    (2, ""), (2, "transfer"), (3, ""), (3, "transfer"), (4, ""),
+    (3, "throw_in=neighbours"), (2, "trump_swap"), (4, "teams=2v2"),
+])
+def test_F2_the_real_hands_agree_with_every_fact_at_every_move(players, rules):
+    """Soundness: a fact that the true deal breaks would throw out the real world."""
+    seen_none = seen_one = 0
+    for t in followed_games(players, rules, range(12)):
+        for seat in range(players):
+            facts = t.facts(seat)
+            assert agrees_with(t.state, facts), (players, rules, len(t.history), seat)
+            assert all(f.seat != seat for f in facts)
+            seen_none += sum(not f.holds for f in facts)
+            seen_one += sum(f.holds for f in facts)
+    assert seen_one > 0
+    if players > 2 or "transfer" in rules:
+        assert seen_none > 0
+
+
+def test_R17_a_fact_counts_the_hidden_cards_its_seat_drew_since():
+    """``drawn`` is every hidden card the seat drew after the asking (its draw at
+    the end of the same move included); only facts with none since are certain."""
+    certain = uncertain = 0
+    for t in followed_games(3, "", range(6)):
+        for seat in range(3):
+            for f in t.facts(seat):
+                since = sum(t.changes[i][f.seat][2] for i in range(f.index, len(t.history)))
+                assert f.drawn == since
+                x = (t.state.hands[f.seat] & f.keep) | f.add
+                assert count(x) - f.drawn >= 0  # X is his hand then plus the cards drawn
+                certain += f.drawn == 0
+                uncertain += f.drawn > 0
+    assert certain and uncertain
+
+
+def test_R17_the_real_hand_explains_uncertain_facts_better_than_uniform_deals():
+    """A fact about a hand before a hidden draw is a probability (hypergeometric over
+    which cards came from the pile); on average the real deal gives the facts a
+    higher likelihood than the sampler's deals that ignore them."""
+    real, uniform = [], []
+    for t in followed_games(2, "", range(20)):
+        if t.state.is_over or len(t.history) % 4:
+            continue
+        seat = t.state.to_move
+        k = t.knowledge(seat)
+        facts = [f for f in k.facts if f.drawn]
+        if not facts or not k.slots:
+            continue
+        real.append(facts_likelihood(t.state.hands, facts))
+        plain = Sampler(replace(k, facts=()))
+        rng = random.Random(len(t.history))
+        uniform.append(sum(facts_likelihood(plain.sample(rng).hands, facts)
+                           for _ in range(20)) / 20)
+    assert len(real) > 30
+    assert min(real) > 0
+    assert sum(real) / len(real) > 1.2 * sum(uniform) / len(uniform)
+
+
+def test_facts_remove_real_deals_from_the_uniform_sampler():
+    """The facts bite: a good share of the uniform deals break one, none of the
+    deals drawn with the facts does, and the real deal is never thrown out."""
+    rejected = drawn = 0
+    for t in followed_games(3, "", range(8)):
+        if t.state.is_over or len(t.history) % 5:
+            continue
+        seat = t.state.to_move
+        k = t.knowledge(seat)
+        if not k.facts or not k.slots:
+            continue
+        assert consistent(t.state, k)
+        sp = Sampler(k)
+        rng = random.Random(len(t.history))
+        for _ in range(10):
+            d = sp.sample(rng)
+            assert consistent(d, k)
+            assert agrees_with(d, k.facts)
+        rejected += sp.rejected
+        drawn += 10 + sp.rejected
+        assert sp.misses == 0
+    assert drawn > 100 and rejected / drawn > 0.1
+
+
+def small_case():
+    """A three-player endgame of at most 40 deals in which the facts rule some out."""
+    for t in followed_games(3, "", range(60), greedy_share=1.0):
+        s = t.state
+        if s.is_over or s.pile or s.to_move != 0:
+            continue
+        k = t.knowledge(0)
+        sp = Sampler(k)
+        if 4 <= sp.count() <= 40 and sum(1 for _ in sp.enumerate()) < sp.count():
+            return t, k
+    raise AssertionError("no small case found")
+
+
+def test_sampler_is_uniform_over_the_deals_that_meet_the_facts():
+    t, k = small_case()
+    sp = Sampler(k)
+    every = list(sp.enumerate())
+    assert 1 <= len(every) < sp.count()  # the facts remove deals
+    assert any(d.hands == t.state.hands for d in every)  # never the real one
+    assert all(agrees_with(d, k.facts) for d in every)
+    unconstrained = list(Sampler(type(k)(k.seat, k.view, k.unseen, k.pile_slots,
+                                         k.bottom_mask)).enumerate())
+    assert len(unconstrained) == sp.count()
+    assert len(every) == sum(agrees_with(d, k.facts) for d in unconstrained)
+    # Sampling: each possible deal about equally often (chi-square, p = 0.001 bound);
+    # how much likelier uncertain facts make one is the hint's weighting, not the sampler's.
+    rng = random.Random(5)
+    n = 200 * len(every)
+    hits = Counter(sp.sample(rng).hands for _ in range(n))
+    assert set(hits) <= {d.hands for d in every}
+    assert chi_square(hits, every, n) < bound(len(every) - 1)
+
+
+def chi_square(hits, every, n) -> float:
+    """Pearson's statistic of the draws against the uniform law over ``every``."""
+    e = n / len(every)
+    return sum((hits[d.hands] - e) ** 2 / e for d in every)
+
+
+def bound(df: int) -> float:
+    """Well past the 0.999 quantile of chi-square with ``df`` degrees of freedom."""
+    return df + 3.1 * (2 * df) ** 0.5 + 10
+
+
+def test_an_exhaustive_hint_scores_exactly_the_deals_that_meet_the_facts():
+    t, k = small_case()
+    with_facts = hint_knowledge(k, samples=512, seed=1)
+    plain = hint_knowledge(type(k)(k.seat, k.view, k.unseen, k.pile_slots, k.bottom_mask),
+                           samples=512, seed=1)
+    agreeing = sum(1 for _ in Sampler(k).enumerate())
+    assert with_facts.exhaustive and with_facts.samples == agreeing == with_facts.deals_total
+    assert plain.samples == Sampler(k).count() > agreeing
+    assert with_facts.facts == len(k.facts) and with_facts.rejected == plain.samples - agreeing
+    assert with_facts.to_json()["facts"] == len(k.facts)
+
+
+def test_a_held_one_fact_checks_the_hand_then_with_played_cards_put_back():
+    sevens_eights = cards("7S 7H 7D 7C 8S 8H 8D 8C")
+    f = HandFact(0, 1, sevens_eights, True, keep=-1, add=0)
+    assert f.agrees(cards("7C 9D"))            # still holds the seven
+    assert not f.agrees(cards("9D TD"))        # he held a 7 or an 8 when he passed
+    since = HandFact(0, 1, sevens_eights, True, keep=-1, add=cards("7C"))
+    assert since.agrees(cards("9D TD"))        # he has played 7C since
+    none = HandFact(0, 1, sevens_eights, False, keep=~cards("8H"), add=0)
+    assert none.agrees(cards("8H 9D"))         # 8H was picked up since: not his then
+    assert not none.agrees(cards("7D 9D"))
+    # R17: he drew one hidden card since, so of X = 7D 9D TD one came from the pile.
+    drew = HandFact(0, 1, sevens_eights, False, keep=-1, add=0, drawn=1)
+    assert drew.likelihood(cards("7D 9D TD")) == pytest.approx(1 / 3)  # 7D was the one drawn
+    assert drew.likelihood(cards("7D 8D TD")) == 0.0                  # two can't both be
+    assert drew.likelihood(cards("9D TD JD")) == 1.0
+    held = HandFact(0, 1, sevens_eights, True, keep=-1, add=0, drawn=1)
+    assert held.likelihood(cards("7D 9D TD")) == pytest.approx(2 / 3)
+
+
+def test_the_hint_bot_uses_the_facts_and_hint_fast_does_not():
+    assert HintPolicy().wants_facts
+    assert not make_policy("hint-fast").wants_facts
+    seen: list[int] = []
+
+    class Spy(HintPolicy):
+        def choose(self, state, seat, rng, observations=None, facts=()):
+            seen.append(len(facts))
+            return super().choose(state, seat, rng, observations=observations, facts=facts)
+
+    start = new_game(3, parse_rules(""), seed=4)
+    pols = [Spy(samples=8), make_policy("greedy"), make_policy("greedy")]
+    play_game(pols, start, [random.Random(s) for s in range(3)])
+    assert any(seen)
+
+
+def test_where_rejection_gives_up_the_chain_stays_on_the_agreeing_deals(monkeypatch):
+    """Past FACT_TRIES misses the sampler walks between possible deals by swaps: it
+    still never gives a deal that breaks a fact and still reaches all of them,
+    about equally often (a looser chi-square bound: the chain's draws are not
+    independent)."""
+    import solver.hints.sampler as sampler_mod
+    monkeypatch.setattr(sampler_mod, "FACT_TRIES", 1)
+    t, k = small_case()
+    sp = Sampler(k)
+    every = list(sp.enumerate())
+    rng = random.Random(11)
+    n = 200 * len(every)
+    hits = Counter(sp.sample(rng).hands for _ in range(n))
+    assert set(hits) == {d.hands for d in every} and sp.misses == 0
+    assert chi_square(hits, every, n) < 3 * len(every) + 30
+
+
+def test_a_first_agreeing_deal_is_found_by_repair_when_rejection_finds_none(monkeypatch):
+    import solver.hints.sampler as sampler_mod
+    monkeypatch.setattr(sampler_mod, "FACT_TRIES", 1)
+    found = 0
+    for t in followed_games(4, "transfer", range(6)):
+        if t.state.is_over or len(t.history) % 9:
+            continue
+        k = t.knowledge(t.state.to_move)
+        if len(k.facts) < 3 or not k.slots:
+            continue
+        sp = Sampler(k)
+        d = sp.sample(random.Random(3))
+        assert sp.misses == 0 and consistent(d, k)
+        found += 1
+    assert found > 5
+
+
+def test_R17_the_hint_weighs_its_deals_by_the_uncertain_facts():
+    """Facts about a hand before a hidden draw do not rule deals out, they weigh them:
+    the hint's effective number of deals is Kish's over the facts' likelihoods."""
+    for t in followed_games(3, "", range(40), greedy_share=1.0):
+        s = t.state
+        if s.is_over or s.pile or len(legal_moves(s)) < 2:
+            continue
+        k = t.knowledge(s.to_move)
+        sp = Sampler(k)
+        if not 2 <= sp.count() <= 60:
+            continue
+        ws = [sp.weight(d) for d in sp.enumerate()]
+        if max(ws) == min(ws):
+            continue
+        res = hint_knowledge(k, samples=64, seed=1)
+        assert res.exhaustive and res.inference == "weighted"
+        kish = sum(ws) ** 2 / sum(w * w for w in ws)
+        assert res.effective_deals == pytest.approx(kish)
+        assert res.effective_deals < res.samples == len(ws)
+        return
+    raise AssertionError("no position with uncertain facts found")
+
+
+def test_agrees_is_a_likelihood_above_zero():
+    rng = random.Random(1)
+    for _ in range(20000):
+        hand, add = rng.getrandbits(36), rng.getrandbits(36) & rng.getrandbits(36)
+        f = HandFact(0, 0, rng.getrandbits(36), rng.random() < 0.5, ~rng.getrandbits(36), add,
+                     rng.randrange(4))
+        assert f.agrees(hand) == (f.likelihood(hand) > 0)
