@@ -7,6 +7,7 @@ against the true hands, and the sampler's deals against the facts.
 """
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from dataclasses import replace
@@ -20,7 +21,7 @@ from solver.game.deal import new_game
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import PASS, Move
 from solver.game.rules import parse_rules
-from solver.hints import hint_knowledge
+from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import HandFact, PublicTracker, agrees_with, facts_likelihood
 from solver.hints.sampler import Sampler, consistent
 from solver.match import HintPolicy, make_policy, play_game
@@ -198,9 +199,9 @@ def bound(df: int) -> float:
 
 def test_an_exhaustive_hint_scores_exactly_the_deals_that_meet_the_facts():
     t, k = small_case()
-    with_facts = hint_knowledge(k, samples=512, seed=1)
-    plain = hint_knowledge(type(k)(k.seat, k.view, k.unseen, k.pile_slots, k.bottom_mask),
-                           samples=512, seed=1)
+    cfg = HintConfig(fact_weights_multi=True)  # every fact, as with two players
+    with_facts = hint_knowledge(k, samples=512, seed=1, config=cfg)
+    plain = hint_knowledge(replace(k, facts=()), samples=512, seed=1, config=cfg)
     agreeing = sum(1 for _ in Sampler(k).enumerate())
     assert with_facts.exhaustive and with_facts.samples == agreeing == with_facts.deals_total
     assert plain.samples == Sampler(k).count() > agreeing
@@ -291,11 +292,17 @@ def test_R17_the_hint_weighs_its_deals_by_the_uncertain_facts():
         ws = [sp.weight(d) for d in sp.enumerate()]
         if max(ws) == min(ws):
             continue
-        res = hint_knowledge(k, samples=64, seed=1)
+        res = hint_knowledge(k, samples=64, seed=1, config=HintConfig(fact_weights_multi=True))
         assert res.exhaustive and res.inference == "weighted"
         kish = sum(ws) ** 2 / sum(w * w for w in ws)
         assert res.effective_deals == pytest.approx(kish)
         assert res.effective_deals < res.samples == len(ws)
+        # Three players by default: no weights, and only the deals certain facts allow.
+        plain = hint_knowledge(k, samples=64, seed=1)
+        certain = [f for f in k.facts if f.holds or not f.drawn]
+        assert plain.inference == "none" and plain.facts == len(certain) < len(k.facts)
+        assert plain.samples == sum(1 for d in Sampler(replace(k, facts=())).enumerate()
+                                    if agrees_with(d, certain)) >= res.samples
         return
     raise AssertionError("no position with uncertain facts found")
 
@@ -307,3 +314,20 @@ def test_agrees_is_a_likelihood_above_zero():
         f = HandFact(0, 0, rng.getrandbits(36), rng.random() < 0.5, ~rng.getrandbits(36), add,
                      rng.randrange(4))
         assert f.agrees(hand) == (f.likelihood(hand) > 0)
+
+
+def test_cli_hint_on_a_full_record_reports_its_facts(tmp_path):
+    """`durak hint --game` on a full record: the facts of the followed game are used
+    and shown (JSON keys and the line under the table)."""
+    from click.testing import CliRunner
+
+    from solver.cli import main as cli
+    lines = open("docs/examples/full-game.txt").read().splitlines()
+    cut = tmp_path / "cut.txt"
+    cut.write_text("\n".join(lines[:lines.index("moves") + 6]) + "\n")
+    r = CliRunner().invoke(cli, ["hint", "--game", str(cut), "--seed", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["facts"] >= 1 and d["rejected"] >= 0
+    r = CliRunner().invoke(cli, ["hint", "--game", str(cut), "--seed", "1"])
+    assert r.exit_code == 0 and "who was asked to throw in (F2)" in r.output

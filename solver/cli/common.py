@@ -340,4 +340,9 @@ def print_hint_table(res: Any) -> None:
               "card margin at the end; 'best in' is the share of deals on which the move "
               "scored best. With a search a deal's score is its mean result; 'win' is the share "
               "of deals scored above 0.[/dim]")
+    if getattr(res, "facts", 0):
+        weighed = (f"; deals weighed, {res.effective_deals:.0f} effective"
+                   if res.inference == "weighted" else "")
+        con.print(f"[dim]{res.facts} fact(s) from who was asked to throw in (F2): "
+                  f"{res.rejected:,} deal(s) ruled out{weighed}.[/dim]")
     con.print(f"recommended: [bold]{res.best}[/bold]")

@@ -77,7 +77,13 @@ class HintConfig:
     (docs/hint.md, "Information-set search").  ``playouts``: ``"auto"`` runs the greedy
     playouts in the compiled core (``ext/playout.pxi``, the same moves and results as :func:`playout`,
     about a hundred times faster), ``"python"`` runs the pure-Python reference
-    :func:`playout`.
+    :func:`playout`.  ``fact_weights`` (two players), ``fact_weights_multi``
+    (three or more): the deals are weighed by the likelihood of the facts about
+    hands before a hidden draw (:class:`~solver.hints.knowledge.HandFact`);
+    off, only certain facts rule deals out (and a *held one* fact rules out a
+    deal where the seat's cards then, drawn ones included, hold no card of the
+    table's ranks).  Off with three or more players: there the weighing cost
+    more durak games than it saved (docs/hint.md, "What the facts buy").
     """
 
     solver: str = "auto"
@@ -97,6 +103,12 @@ class HintConfig:
     uct_iters_multi: int = 0
     ismcts: bool = False
     ismcts_batch: int = 64
+    fact_weights: bool = True
+    fact_weights_multi: bool = False
+
+    def weigh_facts(self, players: int) -> bool:
+        """Whether the uncertain facts weigh the deals at a table of ``players``."""
+        return self.fact_weights if players == 2 else self.fact_weights_multi
 
     def iterations(self, players: int) -> int:
         """Tree-search iterations per deal at a table of ``players`` (0: greedy playouts)."""
