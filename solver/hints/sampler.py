@@ -221,18 +221,8 @@ class Sampler:
         return (arr, bottom) if broken == 0 else None
 
     def _sample(self, rng: random.Random) -> GameState:
-        pool = list(self.pool)
-        bottom = -1
-        if self.bottoms:
-            bottom = self.bottoms[rng.randrange(len(self.bottoms))]
-            pool.remove(bottom)
-        rng.shuffle(pool)
-        parts = []
-        i = 0
-        for h in self.hand_slots:
-            parts.append(to_mask(pool[i:i + h]))
-            i += h
-        return self._build(parts, pool[i:], bottom)
+        pool, bottom = self._shuffled(rng)
+        return self._build(self._parts(pool), pool[self._in_hands:], bottom)
 
     def enumerate(self) -> Iterator[GameState]:
         """Every consistent deal once, in a fixed order."""
