@@ -129,7 +129,7 @@ def test_R17_the_real_hand_explains_uncertain_facts_better_than_uniform_deals():
     assert sum(real) / len(real) > 1.2 * sum(uniform) / len(uniform)
 
 
-def test_facts_remove_real_deals_from_the_uniform_sampler():
+def test_facts_rule_out_a_share_of_the_uniform_deals_never_the_real_one():
     """The facts bite: a good share of the uniform deals break one, none of the
     deals drawn with the facts does, and the real deal is never thrown out."""
     rejected = drawn = 0

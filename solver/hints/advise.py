@@ -138,8 +138,8 @@ class HintResult:
     #: when the deals are not weighted).
     effective_deals: float = 0.0
     #: ``none`` (no observations), ``weighted`` (deals weighted by the likelihood
-    #: of the opponents' moves, or, when every deal was enumerated, by that of the
-    #: facts of the asking of throwers) or ``fallback`` (every deal had
+    #: of the opponents' moves, or by that of the facts of the asking of throwers
+    #: about hands before a hidden draw) or ``fallback`` (every deal had
     #: likelihood 0: uniform).
     inference: str = "none"
     #: Tree-search iterations per deal behind the scores (two players; 0: one

@@ -292,7 +292,7 @@ class PublicTracker:
         table = prev.table_mask | sum(bit(c) for c in move.cards)
         self.asked.append((cards_by_rank(deck_mask(prev.rules.deck), ranks_in(table)),
                            tuple(skipped)))
-        public = prev.table_mask | sum(bit(c) for c in move.cards)
+        public = table
         if prev.trump_card >= 0:
             public |= bit(prev.trump_card)
         change = []

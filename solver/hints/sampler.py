@@ -37,7 +37,7 @@ from solver.game.cards import bit, cards_of, count, deck_mask, to_mask
 from solver.game.state import GameState
 from solver.hints.knowledge import Knowledge, agrees_with, facts_likelihood
 
-#: Draws per sample before a deal that breaks a fact is taken anyway
+#: Uniform draws per sample before the Markov chain takes over
 #: (:meth:`Sampler.sample`).
 FACT_TRIES = 100
 #: Swap proposals per pool card in a walk between agreeing deals, and the
@@ -122,7 +122,7 @@ class Sampler:
         fails, a deal that breaks a fact is taken as it is (counted in
         :attr:`misses`): a budget must not hang on the facts.
         """
-        if not self.k.facts:
+        if not self.k.facts or not self._in_hands:  # no fact, or no hidden hand card
             return self._sample(rng)
         for _ in range(FACT_TRIES):
             arr, bottom = self._shuffled(rng)
@@ -165,22 +165,21 @@ class Sampler:
             i += h
         return parts
 
-    def _broken(self, parts: list[int]) -> float:
+    def _broken(self, parts: list[int]) -> int:
         """How many facts the hands ``view.hands | parts`` make impossible."""
         base = self.k.view.hands
         return sum(1 for f in self.k.facts if not f.agrees(base[f.seat] | parts[f.seat]))
 
     def _swap_steps(self, arr: list[int], rng: random.Random, steps: int,
-                    measure: Callable[[list[int]], float],
-                    keep: Callable[[float, float], bool]) -> float:
+                    keep: Callable[[int, int], bool]) -> int:
         """``steps`` proposals: swap a card in a hand slot with a card in any other
-        place; ``keep(measure before, measure after)`` decides.  Returns the
-        measure at the end.  Picking the hand slot first and the other slot
+        place; ``keep(facts broken before, after)`` decides.  Returns the facts
+        broken at the end.  Picking the hand slot first and the other slot
         uniformly makes the proposal symmetric (a swap undoes itself)."""
         owner = self._owner
         hands_n, n = self._in_hands, len(arr)
         parts = self._parts(arr)
-        now = measure(parts)
+        now = self._broken(parts)
         for _ in range(steps):
             i, j = rng.randrange(hands_n), rng.randrange(n)
             si, sj = owner[i], owner[j] if j < hands_n else -1
@@ -191,7 +190,7 @@ class Sampler:
             parts[si] ^= flip
             if sj >= 0:
                 parts[sj] ^= flip
-            after = measure(parts)
+            after = self._broken(parts)
             if keep(now, after):
                 arr[i], arr[j] = b, a
                 now = after
@@ -207,7 +206,7 @@ class Sampler:
         (drawn only where a position names just the trump suit) stays that of
         the start."""
         arr = list(arr)
-        self._swap_steps(arr, rng, WALK_STEPS * len(arr), self._broken, lambda b, a: a == 0)
+        self._swap_steps(arr, rng, WALK_STEPS * len(arr), lambda b, a: a == 0)
         pile = arr[self._in_hands:]
         rng.shuffle(pile)
         return arr[:self._in_hands] + pile, bottom
@@ -217,7 +216,7 @@ class Sampler:
         """A possible deal by local search from ``arr`` (swaps that make no more facts
         impossible than before), or None."""
         arr = list(arr)
-        broken = self._swap_steps(arr, rng, REPAIR_STEPS, self._broken, lambda b, a: a <= b)
+        broken = self._swap_steps(arr, rng, REPAIR_STEPS, lambda b, a: a <= b)
         return (arr, bottom) if broken == 0 else None
 
     def _sample(self, rng: random.Random) -> GameState:
