@@ -18,6 +18,7 @@ constants, the structs, the classes' fields -- are in ``_core.pxd``.
 * ``retro.pxi``: retrograde analysis of small games' whole state graphs
 * ``uct.pxi``: a small tree search over one known deal (the hint engine)
 * ``ismcts.pxi``: a tree search over the asking seat's information (the hint engine)
+* ``deal.pxi``: dealing the unseen cards under the facts (the hint engine)
 
 The design and its measurements: ``docs/solver.md``.
 """
@@ -38,3 +39,4 @@ include "playout.pxi"
 include "retro.pxi"
 include "uct.pxi"
 include "ismcts.pxi"
+include "deal.pxi"

@@ -199,3 +199,51 @@ def test_seeded_sampling_is_reproducible():
     a = [Sampler(k).sample(random.Random(7)) for _ in range(3)]
     b = [Sampler(k).sample(random.Random(7)) for _ in range(3)]
     assert a == b
+
+
+def test_core_dealer_is_exact_rejection_with_the_bottom_drawn_each_time():
+    """``deal_hands`` (ext/deal.pxi) on a case small enough to list: every outcome
+    that agrees with the fact equally often, the face-up bottom included.
+
+    Pool 0..5, seat 0 gets 2 cards and must hold one of {0, 1} (a certain F2
+    fact), seat 1 gets 1, the bottom is 1 or 4, the rest is the pile.  With the
+    bottom 1 seat 0 needs card 0 (24 outcomes), with 4 it has 42: exact
+    rejection gives the bottom 1 with probability 24/66, where drawing the
+    bottom once and rejecting only the hands would give 1/2."""
+    from solver.search.native import core
+    fact = (0, (1 << 64) - 1, 0, 0b11, True, 0)
+    outcomes = set()
+    for b in (1, 4):
+        rest = [c for c in range(6) if c != b]
+        for pair in ((x, y) for i, x in enumerate(rest) for y in rest[i + 1:]):
+            if not {0, 1} & set(pair):
+                continue
+            left = [c for c in rest if c not in pair]
+            for one in left:
+                pile = [c for c in left if c != one]
+                for order in (tuple(pile), tuple(reversed(pile))):
+                    outcomes.add((bit(pair[0]) | bit(pair[1]), bit(one), order, b))
+    assert len(outcomes) == 66
+    rng = random.Random(5)
+    n = 300 * len(outcomes)
+    freq: Counter = Counter()
+    rejected = 0
+    for _ in range(n):
+        parts, pile, bottom, rej = core.deal_hands(tuple(range(6)), (2, 1), (0, 0), (fact,),
+                                                   (1, 4), 100, rng.getrandbits(64))
+        rejected += rej
+        freq[(parts[0], parts[1], tuple(pile), bottom)] += 1
+    assert set(freq) == outcomes and rejected > 0
+    exp = n / len(outcomes)
+    assert sum((freq[o] - exp) ** 2 / exp for o in outcomes) < chi2_critical(len(outcomes) - 1)
+    share = sum(v for o, v in freq.items() if o[3] == 1) / n
+    assert abs(share - 24 / 66) < 4 * math.sqrt(0.25 / n)
+
+
+def test_core_dealer_gives_the_last_attempt_when_no_deal_agrees():
+    from solver.search.native import core
+    never = (0, (1 << 64) - 1, 0, 0b111111, False, 0)  # seat 0 holds none of 0..5: impossible
+    parts, cards_left, bottom, rejected = core.deal_hands(tuple(range(6)), (2, 1), (0, 0),
+                                                          (never,), (), 7, 1)
+    assert parts is None and rejected == 7 and sorted(cards_left) == list(range(6))
+    assert bottom == -1

@@ -36,6 +36,7 @@ from solver.errors import OptionError, PositionError
 from solver.game.cards import bit, cards_of, count, deck_mask, to_mask
 from solver.game.state import GameState
 from solver.hints.knowledge import Knowledge, agrees_with, facts_likelihood
+from solver.search.native import core
 
 #: Uniform draws per sample before the Markov chain takes over
 #: (:meth:`Sampler.sample`).
@@ -74,7 +75,11 @@ class Sampler:
         #: after FACT_TRIES of them (their deal breaks a fact)
         self.rejected = 0
         self.misses = 0
-        self._last: tuple[list[int], int] | None = None  # the last agreeing deal drawn
+        #: the last agreeing deal drawn: the dealt cards of each seat, the pile, the bottom
+        self._last: tuple[list[int], list[int], int] | None = None
+        every = (1 << 64) - 1  # a mask of "every card" may be written as ~0
+        self._facts = tuple((f.seat, f.keep & every, f.add & every, f.cards & every, f.holds,
+                             f.drawn) for f in knowledge.facts)
         self._in_hands = sum(self.hand_slots)
         self._owner = [s for s, h in enumerate(self.hand_slots) for _ in range(h)]
 
@@ -106,38 +111,45 @@ class Sampler:
     def sample(self, rng: random.Random) -> GameState:
         """One deal, uniformly among the consistent ones (facts included).
 
-        With :attr:`Knowledge.facts`: by rejection first -- deals are drawn
-        until one is possible under every fact (a certain fact met, an
-        uncertain one of likelihood above 0), uniform among those.  How much
-        more likely the uncertain facts make one deal than another is left
-        to the caller (:meth:`weight`; the hint engine weighs the deals).
-        Where few deals are possible (the facts of a long game with four
-        players can leave one deal in a thousand), after :data:`FACT_TRIES`
-        misses a Markov chain takes over: from the last possible deal, a card
-        in a hidden hand is swapped with one in any other place and the swap
-        kept if the deal stays possible (the proposal is symmetric, so the
-        chain's stationary law is uniform over the possible deals it reaches),
-        and the pile, which no fact constrains, is shuffled anew.  With no
-        possible deal yet a local search (:meth:`_repair`) finds one; if it
-        fails, a deal that breaks a fact is taken as it is (counted in
-        :attr:`misses`): a budget must not hang on the facts.
+        The compiled core deals (``deal_hands``, ``ext/deal.pxi``): a shuffle
+        into the hands, seat by seat, and with :attr:`Knowledge.facts` by
+        rejection -- a seat's cards are checked against its facts as soon as
+        they are dealt, and deals are drawn until one is possible under every
+        fact (a certain fact met, an uncertain one of likelihood above 0),
+        uniform among those; the pile is shuffled for the deal kept.  How much
+        more likely the uncertain facts make one deal than another is left to
+        the caller (:meth:`weight`; the hint engine weighs the deals).  Where
+        few deals are possible (the facts of a long game with four players can
+        leave one deal in a thousand), after :data:`FACT_TRIES` misses a Markov
+        chain takes over: from the last possible deal, a card in a hidden hand
+        is swapped with one in any other place and the swap kept if the deal
+        stays possible (the proposal is symmetric, so the chain's stationary
+        law is uniform over the possible deals it reaches), and the pile, which
+        no fact constrains, is shuffled anew.  With no possible deal yet a
+        local search (:meth:`_repair`) finds one; if it fails, a deal that
+        breaks a fact is taken as it is (counted in :attr:`misses`): a budget
+        must not hang on the facts.
         """
-        if not self.k.facts or not self._in_hands:  # no fact, or no hidden hand card
-            return self._sample(rng)
-        for _ in range(FACT_TRIES):
-            arr, bottom = self._shuffled(rng)
-            parts = self._parts(arr)
-            if not self._broken(parts):
-                self._last = (arr, bottom)
-                return self._build(parts, arr[self._in_hands:], bottom)
-            self.rejected += 1
-        start = self._last or self._repair(arr, bottom, rng)
+        facts = self._facts
+        tries = FACT_TRIES if facts else 1
+        parts, pile, bottom, rejected = core.deal_hands(
+            self.pool, self.hand_slots, self.k.view.hands, facts, self.bottoms, tries,
+            rng.getrandbits(64))
+        self.rejected += rejected
+        if parts is not None:
+            if facts:
+                self._last = (list(parts), pile, bottom)
+            return self._build(list(parts), pile, bottom)
+        arr = pile  # the last attempt's cards in slot order: hands, then pile
+        start = self._repair(arr, bottom, rng) if self._last is None else (
+            self._cards(*self._last[:2]), self._last[2])
         if start is None:
             self.misses += 1
-            return self._build(parts, arr[self._in_hands:], bottom)
+            return self._build(self._parts(arr), arr[self._in_hands:], bottom)
         arr, bottom = self._walk(*start, rng)
-        self._last = (arr, bottom)
-        return self._build(self._parts(arr), arr[self._in_hands:], bottom)
+        parts = self._parts(arr)
+        self._last = (parts, arr[self._in_hands:], bottom)
+        return self._build(parts, arr[self._in_hands:], bottom)
 
     def weight(self, deal: GameState) -> float:
         """The facts' likelihood under a deal (1 without facts, or when every fact is
@@ -146,16 +158,9 @@ class Sampler:
         return facts_likelihood(deal.hands, self.k.facts)
 
     # -------------------------------------------- dealing under facts (F2)
-    def _shuffled(self, rng: random.Random) -> tuple[list[int], int]:
-        """The pool in a uniform order, cut later into the hands' slots then the pile,
-        and the face-up bottom card (-1: known)."""
-        pool = list(self.pool)
-        bottom = -1
-        if self.bottoms:
-            bottom = self.bottoms[rng.randrange(len(self.bottoms))]
-            pool.remove(bottom)
-        rng.shuffle(pool)
-        return pool, bottom
+    def _cards(self, parts: list[int], pile: list[int]) -> list[int]:
+        """A deal's cards in slot order (each seat's dealt cards, then the pile)."""
+        return [c for m in parts for c in cards_of(m)] + list(pile)
 
     def _parts(self, arr: list[int]) -> list[int]:
         parts = []
@@ -218,10 +223,6 @@ class Sampler:
         arr = list(arr)
         broken = self._swap_steps(arr, rng, REPAIR_STEPS, lambda b, a: a <= b)
         return (arr, bottom) if broken == 0 else None
-
-    def _sample(self, rng: random.Random) -> GameState:
-        pool, bottom = self._shuffled(rng)
-        return self._build(self._parts(pool), pool[self._in_hands:], bottom)
 
     def enumerate(self) -> Iterator[GameState]:
         """Every consistent deal once, in a fixed order."""
