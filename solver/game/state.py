@@ -8,7 +8,7 @@ text a user sees (NOTATION.md).  Hands are card-set masks (:mod:`solver.game.car
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 
 from solver.game.cards import cards_of, count, rank_of
 from solver.game.rules import Rules
@@ -253,4 +253,18 @@ class GameState:
         return m
 
     def replace(self, **kw) -> "GameState":
-        return replace(self, **kw)
+        """A copy with the fields ``kw`` changed (what ``dataclasses.replace`` does,
+        without its generic machinery: the rules engine and the sampler make a
+        state this way for every move and every deal)."""
+        if not _FIELDS.issuperset(kw):
+            raise TypeError(f"GameState has no field {sorted(set(kw) - _FIELDS)[0]!r}")
+        new = object.__new__(GameState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.update(kw)
+        if not d["hidden"]:
+            d["hidden"] = (0,) * len(d["hands"])
+        return new
+
+
+_FIELDS = frozenset(f.name for f in fields(GameState))
