@@ -201,3 +201,15 @@ def ismcts_scores(
 ) -> list[tuple[float, float, int]]:
     """Information-set search over ``deals`` (``ext/ismcts.pxi``): per root move
     the mean result, mean margin and visits."""
+def deal_hands(
+    pool: tuple[int, ...],
+    slots: tuple[int, ...],
+    base: tuple[int, ...],
+    facts: tuple[tuple[int, int, int, int, bool, int], ...],
+    bottoms: tuple[int, ...],
+    tries: int,
+    seed: int,
+) -> tuple[tuple[int, ...] | None, list[int], int, int]:
+    """Deal the pool into the hands' hidden slots and the pile until the hands
+    agree with every fact (``ext/deal.pxi``): ``(parts, pile, bottom, rejected)``;
+    ``parts`` None when every one of ``tries`` attempts broke a fact."""
