@@ -25,8 +25,15 @@ hold the deals uniform (chi-square) and agreeing.
 
 cdef enum:
     DEAL_MAX_CARDS = 64
-    DEAL_MAX_FACTS = 512
     DEAL_MAX_SEATS = 8
+
+
+ctypedef struct DealFact:
+    uint64_t keep
+    uint64_t add
+    uint64_t cards
+    int holds
+    int drawn
 
 
 cdef inline uint64_t dl_next(uint64_t* x) noexcept nogil:
@@ -50,6 +57,58 @@ cdef inline uint32_t dl_below(uint64_t* x, uint32_t n) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
+cdef int dl_attempts(int* arr, int n, int* bcards, int nb, int* slot, uint64_t* known,
+                     uint64_t* part, int nseats, DealFact* fs, int* first, int tries,
+                     uint64_t* x, int* rejected, int* bottom_out, int* end_out) noexcept nogil:
+    """The attempts of :func:`deal_hands`; 1 when one agreed (its pile then shuffled)."""
+    cdef int attempt, i, j, k, s, f, r, tmp, dealt, ok = 0, bottom = -1, end = n, in_hands = 0
+    cdef uint64_t hand
+    for s in range(nseats):
+        in_hands += slot[s]
+    for attempt in range(tries):
+        if nb:
+            # the face-up bottom first, set aside at the end of the cards
+            bottom = bcards[dl_below(x, <uint32_t>nb)]
+            for i in range(n):
+                if arr[i] == bottom:
+                    arr[i] = arr[n - 1]
+                    arr[n - 1] = bottom
+                    break
+            end = n - 1
+        ok = 1
+        dealt = 0
+        for s in range(nseats):
+            part[s] = 0
+            for k in range(slot[s]):
+                j = dealt + <int>dl_below(x, <uint32_t>(end - dealt))
+                tmp = arr[dealt]
+                arr[dealt] = arr[j]
+                arr[j] = tmp
+                part[s] |= (<uint64_t>1) << arr[dealt]
+                dealt += 1
+            hand = known[s] | part[s]
+            for f in range(first[s], first[s + 1]):
+                r = popcount64(((hand & fs[f].keep) | fs[f].add) & fs[f].cards)
+                if (r == 0) if fs[f].holds else (r > fs[f].drawn):
+                    ok = 0
+                    break
+            if not ok:
+                break
+        if ok:
+            break
+        rejected[0] += 1
+    if ok:
+        # the pile: the rest of the shuffle, for the deal kept only
+        for i in range(in_hands, end - 1):
+            j = i + <int>dl_below(x, <uint32_t>(end - i))
+            tmp = arr[i]
+            arr[i] = arr[j]
+            arr[j] = tmp
+    bottom_out[0] = bottom
+    end_out[0] = end
+    return ok
+
+
 def deal_hands(tuple pool, tuple slots, tuple base, tuple facts, tuple bottoms,
                int tries, uint64_t seed):
     """Deal ``pool`` (card numbers) into ``slots[s]`` hidden cards of each seat's
@@ -71,24 +130,20 @@ def deal_hands(tuple pool, tuple slots, tuple base, tuple facts, tuple bottoms,
     Markov chain to start from.
     """
     cdef int n = len(pool), nseats = len(slots), nfacts = len(facts), nb = len(bottoms)
-    cdef int i, j, s, f, k, tmp, r, dealt, attempt, rejected = 0, ok = 0, bottom = -1, end = n
+    cdef int i, s, f, k, rejected = 0, ok = 0, bottom = -1, end = n
     cdef int arr[DEAL_MAX_CARDS]
     cdef int bcards[DEAL_MAX_CARDS]
     cdef int slot[DEAL_MAX_SEATS]
     cdef uint64_t known[DEAL_MAX_SEATS]
     cdef uint64_t part[DEAL_MAX_SEATS]
-    cdef uint64_t f_keep[DEAL_MAX_FACTS]
-    cdef uint64_t f_add[DEAL_MAX_FACTS]
-    cdef uint64_t f_cards[DEAL_MAX_FACTS]
-    cdef int f_holds[DEAL_MAX_FACTS]
-    cdef int f_drawn[DEAL_MAX_FACTS]
+    cdef DealFact* fs
     cdef int first[DEAL_MAX_SEATS + 1]  # the facts of seat s: first[s] .. first[s+1]-1
     cdef int fill[DEAL_MAX_SEATS]
     cdef int in_hands = 0
-    cdef uint64_t x = seed, hand
+    cdef uint64_t x = seed
     cdef tuple t
-    if n > DEAL_MAX_CARDS or nb > n or nseats > DEAL_MAX_SEATS or nfacts > DEAL_MAX_FACTS:
-        raise ValueError("deal_hands: too many cards, seats or facts")
+    if n > DEAL_MAX_CARDS or nb > n or nseats > DEAL_MAX_SEATS:
+        raise ValueError("deal_hands: too many cards or seats")
     if tries < 1:
         raise ValueError("deal_hands: tries must be at least 1")
     if len(base) != nseats:
@@ -114,56 +169,24 @@ def deal_hands(tuple pool, tuple slots, tuple base, tuple facts, tuple bottoms,
     for s in range(nseats):
         first[s + 1] += first[s]
         fill[s] = first[s]
-    for f in range(nfacts):
-        t = facts[f]
-        s = t[0]
-        k = fill[s]
-        fill[s] += 1
-        f_keep[k] = t[1]
-        f_add[k] = t[2]
-        f_cards[k] = t[3]
-        f_holds[k] = 1 if t[4] else 0
-        f_drawn[k] = t[5]
-    with nogil:
-        for attempt in range(tries):
-            if nb:
-                # the face-up bottom first, set aside at the end of the cards
-                bottom = bcards[dl_below(&x, <uint32_t>nb)]
-                for i in range(n):
-                    if arr[i] == bottom:
-                        arr[i] = arr[n - 1]
-                        arr[n - 1] = bottom
-                        break
-                end = n - 1
-            ok = 1
-            dealt = 0
-            for s in range(nseats):
-                part[s] = 0
-                for k in range(slot[s]):
-                    j = dealt + <int>dl_below(&x, <uint32_t>(end - dealt))
-                    tmp = arr[dealt]
-                    arr[dealt] = arr[j]
-                    arr[j] = tmp
-                    part[s] |= (<uint64_t>1) << arr[dealt]
-                    dealt += 1
-                hand = known[s] | part[s]
-                for f in range(first[s], first[s + 1]):
-                    r = popcount64(((hand & f_keep[f]) | f_add[f]) & f_cards[f])
-                    if (r == 0) if f_holds[f] else (r > f_drawn[f]):
-                        ok = 0
-                        break
-                if not ok:
-                    break
-            if ok:
-                break
-            rejected += 1
-        if ok:
-            # the pile: the rest of the shuffle, for the deal kept only
-            for i in range(in_hands, end - 1):
-                j = i + <int>dl_below(&x, <uint32_t>(end - i))
-                tmp = arr[i]
-                arr[i] = arr[j]
-                arr[j] = tmp
+    fs = <DealFact*>malloc(max(nfacts, 1) * sizeof(DealFact))
+    if fs == NULL:
+        raise MemoryError()
+    try:
+        for f in range(nfacts):
+            t = facts[f]
+            s = t[0]
+            k = fill[s]
+            fill[s] += 1
+            fs[k].keep = t[1]
+            fs[k].add = t[2]
+            fs[k].cards = t[3]
+            fs[k].holds = 1 if t[4] else 0
+            fs[k].drawn = t[5]
+        ok = dl_attempts(arr, n, bcards, nb, slot, known, part, nseats, fs, first, tries, &x,
+                         &rejected, &bottom, &end)
+    finally:
+        free(fs)
     if not ok:
         # the last attempt: its hands may be partly dealt; finish them unshuffled
         return None, [arr[i] for i in range(end)], bottom, rejected

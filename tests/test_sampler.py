@@ -247,3 +247,12 @@ def test_core_dealer_gives_the_last_attempt_when_no_deal_agrees():
                                                           (never,), (), 7, 1)
     assert parts is None and rejected == 7 and sorted(cards_left) == list(range(6))
     assert bottom == -1
+
+
+def test_core_dealer_takes_any_number_of_facts():
+    """A long game of six players can prove hundreds of facts: no fixed cap."""
+    from solver.search.native import core
+    always = (1, (1 << 64) - 1, 0b1, 0b1, True, 0)  # seat 1 held card 0: put back, so true
+    parts, pile, bottom, rejected = core.deal_hands(tuple(range(1, 7)), (2, 1), (0, 0),
+                                                    (always,) * 5000, (), 10, 3)
+    assert parts is not None and rejected == 0 and len(pile) == 3
