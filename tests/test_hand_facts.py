@@ -331,3 +331,74 @@ def test_cli_hint_on_a_full_record_reports_its_facts(tmp_path):
     assert d["facts"] >= 1 and d["rejected"] >= 0
     r = CliRunner().invoke(cli, ["hint", "--game", str(cut), "--seed", "1"])
     assert r.exit_code == 0 and "who was asked to throw in (F2)" in r.output
+
+
+# ----------------------------------------------- leads of the greedy player
+@pytest.mark.parametrize("players,rules", [(2, ""), (2, "transfer"), (3, ""), (4, "transfer")])
+def test_greedy_leads_are_explained_by_every_deal_that_could_be_real(players, rules):
+    """Against greedy players the lead facts are true: taken as certain
+    (trust 1), the real hands still agree with every one at every move, and
+    a fair share of them say something (the lead was not the cheapest card
+    of the deck)."""
+    said = 0
+    for t in followed_games(players, rules, range(8), greedy_share=1.0):
+        for seat in range(players):
+            facts = t.lead_facts(seat, 1.0)
+            assert agrees_with(t.state, facts), (players, rules, len(t.history), seat)
+            assert all(f.seat != seat and not f.holds for f in facts)
+            said += len(facts)
+    assert said > 50
+
+
+def test_a_lead_fact_is_held_no_cheaper_card():
+    # seat 2 leads 9S with trump H: he held no non-trump below nine (6-8 of S, D, C).
+    s = state(["6D KC", "9S QS AH"], trump="H", attacker=1, defender=0)
+    t = PublicTracker(s)
+    t.play(Move.parse("9S"))
+    (f,) = t.lead_facts(0, 0.8)
+    assert f.cards == cards("6S 7S 8S 6D 7D 8D 6C 7C 8C") and f.drawn == 0
+    assert f.seat == 1 and f.trust == 0.8
+    # a trump lead: no non-trump at all, and no lower trump
+    s = state(["6D KC", "7H 9H"], trump="H", attacker=1, defender=0)
+    t = PublicTracker(s)
+    t.play(Move.parse("7H"))
+    (f,) = t.lead_facts(0, 0.8)
+    assert f.cards & cards("6H AS 6C") == cards("6H AS 6C") and not f.cards & cards("7H 8H")
+
+
+def test_a_fact_of_a_model_of_play_weighs_deals_and_rules_none_out():
+    f = HandFact(0, 1, cards("6S 7S"), False, keep=-1, add=0, trust=0.75)
+    assert f.likelihood(cards("8S 9S")) == 1.0
+    assert f.likelihood(cards("6S 9S")) == pytest.approx(0.25)  # broken: 1 - trust
+    assert f.agrees(cards("6S 9S"))
+    drew = HandFact(0, 1, cards("6S"), False, keep=-1, add=0, drawn=1, trust=0.75)
+    assert drew.likelihood(cards("6S 9S")) == pytest.approx(0.25 + 0.75 * 0.5)
+    # the sampler does not reject by it; the hint weighs by it (two players)
+    t = next(t for t in followed_games(2, "", [3], greedy_share=1.0)
+             if t.lead_facts(t.state.to_move, 1.0) and t.state.pile > 0)
+    seat = t.state.to_move
+    lf = t.lead_facts(seat, 0.75)
+    k = replace(t.knowledge(seat), facts=lf)
+    sp = Sampler(k)
+    rng = random.Random(1)
+    ws = [sp.weight(sp.sample(rng)) for _ in range(200)]
+    assert sp.rejected == 0 and min(ws) < 1.0 and max(ws) == 1.0
+    res = hint_knowledge(k, samples=64, seed=2)
+    assert res.effective_deals < 64
+
+
+def test_the_hint_bot_adds_lead_facts_when_asked():
+    seen: list[float] = []
+
+    class Spy(HintPolicy):
+        def choose(self, state, seat, rng, observations=None, facts=()):
+            seen.extend(f.trust for f in facts)
+            return super().choose(state, seat, rng, observations=observations, facts=facts)
+
+    start = new_game(2, parse_rules(""), seed=4)
+    play_game([Spy(samples=8, lead_trust=0.7), make_policy("greedy")], start,
+              [random.Random(s) for s in range(2)])
+    assert 0.7 in seen
+    seen.clear()
+    play_game([Spy(samples=8), make_policy("greedy")], start, [random.Random(s) for s in range(2)])
+    assert 0.7 not in seen

@@ -444,7 +444,8 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     rng = random.Random(seed)
     weigh = cfg.weigh_facts(view.players)
     if not weigh and k.facts:  # certain facts only (a held one: certain as far as it goes)
-        k = replace(k, facts=tuple(f for f in k.facts if f.holds or not f.drawn))
+        k = replace(k, facts=tuple(f for f in k.facts
+                                   if (f.holds or not f.drawn) and f.trust >= 1.0))
     sampler = Sampler(k)
     deals_total = sampler.count()
     exhaustive = deals_total <= samples
@@ -462,7 +463,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         more = max(1, oversample) if observations else 1
         deals = (sampler.sample(rng) for _ in range(samples * more))
         total = samples * more
-    if weigh and any(f.drawn for f in k.facts):
+    if weigh and any(f.drawn or f.trust < 1.0 for f in k.facts):
         deals = _fact_weighed(iter(deals), sampler, fact_lls)
     lls: list[float] = []  # the log-likelihood of each deal drawn, in deal order
     if observations:

@@ -34,9 +34,10 @@ from dataclasses import dataclass, replace
 from math import comb
 from typing import Iterable, Sequence
 
+from solver.bots import card_cost
 from solver.errors import PositionError
-from solver.game.cards import (SUIT_MASK, bit, cards_by_rank, count, deck_mask, format_cards,
-                               ranks_in)
+from solver.game.cards import (SUIT_MASK, bit, cards_by_rank, cards_of, count, deck_mask,
+                               format_cards, ranks_in)
 from solver.game.movegen import apply_move, play
 from solver.game.moves import Kind, Move
 from solver.game.state import GameState
@@ -200,6 +201,11 @@ class HandFact:
     ranks are (all, for *held none*; not all, for *held one*) among the
     cards drawn: hypergeometric, :meth:`likelihood`.  No model of how anyone
     plays is involved.
+
+    ``trust`` below 1 marks a fact of a *model* of play instead (the greedy
+    player's lead, :meth:`PublicTracker.lead_facts`): true with probability
+    ``trust``, so a deal that breaks it keeps ``1 - trust`` of its weight and
+    is never ruled out.
     """
 
     index: int  # the move after which the fact was seen, 0-based
@@ -209,6 +215,7 @@ class HandFact:
     keep: int
     add: int
     drawn: int = 0
+    trust: float = 1.0
 
     def likelihood(self, hand_now: int) -> float:
         """The probability of the fact if the seat's hand now is ``hand_now``."""
@@ -216,16 +223,21 @@ class HandFact:
         r = count(x & self.cards)
         k = self.drawn
         if k == 0:
-            return 1.0 if (r > 0) == self.holds else 0.0
+            p = 1.0 if (r > 0) == self.holds else 0.0
+            return p if self.trust >= 1.0 else (1.0 - self.trust) + self.trust * p
         n = count(x)
         # P(every card of the ranks in X is one of the k drawn since): none held then
         none = comb(n - r, k - r) / comb(n, k) if r <= k <= n else 0.0
-        return 1.0 - none if self.holds else none
+        p = 1.0 - none if self.holds else none
+        return p if self.trust >= 1.0 else (1.0 - self.trust) + self.trust * p
 
     def agrees(self, hand_now: int) -> bool:
         """Can a deal that gives the seat ``hand_now`` be the real one?  (The
         likelihood above 0, without its binomials: the sampler asks this of
-        every fact for every deal it draws.)"""
+        every fact for every deal it draws.)  A fact of a model of play
+        (``trust`` below 1) rules no deal out."""
+        if self.trust < 1.0:
+            return True
         r = (((hand_now & self.keep) | self.add) & self.cards).bit_count()
         if self.holds:
             return r > 0
@@ -342,6 +354,36 @@ class PublicTracker:
                     played = sum(bit(c) for c in mv.cards) if self.movers[i] == o else 0
                     out.append(HandFact(i, o, cards, False, keep & ~played, add & ~played,
                                         since))
+        out.sort(key=lambda f: (f.index, f.seat))
+        return tuple(out)
+
+    def lead_facts(self, seat: int, trust: float) -> tuple[HandFact, ...]:
+        """What the other seats' leads say of their hands if they lead as the greedy
+        player does (:func:`solver.bots.greedy_move`): the cheapest card of the
+        hand, a non-trump while there is one (a pair of its rank counts as it).
+        A lead of card ``c`` then proves the hand held no card cheaper than ``c``
+        -- a *held none* fact with ``trust`` (:class:`HandFact`), since no rule
+        makes a player lead his cheapest card; ``drawn`` counts the hidden cards
+        drawn since, as for the facts of the asking of throwers.  Oldest first.
+        """
+        out: list[HandFact] = []
+        st = self.state
+        deck = cards_of(deck_mask(st.rules.deck))
+        for o in range(st.players):
+            if o == seat or not st.hands[o] & ~self.known[o]:
+                continue
+            keep, add, since = -1, 0, 0
+            for i in range(len(self.history) - 1, -1, -1):
+                lost, gained, drawn = self.changes[i][o]
+                since += drawn
+                keep &= ~gained
+                add = (add & ~gained) | lost
+                mv = self.history[i]
+                if self.movers[i] == o and mv.kind is Kind.LEAD:
+                    cost = min(card_cost(c, st.trump) for c in mv.cards)
+                    cheaper = sum(bit(c) for c in deck if card_cost(c, st.trump) < cost)
+                    if cheaper:
+                        out.append(HandFact(i, o, cheaper, False, keep, add, since, trust))
         out.sort(key=lambda f: (f.index, f.seat))
         return tuple(out)
 

@@ -78,8 +78,9 @@ class Sampler:
         #: the last agreeing deal drawn: the dealt cards of each seat, the pile, the bottom
         self._last: tuple[list[int], list[int], int] | None = None
         every = (1 << 64) - 1  # a mask of "every card" may be written as ~0
+        # (a fact of a model of play rules no deal out: only weight() reads it)
         self._facts = tuple((f.seat, f.keep & every, f.add & every, f.cards & every, f.holds,
-                             f.drawn) for f in knowledge.facts)
+                             f.drawn) for f in knowledge.facts if f.trust >= 1.0)
         self._in_hands = sum(self.hand_slots)
         self._owner = [s for s, h in enumerate(self.hand_slots) for _ in range(h)]
 
