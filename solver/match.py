@@ -86,10 +86,10 @@ class HintPolicy:
     def __init__(self, samples: int | None = BOT_HINT_SAMPLES, time: float | None = None,
                  config: Any = None, inference: bool = False, model: Any = None,
                  oversample: int = INFERENCE_OVERSAMPLE, name: str | None = None,
-                 facts: bool = True, lead_trust: float = 0.0):
+                 facts: bool = True, model_trust: float = 0.0):
         self.samples = samples
         self.facts = facts
-        self.lead_trust = lead_trust if facts else 0.0
+        self.model_trust = model_trust if facts else 0.0
         self.time = time
         self.config = config
         self.inference = inference
@@ -184,9 +184,9 @@ def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random
             extra["observations"] = t.observations(seat)
         if getattr(pol, "wants_facts", False):
             extra["facts"] = t.facts(seat)
-            trust = getattr(pol, "lead_trust", 0.0)
-            if trust:  # and what the leads say if they are the greedy player's
-                extra["facts"] = tuple(sorted(extra["facts"] + t.lead_facts(seat, trust),
+            trust = getattr(pol, "model_trust", 0.0)
+            if trust:  # and what the moves say if they are the greedy player's
+                extra["facts"] = tuple(sorted(extra["facts"] + t.model_facts(seat, trust),
                                               key=lambda f: (f.index, f.seat)))
         move = pol.choose(view, seat, rngs[seat], **extra)
         dt = time.perf_counter() - t0

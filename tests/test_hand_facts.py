@@ -335,19 +335,22 @@ def test_cli_hint_on_a_full_record_reports_its_facts(tmp_path):
 
 # ----------------------------------------------- leads of the greedy player
 @pytest.mark.parametrize("players,rules", [(2, ""), (2, "transfer"), (3, ""), (4, "transfer")])
-def test_greedy_leads_are_explained_by_every_deal_that_could_be_real(players, rules):
-    """Against greedy players the lead facts are true: taken as certain
-    (trust 1), the real hands still agree with every one at every move, and
-    a fair share of them say something (the lead was not the cheapest card
-    of the deck)."""
+def test_greedy_moves_are_explained_by_every_deal_that_could_be_real(players, rules):
+    """Against greedy players the facts of the greedy model are true: taken as
+    certain (trust 1), the real hands still agree with every one at every move,
+    and a fair share of them say something (leads, and without transfers
+    covers and takes)."""
     said = 0
+    kinds = Counter()
     for t in followed_games(players, rules, range(8), greedy_share=1.0):
         for seat in range(players):
-            facts = t.lead_facts(seat, 1.0)
+            facts = t.model_facts(seat, 1.0)
             assert agrees_with(t.state, facts), (players, rules, len(t.history), seat)
             assert all(f.seat != seat and not f.holds for f in facts)
             said += len(facts)
+            kinds.update(t.history[f.index].kind.name for f in facts)
     assert said > 50
+    assert kinds["LEAD"] and ("transfer" in rules or (kinds["COVER"] and kinds["TAKE"]))
 
 
 def test_a_lead_fact_is_held_no_cheaper_card():
@@ -355,15 +358,40 @@ def test_a_lead_fact_is_held_no_cheaper_card():
     s = state(["6D KC", "9S QS AH"], trump="H", attacker=1, defender=0)
     t = PublicTracker(s)
     t.play(Move.parse("9S"))
-    (f,) = t.lead_facts(0, 0.8)
+    (f,) = t.model_facts(0, 0.8)
     assert f.cards == cards("6S 7S 8S 6D 7D 8D 6C 7C 8C") and f.drawn == 0
     assert f.seat == 1 and f.trust == 0.8
     # a trump lead: no non-trump at all, and no lower trump
     s = state(["6D KC", "7H 9H"], trump="H", attacker=1, defender=0)
     t = PublicTracker(s)
     t.play(Move.parse("7H"))
-    (f,) = t.lead_facts(0, 0.8)
+    (f,) = t.model_facts(0, 0.8)
     assert f.cards & cards("6H AS 6C") == cards("6H AS 6C") and not f.cards & cards("7H 8H")
+
+
+BIG = ["6C", "7C", "8C", "9C", "TC", "JC", "QC", "AC", "8D", "9H"]  # a pile of 10, 9H face up
+
+
+def test_a_cover_or_take_of_one_attack_is_held_no_cheaper_beater():
+    # seat 1 leads 7S; seat 2 covers with JS: no 8S, 9S or TS then
+    s = state(["7S 6D", "JS QD KC"], trump="H", attacker=0, pile=BIG)
+    t = PublicTracker(s)
+    t.play(Move.parse("7S"))
+    t.play(Move.parse("7S/JS"))
+    (f,) = t.model_facts(0, 0.8)
+    assert f.seat == 1 and f.cards == cards("8S 9S TS")
+    # a take with a big pile: no spade above seven and no trump below the queen
+    t = PublicTracker(state(["7S 6D", "JD QD KC"], trump="H", attacker=0, pile=BIG))
+    t.play(Move.parse("7S"))
+    t.play(Move.parse("take"))
+    (f,) = t.model_facts(0, 0.8)
+    assert f.cards == cards("8S 9S TS JS QS KS AS 6H 7H 8H 9H TH JH")
+    # the pile small: no card that beats it at all
+    t = PublicTracker(state(["7S 6D", "JD QD KC"], trump="H", attacker=0, pile=["6C", "9H"]))
+    t.play(Move.parse("7S"))
+    t.play(Move.parse("take"))
+    (f,) = t.model_facts(0, 0.8)
+    assert f.cards == cards("8S 9S TS JS QS KS AS 6H 7H 8H 9H TH JH QH KH AH")
 
 
 def test_a_fact_of_a_model_of_play_weighs_deals_and_rules_none_out():
@@ -375,9 +403,9 @@ def test_a_fact_of_a_model_of_play_weighs_deals_and_rules_none_out():
     assert drew.likelihood(cards("6S 9S")) == pytest.approx(0.25 + 0.75 * 0.5)
     # the sampler does not reject by it; the hint weighs by it (two players)
     t = next(t for t in followed_games(2, "", [3], greedy_share=1.0)
-             if t.lead_facts(t.state.to_move, 1.0) and t.state.pile > 0)
+             if t.model_facts(t.state.to_move, 1.0) and t.state.pile > 0)
     seat = t.state.to_move
-    lf = t.lead_facts(seat, 0.75)
+    lf = t.model_facts(seat, 0.75)
     k = replace(t.knowledge(seat), facts=lf)
     sp = Sampler(k)
     rng = random.Random(1)
@@ -387,7 +415,7 @@ def test_a_fact_of_a_model_of_play_weighs_deals_and_rules_none_out():
     assert res.effective_deals < 64
 
 
-def test_the_hint_bot_adds_lead_facts_when_asked():
+def test_the_hint_bot_adds_model_facts_when_asked():
     seen: list[float] = []
 
     class Spy(HintPolicy):
@@ -396,7 +424,7 @@ def test_the_hint_bot_adds_lead_facts_when_asked():
             return super().choose(state, seat, rng, observations=observations, facts=facts)
 
     start = new_game(2, parse_rules(""), seed=4)
-    play_game([Spy(samples=8, lead_trust=0.7), make_policy("greedy")], start,
+    play_game([Spy(samples=8, model_trust=0.7), make_policy("greedy")], start,
               [random.Random(s) for s in range(2)])
     assert 0.7 in seen
     seen.clear()

@@ -34,10 +34,10 @@ from dataclasses import dataclass, replace
 from math import comb
 from typing import Iterable, Sequence
 
-from solver.bots import card_cost
+from solver.bots import BIG_PILE, HIGH_TRUMP_RANK, card_cost
 from solver.errors import PositionError
-from solver.game.cards import (SUIT_MASK, bit, cards_by_rank, cards_of, count, deck_mask,
-                               format_cards, ranks_in)
+from solver.game.cards import (SUIT_MASK, beaters, bit, cards_by_rank, cards_of, count, deck_mask,
+                               format_cards, rank_of, ranks_in)
 from solver.game.movegen import apply_move, play
 from solver.game.moves import Kind, Move
 from solver.game.state import GameState
@@ -203,7 +203,7 @@ class HandFact:
     plays is involved.
 
     ``trust`` below 1 marks a fact of a *model* of play instead (the greedy
-    player's lead, :meth:`PublicTracker.lead_facts`): true with probability
+    player's moves, :meth:`PublicTracker.model_facts`): true with probability
     ``trust``, so a deal that breaks it keeps ``1 - trust`` of its weight and
     is never ruled out.
     """
@@ -357,18 +357,28 @@ class PublicTracker:
         out.sort(key=lambda f: (f.index, f.seat))
         return tuple(out)
 
-    def lead_facts(self, seat: int, trust: float) -> tuple[HandFact, ...]:
-        """What the other seats' leads say of their hands if they lead as the greedy
-        player does (:func:`solver.bots.greedy_move`): the cheapest card of the
-        hand, a non-trump while there is one (a pair of its rank counts as it).
-        A lead of card ``c`` then proves the hand held no card cheaper than ``c``
-        -- a *held none* fact with ``trust`` (:class:`HandFact`), since no rule
-        makes a player lead his cheapest card; ``drawn`` counts the hidden cards
-        drawn since, as for the facts of the asking of throwers.  Oldest first.
+    def model_facts(self, seat: int, trust: float) -> tuple[HandFact, ...]:
+        """What the other seats' moves say of their hands if they play as the greedy
+        player does (:func:`solver.bots.greedy_move`), each a *held none* fact with
+        ``trust`` (:class:`HandFact`: no rule makes anyone play so); ``drawn``
+        counts the hidden cards drawn since, as for the facts of the asking of
+        throwers.  Oldest first.
+
+        * A lead: the greedy player leads his cheapest card (a non-trump while he
+          has one; a pair of its rank counts as it), so he held no cheaper card.
+        * Without transfers, the answer to a single open attack: a cover is his
+          cheapest card that beats it, so he held no cheaper one; a take means he
+          held none that beats it -- while the pile is big (more than
+          ``BIG_PILE`` cards), none but high trumps (he takes rather than spend a
+          queen of trumps or higher).  With transfers he may transfer instead,
+          and several open attacks are covered by a joint plan: no fact then.
         """
         out: list[HandFact] = []
         st = self.state
-        deck = cards_of(deck_mask(st.rules.deck))
+        trump = st.trump
+        deck = deck_mask(st.rules.deck)
+        cost = [card_cost(c, trump) if deck >> c & 1 else 0 for c in range(64)]
+        defends = not st.rules.transfer
         for o in range(st.players):
             if o == seat or not st.hands[o] & ~self.known[o]:
                 continue
@@ -378,12 +388,27 @@ class PublicTracker:
                 since += drawn
                 keep &= ~gained
                 add = (add & ~gained) | lost
+                if self.movers[i] != o:
+                    continue
                 mv = self.history[i]
-                if self.movers[i] == o and mv.kind is Kind.LEAD:
-                    cost = min(card_cost(c, st.trump) for c in mv.cards)
-                    cheaper = sum(bit(c) for c in deck if card_cost(c, st.trump) < cost)
-                    if cheaper:
-                        out.append(HandFact(i, o, cheaper, False, keep, add, since, trust))
+                none = 0
+                if mv.kind is Kind.LEAD:
+                    low = min(cost[c] for c in mv.cards)
+                    none = sum(bit(c) for c in cards_of(deck) if cost[c] < low)
+                elif defends and mv.kind in (Kind.COVER, Kind.TAKE):
+                    opened = self.before[i].open_attacks
+                    if len(opened) != 1:
+                        continue
+                    beat = beaters(opened[0], deck, trump)
+                    if mv.kind is Kind.COVER:
+                        none = sum(bit(c) for c in cards_of(beat) if cost[c] < cost[mv.cards[-1]])
+                    elif self.before[i].pile > BIG_PILE:
+                        none = beat & ~sum(bit(c) for c in cards_of(beat & SUIT_MASK[trump])
+                                           if rank_of(c) >= HIGH_TRUMP_RANK)
+                    else:
+                        none = beat
+                if none:
+                    out.append(HandFact(i, o, none, False, keep, add, since, trust))
         out.sort(key=lambda f: (f.index, f.seat))
         return tuple(out)
 
