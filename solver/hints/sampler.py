@@ -11,8 +11,9 @@ move reveals that a card is *not* held: R11 lets a defender take even when
 he could beat, P3 lets a thrower pass even when he could add.
 
 The sampler therefore deals uniformly: a shuffle of the pool cut into the
-slots, kept only if it agrees with the facts (rejection; a Markov chain of
-card swaps where few deals agree, :meth:`Sampler.sample`).  When the pile's
+slots, kept only if it agrees with the facts (rejection, in the compiled core:
+``ext/deal.pxi``; a Markov chain of card swaps where few deals agree,
+:meth:`Sampler.sample`).  When the pile's
 face-up card is not given (a position that names only the trump suit), the
 bottom is drawn uniformly from the unseen trumps first.
 
