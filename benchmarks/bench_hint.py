@@ -64,7 +64,7 @@ def run(players: int, rules: str, games: int, repeat: int) -> dict:
     secs, deal_secs, rejected, facts = [], [], 0, 0
     for i, k in enumerate(decisions(players, rules, games)):
         seed = 1000 + i
-        dt, best = timed(lambda: hint_knowledge(k, samples=samples, seed=seed).best, repeat)
+        dt, _ = timed(lambda: hint_knowledge(k, samples=samples, seed=seed).best, repeat)
         secs.append(dt)
 
         def deal():

@@ -224,11 +224,11 @@ class HandFact:
         k = self.drawn
         if k == 0:
             p = 1.0 if (r > 0) == self.holds else 0.0
-            return p if self.trust >= 1.0 else (1.0 - self.trust) + self.trust * p
-        n = count(x)
-        # P(every card of the ranks in X is one of the k drawn since): none held then
-        none = comb(n - r, k - r) / comb(n, k) if r <= k <= n else 0.0
-        p = 1.0 - none if self.holds else none
+        else:
+            n = count(x)
+            # P(every card of the ranks in X is one of the k drawn since): none held then
+            none = comb(n - r, k - r) / comb(n, k) if r <= k <= n else 0.0
+            p = 1.0 - none if self.holds else none
         return p if self.trust >= 1.0 else (1.0 - self.trust) + self.trust * p
 
     def agrees(self, hand_now: int) -> bool:
@@ -336,26 +336,32 @@ class PublicTracker:
         seat has drawn since (R17), which make the fact a probability.
         """
         out: list[HandFact] = []
+        for o, i, keep, add, since in self._hands_back(seat):
+            mv = self.history[i]
+            cards, skipped = self.asked[i]
+            if self.movers[i] == o and mv.kind is Kind.PASS:
+                out.append(HandFact(i, o, cards, True, keep, add, since))
+            if o in skipped:
+                played = sum(bit(c) for c in mv.cards) if self.movers[i] == o else 0
+                out.append(HandFact(i, o, cards, False, keep & ~played, add & ~played, since))
+        out.sort(key=lambda f: (f.index, f.seat))
+        return tuple(out)
+
+    def _hands_back(self, seat: int) -> Iterable[tuple[int, int, int, int, int]]:
+        """``(o, i, keep, add, since)`` for every other seat ``o`` whose hand ``seat``
+        does not wholly know and every move ``i``, newest first: his hand before
+        move ``i`` plus the ``since`` hidden cards he drew from move ``i`` on (at
+        its end included: after its asking) is ``(hand now & keep) | add``."""
         for o in range(self.state.players):
             if o == seat or not self.state.hands[o] & ~self.known[o]:
                 continue
             keep, add, since = -1, 0, 0
             for i in range(len(self.history) - 1, -1, -1):
                 lost, gained, drawn = self.changes[i][o]
-                since += drawn  # drawn at the end of move i: after its asking
+                since += drawn
                 keep &= ~gained
                 add = (add & ~gained) | lost
-                # (keep, add) give his hand before move i plus the `since` cards drawn
-                mv = self.history[i]
-                cards, skipped = self.asked[i]
-                if self.movers[i] == o and mv.kind is Kind.PASS:
-                    out.append(HandFact(i, o, cards, True, keep, add, since))
-                if o in skipped:
-                    played = sum(bit(c) for c in mv.cards) if self.movers[i] == o else 0
-                    out.append(HandFact(i, o, cards, False, keep & ~played, add & ~played,
-                                        since))
-        out.sort(key=lambda f: (f.index, f.seat))
-        return tuple(out)
+                yield o, i, keep, add, since
 
     def model_facts(self, seat: int, trust: float) -> tuple[HandFact, ...]:
         """What the other seats' moves say of their hands if they play as the greedy
@@ -379,36 +385,28 @@ class PublicTracker:
         deck = deck_mask(st.rules.deck)
         cost = [card_cost(c, trump) if deck >> c & 1 else 0 for c in range(64)]
         defends = not st.rules.transfer
-        for o in range(st.players):
-            if o == seat or not st.hands[o] & ~self.known[o]:
+        for o, i, keep, add, since in self._hands_back(seat):
+            if self.movers[i] != o:
                 continue
-            keep, add, since = -1, 0, 0
-            for i in range(len(self.history) - 1, -1, -1):
-                lost, gained, drawn = self.changes[i][o]
-                since += drawn
-                keep &= ~gained
-                add = (add & ~gained) | lost
-                if self.movers[i] != o:
+            mv = self.history[i]
+            none = 0
+            if mv.kind is Kind.LEAD:
+                low = min(cost[c] for c in mv.cards)
+                none = sum(bit(c) for c in cards_of(deck) if cost[c] < low)
+            elif defends and mv.kind in (Kind.COVER, Kind.TAKE):
+                opened = self.before[i].open_attacks
+                if len(opened) != 1:
                     continue
-                mv = self.history[i]
-                none = 0
-                if mv.kind is Kind.LEAD:
-                    low = min(cost[c] for c in mv.cards)
-                    none = sum(bit(c) for c in cards_of(deck) if cost[c] < low)
-                elif defends and mv.kind in (Kind.COVER, Kind.TAKE):
-                    opened = self.before[i].open_attacks
-                    if len(opened) != 1:
-                        continue
-                    beat = beaters(opened[0], deck, trump)
-                    if mv.kind is Kind.COVER:
-                        none = sum(bit(c) for c in cards_of(beat) if cost[c] < cost[mv.cards[-1]])
-                    elif self.before[i].pile > BIG_PILE:
-                        none = beat & ~sum(bit(c) for c in cards_of(beat & SUIT_MASK[trump])
-                                           if rank_of(c) >= HIGH_TRUMP_RANK)
-                    else:
-                        none = beat
-                if none:
-                    out.append(HandFact(i, o, none, False, keep, add, since, trust))
+                beat = beaters(opened[0], deck, trump)
+                if mv.kind is Kind.COVER:
+                    none = sum(bit(c) for c in cards_of(beat) if cost[c] < cost[mv.cards[0]])
+                elif self.before[i].pile > BIG_PILE:
+                    none = beat & ~sum(bit(c) for c in cards_of(beat & SUIT_MASK[trump])
+                                       if rank_of(c) >= HIGH_TRUMP_RANK)
+                else:
+                    none = beat
+            if none:
+                out.append(HandFact(i, o, none, False, keep, add, since, trust))
         out.sort(key=lambda f: (f.index, f.seat))
         return tuple(out)
 
