@@ -224,4 +224,4 @@ def test_bench_node_count_is_pinned():
     assert total == BENCH_NODES, f"bench nodes changed: {total}"
 
 
-BENCH_NODES = 23767
+BENCH_NODES = 24085
