@@ -21,6 +21,7 @@ over canonical states.
     python benchmarks/bench_baseline.py                 # 8 v 8, 30 positions
     python benchmarks/bench_baseline.py --family 6v6    # a quick look
     python benchmarks/bench_baseline.py --count 10 --max-time 10 --verbose
+    python benchmarks/bench_baseline.py --threads 2     # the core as `durak solve` runs it
 """
 from __future__ import annotations
 
@@ -100,9 +101,11 @@ class Baseline:
 
 
 def run(family: str, count: int, max_time: float, tt_mb: int, tt_bits: int,
-        verbose: bool = False) -> dict:
-    """Both searches on every position of ``family``, back to back."""
-    backend = CoreBackend(tt_mb)
+        verbose: bool = False, threads: int = 1) -> dict:
+    """Both searches on every position of ``family``, back to back; the
+    core's on ``threads`` threads (2: the two provers at once past a few
+    thousand nodes, as `durak solve` runs on two cores)."""
+    backend = CoreBackend(tt_mb, threads)
     rows = []
     with tempfile.TemporaryDirectory() as tmp, \
             Baseline(compile_baseline(tmp), max_time, tt_bits) as base:
@@ -144,8 +147,12 @@ def main() -> None:
     ap.add_argument("--tt-bits", type=int, default=20,
                     help="the baseline's table: 2**N entries of 48 bytes (20: 48 MiB)")
     ap.add_argument("--verbose", action="store_true", help="one line per position on stderr")
+    ap.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                    help="the core's threads (default 1, like the baseline; 2: as `durak "
+                         "solve` runs on two cores)")
     a = ap.parse_args()
-    r = run(a.family, a.count, a.max_time, a.tt_mb, a.tt_bits, a.verbose)
+    r = run(a.family, a.count, a.max_time, a.tt_mb, a.tt_bits, a.verbose, a.threads)
+    print(f"core threads: {a.threads}")
     print("| family | n | baseline median s | value median s | ratio of medians | "
           "baseline total s | value total s | ratio of totals | baseline max s | value max s | "
           "baseline capped | median ratio per position | median nodes baseline / value |")
