@@ -95,3 +95,42 @@ def test_tune_reports_and_restores_settings():
     assert search.tune() == on
     assert search.tune(**OFF) == dict.fromkeys(on, 0)
     assert search.tune(iso=True, quick=True) == {**dict.fromkeys(on, 0), "iso": 1, "quick": 1}
+
+
+def test_the_guessed_winner_changes_the_rounds_not_the_answers():
+    """The greedy playout's guess at the winner (``PREDICT_LEAN``) only shares
+    the provers' round budgets out (S1, S2, R23): the same value, best moves
+    and distance with equal turns, two players, transfer and bouts in
+    progress included -- and the guess is live: the node counts differ."""
+    from solver.search.driver import CoreBackend
+
+    cases = TWO + SIX
+    nodes = {0: 0, 16: 0}
+    for s, hero in cases:
+        got = {}
+        for lean in (0, 16):
+            backend = CoreBackend(8)
+            backend.predict_lean = lean
+            res = backend.run(s, hero, False, None, None, True, False)
+            nodes[lean] += res.nodes
+            got[lean] = (res.value, sorted(res.best), res.distance)
+        assert got[0] == got[16], s
+    assert nodes[0] != nodes[16]
+
+
+def test_the_guess_is_the_greedy_players_result():
+    """``_guess`` is the result for the hero of the greedy player in every
+    seat, as the pure-Python reference plays it (``solver.hints.playout``),
+    between bouts; no guess (0) while the pile has cards (its order lives in
+    the search, not in the state)."""
+    from solver.game.deal import new_game
+    from solver.hints.playout import playout
+    from solver.search.driver import CoreBackend
+
+    backend = CoreBackend(1)
+    leads = [(s, hero) for s, hero in TWO + SIX if not s.table]
+    assert len(leads) >= 20
+    for s, hero in leads:
+        assert CoreBackend._guess(backend.load(s), hero) == playout(s, hero)[0], s
+    fresh = new_game(2, Rules(), rng=random.Random(5))
+    assert CoreBackend._guess(backend.load(fresh), 0) == 0
