@@ -231,7 +231,7 @@ class CoreBackend:
             return 0
         att = f["att"]
         order = tuple(c for c in range(att.bit_length()) if att >> c & 1)
-        return _core.greedy_playout(st, hero, 1500, order)[0] or 0
+        return _core.greedy_playout(st, hero, table_order=order)[0] or 0
 
     def _decide_parallel(self, st, hero: int, bounds: list[int] | None,
                          fail_ends: int | None) -> tuple[int | None, int]:
