@@ -36,6 +36,7 @@ from solver.games import Game
 from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import HandFact, Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
+from solver.sprt import Sprt, SprtState
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
 MAX_MOVES = 4000
@@ -251,6 +252,7 @@ class MatchResult:
     spec: MatchSpec
     games: list[GameRecord]
     interrupted: bool = False  # Ctrl-C stopped the match: the games so far are reported
+    sprt: SprtState | None = None  # the sequential test, if the match ran one
 
     @property
     def wins(self) -> int:
@@ -310,6 +312,7 @@ class MatchResult:
             "decisions": {"a": sum(g.decisions["a"] for g in self.games),
                           "b": sum(g.decisions["b"] for g in self.games)},
             "hint_samples": self.spec.hint_samples, "hint_time": self.spec.hint_time,
+            "sprt": self.sprt.to_json() if self.sprt is not None else None,
         }
 
 
@@ -317,13 +320,22 @@ def _round(x: float | None) -> float | None:
     return None if x is None else float(f"{x:.3g}")
 
 
+def deal_score(games: Sequence[GameRecord]) -> float:
+    """A's mean score over the games of one deal (win 1, draw 1/2, loss 0)."""
+    return sum(1.0 if g.result > 0 else 0.5 if g.result == 0 else 0.0
+               for g in games) / len(games)
+
+
 def match(spec: MatchSpec, games: int, workers: int = 1,
           progress: Callable[[int, int], None] | None = None,
-          scheduler: str | None = None) -> MatchResult:
+          scheduler: str | None = None, sprt: Sprt | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to whole deals, each played from every seat).
 
     ``workers`` local processes, or a Dask ``scheduler`` (:mod:`solver.executor`);
-    the games are the same for any of them.
+    the games are the same for any of them.  ``sprt``: stop at the first deal
+    (in deal order) at which the sequential test decides (:mod:`solver.sprt`);
+    ``games`` is then the most it may play, and the result holds exactly the
+    games of the deals up to that one, whatever the workers finished besides.
     """
     if not 1 <= games <= MAX_GAMES:
         raise OptionError(f"games: {games} is not between 1 and {MAX_GAMES:,}")
@@ -337,6 +349,8 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
     deals = math.ceil(games / spec.players)
     jobs = [(spec, d, s) for d in range(deals) for s in range(spec.players)]
     records: list[GameRecord | None] = [None] * len(jobs)
+    test = SprtState(sprt) if sprt is not None else None
+    tested = 0  # deals fed to the test, in deal order
     done = 0
     interrupted = False
     try:
@@ -348,6 +362,18 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
                 done += len(recs)
                 if progress:
                     progress(done, len(jobs))
+                if test is None:
+                    continue
+                while tested < deals and test.decision is None:
+                    mine = records[tested * spec.players:(tested + 1) * spec.players]
+                    if any(r is None for r in mine):
+                        break
+                    test.add(deal_score(mine))  # type: ignore[arg-type]
+                    tested += 1
+                if test.decision is not None:
+                    ex.close(cancel=True)  # the work still running is not wanted
+                    del records[tested * spec.players:]
+                    break
     except KeyboardInterrupt:  # Ctrl-C: the games played so far are the answer
         interrupted = True
-    return MatchResult(spec, [r for r in records if r is not None], interrupted)
+    return MatchResult(spec, [r for r in records if r is not None], interrupted, test)

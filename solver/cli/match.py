@@ -12,6 +12,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.match import MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match
+from solver.sprt import parse_sprt
 
 
 @main.command("match")
@@ -36,22 +37,33 @@ from solver.match import MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match
               help="Seconds per decision of the hint policy (stops scoring new deals).")
 @click.option("--record", "record_dir", default=None, metavar="DIR",
               help="Write every game as a full game record (docs/game-record.md) into DIR.")
+@click.option("--sprt", "sprt_text", default=None, metavar="S0,S1",
+              help="Stop as soon as a sequential test decides between A's expected score "
+                   "S0 and S1 (win 1, draw 1/2), e.g. 0.5,0.55; --games is then the most "
+                   "it plays (docs/hint.md).")
+@click.option("--sprt-alpha", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="The test's chance of a false H1.")
+@click.option("--sprt-beta", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="The test's chance of a false H0.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
 def match_command(a: str, b: str, games: int, players: int, rules: str, seed: int, workers: int,
                   scheduler: str | None, hint_samples: int | None, hint_time: float | None,
-                  record_dir: str | None,
-                  as_json: bool) -> None:
+                  record_dir: str | None, sprt_text: str | None, sprt_alpha: float,
+                  sprt_beta: float, as_json: bool) -> None:
     """Play policy A against policy B: each seeded deal once with A in every seat.
 
     Reports A's wins, draws and losses (a loss: A is the durak), a 95% interval
     of A's share of the decided games, and the time per decision (mean, median,
-    99th percentile).
+    99th percentile).  With --sprt, stops once a sequential test over the deals
+    accepts one of two expected scores of A.
     """
+    sprt = parse_sprt(sprt_text, sprt_alpha, sprt_beta) if sprt_text is not None else None
     spec = MatchSpec(a=a, b=b, players=players, rules=parse_rules(rules), seed=seed,
                      hint_samples=hint_samples, hint_time=hint_time)
     with ProgressBar("games") as bar:
-        res = match(spec, games, workers=workers, progress=bar.callback, scheduler=scheduler)
+        res = match(spec, games, workers=workers, progress=bar.callback, scheduler=scheduler,
+                    sprt=sprt)
     if record_dir is not None:
         write_records(spec, res, Path(record_dir))
     obj = res.to_json()
@@ -78,7 +90,23 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     if med["a"] is not None:
         con.print(f"A's time per decision: median {med['a'] * 1000:.2g} ms, "
                   f"99th percentile {p99['a'] * 1000:.2g} ms (quarter-octave bins)")
+    if obj["sprt"] is not None:
+        con.print(sprt_line(obj["sprt"]))
     _exit_if_interrupted(res)
+
+
+def sprt_line(t: dict) -> str:
+    """The sequential test's outcome in one line."""
+    what = (f"sequential test of A's score {t['s0']:g} (H0) against {t['s1']:g} (H1), "
+            f"alpha {t['alpha']:g}, beta {t['beta']:g}: ")
+    lo, hi = t["bounds"]
+    where = f"LLR {t['llr']:+.2f}, bounds {lo:+.2f} / {hi:+.2f}"
+    if t["decision"] is None:
+        return what + f"no decision after {t['deals']} deals ({where})"
+    favoured, other = (t["s1"], t["s0"]) if t["decision"] == "H1" else (t["s0"], t["s1"])
+    verdict = (f"{t['decision']} accepted (the deals favour a score of {favoured:g} "
+               f"over {other:g})")
+    return what + f"{verdict} after {t['deals']} deals ({where})"
 
 
 def _exit_if_interrupted(res) -> None:
