@@ -4,8 +4,7 @@ from __future__ import annotations
 import random
 
 from solver.game import movegen as engine
-from solver.game.deal import (  # noqa: F401  (deal_endgame: the tests import it from here)
-    deal_endgame, new_game)
+from solver.game.deal import deal_endgame, new_game
 from solver.game.rules import Rules
 from solver.game.state import GameState
 
@@ -57,3 +56,8 @@ def greedy_after_each_move(cs, s: GameState) -> list[tuple[int, int]]:
     from solver.search.native import core
     return [tuple(core.greedy_playout(cs, s.to_move, 1500, attack_order(s), i)[:2])
             for i in range(len(cs.moves()))]
+
+
+# deal_endgame: the tests import it from here
+__all__ = ["OPTION_SETS", "attack_order", "deal_endgame", "game_states", "greedy_after_each_move",
+           "random_prefix"]
