@@ -23,6 +23,12 @@ table, as the command does; the value-only table always uses one.
     python benchmarks/bench_solver.py --family 8v8 --no-prune # ablation baseline
     python benchmarks/bench_solver.py --family 8v8 --repeat 3 # best of 3 per position
     python benchmarks/bench_solver.py --family 8v8 --value-only  # the value search alone
+    python benchmarks/bench_solver.py --family 8v8 --as-process  # `durak solve` as a process
+
+``--as-process`` times the commands exactly as a user runs them: a new
+``durak solve POSITION --json`` and ``durak analyse POSITION --json`` process
+per position, default options but ``--max-time``, start-up and import
+included (``durak --version`` alone is printed for the start-up's share).
 
 Per family: median and max time, median nodes, nodes per second (total nodes /
 total time), TT entries used (median), positions solved within the time limit,
@@ -36,11 +42,13 @@ import argparse
 import random
 import signal
 import statistics
+import subprocess
 import time
 
 from solver.cli.common import cores_for_one
 from solver.game.deal import deal_endgame
 from solver.game.rules import Rules
+from solver.notation import format_position
 from solver.search.driver import CoreBackend
 from solver.search.reference import ReferenceSolver
 
@@ -195,6 +203,34 @@ def run_family(name, count, tt_mb, max_time, with_python, py_limit, prune=True, 
     }
 
 
+def run_processes(name: str, count: int, max_time: float) -> dict:
+    """Median and max wall time of ``durak solve`` / ``durak analyse`` run as new
+    processes (the installed ``durak`` on the path), one position after another."""
+    times: dict[str, list[float]] = {"solve": [], "analyse": []}
+    exact = {"solve": 0, "analyse": 0}
+    for state in positions(name, count):
+        text = format_position(state)
+        for cmd in times:
+            t0 = time.perf_counter()
+            r = subprocess.run(["durak", cmd, text, "--json", "--max-time", str(max_time)],
+                               capture_output=True, text=True)
+            times[cmd].append(time.perf_counter() - t0)
+            if r.returncode not in (0, 3):
+                raise RuntimeError(f"durak {cmd} failed ({r.returncode}): {r.stderr}")
+            exact[cmd] += r.returncode == 0
+    return {c: (statistics.median(v), max(v), exact[c]) for c, v in times.items()}
+
+
+def startup_seconds(repeat: int = 5) -> float:
+    """The least wall time of ``durak --version``: the interpreter and the CLI's imports."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(["durak", "--version"], capture_output=True, check=True)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
@@ -220,8 +256,23 @@ def main() -> None:
     ap.add_argument("--threads", type=int, choices=(1, 2), default=cores_for_one(),
                     help="threads per position for the three columns (default: as `durak "
                          "solve`, 2 on two cores or more)")
+    ap.add_argument("--as-process", action="store_true",
+                    help="time `durak solve` and `durak analyse` as new processes, as users "
+                         "run them (start-up included)")
     a = ap.parse_args()
     fams = a.family or list(FAMILIES)
+    if a.as_process:
+        print(f"`durak --version` (start-up alone): {startup_seconds():.3f} s")
+        print("| family | n | `durak solve` median s | max s | exact | "
+              "`durak analyse` median s | max s | exact |")
+        print("|---|---|---|---|---|---|---|---|")
+        for f in fams:
+            count = a.count or DEFAULT_COUNT.get(f, 30)
+            r = run_processes(f, count, a.max_time)
+            (sm, sx, se), (am, ax, ae) = r["solve"], r["analyse"]
+            print(f"| {f} | {count} | {sm:.3f} | {sx:.3f} | {se}/{count} | {am:.3f} | "
+                  f"{ax:.3f} | {ae}/{count} |", flush=True)
+        return
     if not a.value_only and not a.python and not a.no_prune:
         print(f"threads: {a.threads}")
         print("| family | n | value median s | solve median s | analyse median s | "
