@@ -8,6 +8,15 @@
 # S2, which for two players is simply the opponent).  A node is expanded on
 # its second visit; the tree lives in one array grown by realloc and freed on
 # return.  No Python object is touched inside the loop.
+#
+# The playouts below the tree may be epsilon-greedy (``eps``): at each move a
+# uniformly random legal move with probability ``eps``, else the greedy one.
+# Deterministic greedy playouts give a leaf one fixed line, so every
+# iteration through it adds the same result and the search can only sharpen
+# the choices inside the tree; random deviations let the mean of a leaf
+# weigh the lines near the greedy one as well (docs/hint.md, "Random moves in
+# the playouts").  The first playout through each root move stays the plain
+# greedy playout (``uct_mix`` weighs it apart).
 
 from libc.math cimport log, sqrt
 
@@ -71,14 +80,39 @@ cdef int uct_select(UNode* nodes, int node, int me, double explore) noexcept nog
     return best
 
 
+cdef int uct_playout(Ctx* c, St* s, int limit, int8_t* order, int* norder, int* steps,
+                     double eps, uint64_t* rng) noexcept nogil:
+    """``po_run`` (no endgame stop) by an epsilon-greedy player: each move a
+    uniformly random legal one with probability ``eps``, else the greedy one."""
+    cdef Mv ms[MAXMOVES]
+    cdef int k, nm, i
+    # a draw below this is a random move (53 bits: exact in a double)
+    cdef uint64_t below = <uint64_t>(eps * 9007199254740992.0)
+    steps[0] = 0
+    for k in range(limit):
+        if s.over:
+            return PO_OVER
+        nm = gen_moves(c, s, ms, 0)
+        if nm > 0 and (dl_next(rng) >> 11) < below:
+            i = <int>dl_below(rng, <uint32_t>nm)
+        else:
+            i = po_greedy(c, s, ms, nm, order, norder[0])
+        if i < 0:
+            return PO_OVER
+        po_play(c, s, &ms[i], order, norder)
+        steps[0] += 1
+    return PO_OVER if s.over else PO_LIMIT
+
+
 cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int limit,
                  int8_t* order0, int norder0, UNode** nodes, int* cap, int* used,
-                 int32_t* path) noexcept nogil:
+                 int32_t* path, double eps, uint64_t seed) noexcept nogil:
     """``iterations`` rounds of select, expand, greedy playout, back-up; -1 when out of memory."""
     cdef St s
     cdef int8_t order[PO_MAXTAB]
     cdef int norder, it, depth, node, steps, status, i
     cdef double r, others
+    cdef uint64_t rng = seed
     if uct_expand(c, root, nodes, cap, used, 0) < 0:
         return -1
     for it in range(iterations):
@@ -101,7 +135,10 @@ cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int l
             po_play(c, &s, &nodes[0][node].mv, order, &norder)
             path[depth] = node
             depth += 1
-        status = po_run(c, &s, limit, 0, order, &norder, &steps)
+        if depth <= 2 or eps <= 0.0:  # a root move's first playout: plain greedy
+            status = po_run(c, &s, limit, 0, order, &norder, &steps)
+        else:
+            status = uct_playout(c, &s, limit, order, &norder, &steps, eps, &rng)
         r = po_result(c, &s, me, status, &others)
         if nodes[0][node].visits == 0:
             nodes[0][node].r0 = r
@@ -114,7 +151,7 @@ cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int l
 
 
 def uct_scores(CState st, int me, int iterations, tuple table_order=(), double explore=1.0,
-               int limit=1500):
+               int limit=1500, double eps=0.0, uint64_t seed=0):
     """Every legal move's mean result and card margin for ``me`` after a UCT search
     of ``iterations`` greedy playouts over this fully known state.
 
@@ -122,7 +159,10 @@ def uct_scores(CState st, int me, int iterations, tuple table_order=(), double e
     margin)`` per move of ``st.moves()``; the first playout through a move is
     the plain greedy playout after it (``greedy_playout(st, me, limit, order,
     i)``).  A move never visited has zeros.  ``explore``: the UCB1
-    constant (results are in [-1, 1]).
+    constant (results are in [-1, 1]).  ``eps``: the playouts below the
+    tree make a uniformly random move with this probability (0: greedy
+    only); their random numbers come from ``seed`` and the deal's hands, so
+    the same call gives the same scores.
     """
     cdef Ctx* c = st.c
     cdef int8_t order0[PO_MAXTAB]
@@ -134,8 +174,12 @@ def uct_scores(CState st, int me, int iterations, tuple table_order=(), double e
         raise ValueError(f"me: seat {me} is not at the table")
     if iterations < 1:
         raise ValueError("iterations must be at least 1")
+    if not 0.0 <= eps <= 1.0:
+        raise ValueError(f"eps: {eps} is not between 0 and 1")
     if st.s.over:
         return []
+    for k in range(c.n):
+        seed = (seed ^ st.s.hand[k]) * <uint64_t>0x9E3779B97F4A7C15 + <uint64_t>k
     nodes = <UNode*>malloc(cap * sizeof(UNode))
     path = <int32_t*>malloc((<size_t>iterations + 2) * sizeof(int32_t))
     if nodes == NULL or path == NULL:
@@ -147,7 +191,7 @@ def uct_scores(CState st, int me, int iterations, tuple table_order=(), double e
     try:
         with nogil:
             rc = uct_run(c, &st.s, me, iterations, explore, limit, order0, norder0,
-                         &nodes, &cap, &used, path)
+                         &nodes, &cap, &used, path, eps, seed)
         if rc < 0:
             raise MemoryError()
         out = []

@@ -188,6 +188,8 @@ def uct_scores(
     table_order: tuple[int, ...] = (),
     explore: float = 1.0,
     limit: int = 1500,
+    eps: float = 0.0,
+    seed: int = 0,
 ) -> list[tuple[float, float, int, float, float]]:
     """Per move: mean result, mean margin, visits, first (greedy) playout's result and margin."""
 def ismcts_scores(

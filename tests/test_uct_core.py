@@ -6,7 +6,11 @@
 * The root's visits add up to the iterations.
 * UCT converges to minimax: on small endgames (S1, and S2's coalition value
   with three players) the move with the best mean after 4,000 iterations has
-  the exact value of the position.
+  the exact value of the position, with greedy and with epsilon-greedy
+  playouts below the tree.
+* Epsilon-greedy playouts (``eps``): the first visit of each root move is
+  still the plain greedy playout, the same call gives the same scores, and
+  the random moves do change the means.
 """
 from __future__ import annotations
 
@@ -59,9 +63,27 @@ def test_best_mean_move_has_the_exact_value_on_small_endgames():
         res = solver.analyse(s, me + 1, distance=False, pv=False)
         value = {m.move: m.value for m in res.moves}
         cs = load(search, s)
-        out = core.uct_scores(cs, me, 4000)
-        best = max(range(len(out)), key=lambda i: out[i][0])
-        assert value[move_text(cs.moves()[best])] == res.value, s
+        for eps in (0.0, 0.2):
+            out = core.uct_scores(cs, me, 4000, eps=eps, seed=3)
+            best = max(range(len(out)), key=lambda i: out[i][0])
+            assert value[move_text(cs.moves()[best])] == res.value, (s, eps)
+
+
+def test_random_playouts_keep_the_greedy_first_visit_and_repeat():
+    search = core.Search(1)
+    changed = 0
+    for s in game_states(14, 40):
+        cs = load(search, s)
+        order = attack_order(s)
+        plain = core.uct_scores(cs, s.to_move, 300, order)
+        assert core.uct_scores(cs, s.to_move, 300, order, eps=0.0, seed=9) == plain
+        noisy = core.uct_scores(cs, s.to_move, 300, order, eps=0.3, seed=9)
+        assert core.uct_scores(cs, s.to_move, 300, order, eps=0.3, seed=9) == noisy
+        assert sum(v for _, _, v, _, _ in noisy) == 300
+        assert all(-1.0 <= m <= 1.0 for m, _, _, _, _ in noisy)
+        assert [(r0, g0) for _, _, _, r0, g0 in noisy] == [(r0, g0) for _, _, _, r0, g0 in plain]
+        changed += noisy != plain
+    assert changed > 20  # the random moves reach the means
 
 
 def test_bad_arguments():
@@ -71,3 +93,6 @@ def test_bad_arguments():
         core.uct_scores(cs, s.to_move, 0, attack_order(s))
     with pytest.raises(ValueError, match="seat"):
         core.uct_scores(cs, 7, 10, attack_order(s))
+    for eps in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="eps"):
+            core.uct_scores(cs, s.to_move, 10, attack_order(s), eps=eps)

@@ -64,7 +64,7 @@ class HintConfig:
     playout per move, the engine before).  ``uct_iters_multi``: the same with
     three or more players, off by default: with 512 deals, 50 iterations a deal
     took four times the time for the same share of durak games (150 against 152
-    of 3,000, docs/hint.md).  ``uct_explore``: its UCB1 constant.  ``uct_mix``: a move's score
+    of 3,000, docs/hint.md).  ``uct_explore``: its UCB1 constant.  ``uct_eps``: the playouts below the tree make a uniformly random move with this probability (0: greedy only, the default; 0.1 measured stronger in pilots, docs/hint.md, "Random moves in the playouts").  ``uct_mix``: a move's score
     on the deal is ``uct_mix`` times the greedy playout after it (the search's
     first visit) plus the rest times the search's mean (0.5: the search wins
     head to head, the greedy playout models a greedy opponent better; both
@@ -100,6 +100,7 @@ class HintConfig:
     uct_iters: int = 100
     uct_explore: float = 1.0
     uct_mix: float = 0.5
+    uct_eps: float = 0.0
     uct_iters_multi: int = 0
     ismcts: bool = False
     ismcts_batch: int = 64
@@ -250,7 +251,7 @@ class _Evaluator:
         playout after the move, weighed by ``uct_mix`` (``ext/uct.pxi``)."""
         st, order = self._core_deal(deal, moves, self._playout_solver())
         out = core.uct_scores(st, me, max(self.cfg.iterations(deal.players), len(moves)), order,
-                              self.cfg.uct_explore, self.cfg.playout_limit)
+                              self.cfg.uct_explore, self.cfg.playout_limit, self.cfg.uct_eps)
         a = self.cfg.uct_mix
         return [(a * r0 + (1 - a) * r, a * g0 + (1 - a) * g) for r, g, _, r0, g0 in out]
 
