@@ -215,11 +215,15 @@ cdef inline void po_play(Ctx* c, St* s, Mv* m, int8_t* order, int* norder) noexc
 
 
 cdef int po_run(Ctx* c, St* s, int limit, int stop_at_endgame, int8_t* order, int* norder,
-                int* steps) noexcept nogil:
+                int* steps, double eps, uint64_t* rng) noexcept nogil:
     """hint.playout's loop: at most ``limit`` greedy moves; PO_OVER, PO_LIMIT or
-    PO_ENDGAME (the first position between bouts with the pile empty)."""
+    PO_ENDGAME (the first position between bouts with the pile empty).  With
+    ``eps`` > 0 (the tree search's playouts, uct.pxi) each move is a uniformly
+    random legal one with probability ``eps``, drawn from ``rng``."""
     cdef Mv ms[MAXMOVES]
     cdef int k, nm, i
+    # a draw below this is a random move (53 bits: exact in a double)
+    cdef uint64_t below = <uint64_t>(eps * 9007199254740992.0)
     steps[0] = 0
     for k in range(limit):
         if s.over:
@@ -227,7 +231,10 @@ cdef int po_run(Ctx* c, St* s, int limit, int stop_at_endgame, int8_t* order, in
         if stop_at_endgame and s.pile == 0 and s.att == 0:
             return PO_ENDGAME
         nm = gen_moves(c, s, ms, 0)
-        i = po_greedy(c, s, ms, nm, order, norder[0])
+        if below and nm > 0 and (dl_next(rng) >> 11) < below:
+            i = <int>dl_below(rng, <uint32_t>nm)
+        else:
+            i = po_greedy(c, s, ms, nm, order, norder[0])
         if i < 0:
             return PO_OVER
         po_play(c, s, &ms[i], order, norder)
@@ -309,7 +316,7 @@ def greedy_playout(CState st, int me, int limit=1500, tuple table_order=(), int 
             raise IndexError("move index out of range")
         po_play(c, &s, &ms[first], order, &norder)
     with nogil:
-        status = po_run(c, &s, limit, stop_at_endgame, order, &norder, &steps)
+        status = po_run(c, &s, limit, stop_at_endgame, order, &norder, &steps, 0.0, NULL)
     mine = popcount64(s.hand[me])
     for i in range(c.n):
         if i != me:

@@ -80,30 +80,6 @@ cdef int uct_select(UNode* nodes, int node, int me, double explore) noexcept nog
     return best
 
 
-cdef int uct_playout(Ctx* c, St* s, int limit, int8_t* order, int* norder, int* steps,
-                     double eps, uint64_t* rng) noexcept nogil:
-    """``po_run`` (no endgame stop) by an epsilon-greedy player: each move a
-    uniformly random legal one with probability ``eps``, else the greedy one."""
-    cdef Mv ms[MAXMOVES]
-    cdef int k, nm, i
-    # a draw below this is a random move (53 bits: exact in a double)
-    cdef uint64_t below = <uint64_t>(eps * 9007199254740992.0)
-    steps[0] = 0
-    for k in range(limit):
-        if s.over:
-            return PO_OVER
-        nm = gen_moves(c, s, ms, 0)
-        if nm > 0 and (dl_next(rng) >> 11) < below:
-            i = <int>dl_below(rng, <uint32_t>nm)
-        else:
-            i = po_greedy(c, s, ms, nm, order, norder[0])
-        if i < 0:
-            return PO_OVER
-        po_play(c, s, &ms[i], order, norder)
-        steps[0] += 1
-    return PO_OVER if s.over else PO_LIMIT
-
-
 cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int limit,
                  int8_t* order0, int norder0, UNode** nodes, int* cap, int* used,
                  int32_t* path, double eps, uint64_t seed) noexcept nogil:
@@ -135,10 +111,10 @@ cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int l
             po_play(c, &s, &nodes[0][node].mv, order, &norder)
             path[depth] = node
             depth += 1
-        if depth <= 2 or eps <= 0.0:  # a root move's first playout: plain greedy
-            status = po_run(c, &s, limit, 0, order, &norder, &steps)
-        else:
-            status = uct_playout(c, &s, limit, order, &norder, &steps, eps, &rng)
+        # a root move's first playout (depth 2: it is expanded on its second
+        # visit) stays the plain greedy playout
+        status = po_run(c, &s, limit, 0, order, &norder, &steps, eps if depth > 2 else 0.0,
+                        &rng)
         r = po_result(c, &s, me, status, &others)
         if nodes[0][node].visits == 0:
             nodes[0][node].r0 = r

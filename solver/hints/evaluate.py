@@ -64,7 +64,10 @@ class HintConfig:
     playout per move, the engine before).  ``uct_iters_multi``: the same with
     three or more players, off by default: with 512 deals, 50 iterations a deal
     took four times the time for the same share of durak games (150 against 152
-    of 3,000, docs/hint.md).  ``uct_explore``: its UCB1 constant.  ``uct_eps``: the playouts below the tree make a uniformly random move with this probability (0: greedy only, the default; 0.1 measured stronger in pilots, docs/hint.md, "Random moves in the playouts").  ``uct_mix``: a move's score
+    of 3,000, docs/hint.md).  ``uct_explore``: its UCB1 constant.  ``uct_eps``: the
+    playouts below the tree make a uniformly random move with this probability (0:
+    greedy only, the default; 0.1 measured stronger in unconfirmed pilots, docs/hint.md,
+    "Random moves in the playouts").  ``uct_mix``: a move's score
     on the deal is ``uct_mix`` times the greedy playout after it (the search's
     first visit) plus the rest times the search's mean (0.5: the search wins
     head to head, the greedy playout models a greedy opponent better; both
