@@ -3,7 +3,8 @@
 A deal that is not solved exactly is scored by a UCT search with greedy
 playouts at its leaves (``HintConfig.uct_iters`` with two players,
 ``uct_iters_multi``, off by default, with more; ``ext/uct.pxi``), averaged with the plain
-greedy playout (``uct_mix``).  No iterations is the engine before.
+greedy playout (``uct_mix``); with two players the playouts below the tree make a
+random move one time in ten (``uct_eps``).  No iterations is the engine before.
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def moves_json(res):
 
 def test_two_players_are_searched_by_default():
     res = hint(POS, samples=16, seed=3)
-    assert res.iterations == HintConfig().uct_iters == 100
+    assert res.iterations == HintConfig().uct_iters == 300
     assert all(-1.0 <= m.score <= 1.0 for m in res.moves)
     plain = hint(POS, samples=16, seed=3, config=HintConfig(uct_iters=0))
     assert plain.iterations == 0
@@ -85,7 +86,7 @@ def test_search_scores_are_the_asking_seats():
 def test_time_is_a_cap_only():
     """A time budget that does not run out leaves the answer as it is."""
     capped = hint(POS, samples=16, seed=4, max_time=30.0)
-    assert capped.iterations == 100
+    assert capped.iterations == HintConfig().uct_iters
     assert moves_json(capped) == moves_json(hint(POS, samples=16, seed=4))
 
 
@@ -97,8 +98,32 @@ def test_bad_search_settings_are_refused():
         evaluate_deal(g, legal_moves(g), 0, HintConfig(uct_iters_multi=-1))
     with pytest.raises(OptionError, match="uct_mix"):
         evaluate_deal(g, legal_moves(g), 0, HintConfig(uct_mix=1.5))
+    with pytest.raises(OptionError, match="uct_eps"):
+        evaluate_deal(g, legal_moves(g), 0, HintConfig(uct_eps=-0.1))
+    with pytest.raises(OptionError, match="uct_eps_multi"):
+        evaluate_deal(g, legal_moves(g), 0, HintConfig(uct_eps_multi=2.0))
     with pytest.raises(OptionError, match="compiled core"):
         evaluate_deal(g, legal_moves(g), 0, HintConfig(playouts="python"))
+
+
+def test_random_playout_moves_by_the_number_of_players():
+    """Two players: the playouts below the tree make random moves by default
+    (``uct_eps``), so the scores differ from the greedy playouts' and the same
+    call repeats them; three or more: ``uct_eps_multi`` (0 by default) and not
+    ``uct_eps`` governs them."""
+    g = new_game(2, seed=6)
+    moves = legal_moves(g)
+    run = lambda **kw: evaluate_deal(  # noqa: E731
+        g, moves, g.to_move, HintConfig(solver="never", uct_iters=200, **kw))
+    assert HintConfig().eps(2) > 0.0 and HintConfig().eps(3) == 0.0
+    assert run() == run()
+    assert run() != run(uct_eps=0.0)
+    g3 = new_game(3, seed=6)
+    moves3 = legal_moves(g3)
+    run3 = lambda **kw: evaluate_deal(  # noqa: E731
+        g3, moves3, g3.to_move, HintConfig(solver="never", uct_iters_multi=200, **kw))
+    assert run3() == run3(uct_eps=0.0) == run3(uct_eps=0.7)
+    assert run3() != run3(uct_eps_multi=0.3)
 
 
 def test_cli_iterations_and_json():

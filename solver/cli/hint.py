@@ -32,7 +32,7 @@ MAX_ITERATIONS = 102_400
               help="Stop scoring new deals after this many seconds (exit 3 if fewer deals "
                    "than asked were scored).")
 @click.option("--iterations", type=click.IntRange(0, MAX_ITERATIONS), default=None,
-              help="Tree-search iterations per deal (default 100 with two players, none with more; "
+              help="Tree-search iterations per deal (default 300 with two players, none with more; "
                    "0: one greedy playout per move, the faster engine before).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Seed of the deals (default: a fresh one, printed).")

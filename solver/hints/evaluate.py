@@ -66,8 +66,12 @@ class HintConfig:
     took four times the time for the same share of durak games (150 against 152
     of 3,000, docs/hint.md).  ``uct_explore``: its UCB1 constant.  ``uct_eps``: the
     playouts below the tree make a uniformly random move with this probability (0:
-    greedy only, the default; 0.1 measured stronger in unconfirmed pilots, docs/hint.md,
-    "Random moves in the playouts").  ``uct_mix``: a move's score
+    greedy only, the engine before 2026-12-04).  0.1 with 300 iterations is the
+    default: 58.3% of decided games against ``hint-fast`` where 0.0 with 100
+    iterations won 55.6% on the same 2,000 games, and the first setting of the
+    search in which more iterations measured stronger (docs/hint.md, "Random moves
+    in the playouts").  ``uct_eps_multi``: the same with three or more players (0:
+    the search there, itself off by default, was measured with greedy playouts only).  ``uct_mix``: a move's score
     on the deal is ``uct_mix`` times the greedy playout after it (the search's
     first visit) plus the rest times the search's mean (0.5: the search wins
     head to head, the greedy playout models a greedy opponent better; both
@@ -100,11 +104,12 @@ class HintConfig:
     tt_mb: int = 16
     playout_limit: int = PLAYOUT_LIMIT
     playouts: str = "auto"
-    uct_iters: int = 100
+    uct_iters: int = 300
     uct_explore: float = 1.0
     uct_mix: float = 0.5
-    uct_eps: float = 0.0
+    uct_eps: float = 0.1
     uct_iters_multi: int = 0
+    uct_eps_multi: float = 0.0
     ismcts: bool = False
     ismcts_batch: int = 64
     fact_weights: bool = True
@@ -113,6 +118,10 @@ class HintConfig:
     def weigh_facts(self, players: int) -> bool:
         """Whether the uncertain facts weigh the deals at a table of ``players``."""
         return self.fact_weights if players == 2 else self.fact_weights_multi
+
+    def eps(self, players: int) -> float:
+        """The playouts' share of random moves below the tree at a table of ``players``."""
+        return self.uct_eps if players == 2 else self.uct_eps_multi
 
     def iterations(self, players: int) -> int:
         """Tree-search iterations per deal at a table of ``players`` (0: greedy playouts)."""
@@ -130,8 +139,9 @@ class _Evaluator:
         for name in ("uct_iters", "uct_iters_multi"):
             if getattr(cfg, name) < 0:
                 raise OptionError(f"{name}: need 0 or more, got {getattr(cfg, name)}")
-        if not 0.0 <= cfg.uct_mix <= 1.0:
-            raise OptionError(f"uct_mix: a weight from 0 to 1, got {cfg.uct_mix}")
+        for name in ("uct_mix", "uct_eps", "uct_eps_multi"):
+            if not 0.0 <= getattr(cfg, name) <= 1.0:
+                raise OptionError(f"{name}: a share from 0 to 1, got {getattr(cfg, name)}")
         if cfg.ismcts_batch < 1:
             raise OptionError(f"ismcts_batch: need 1 or more deals, got {cfg.ismcts_batch}")
         if (cfg.uct_iters or cfg.uct_iters_multi) and cfg.playouts == "python":
@@ -254,7 +264,8 @@ class _Evaluator:
         playout after the move, weighed by ``uct_mix`` (``ext/uct.pxi``)."""
         st, order = self._core_deal(deal, moves, self._playout_solver())
         out = core.uct_scores(st, me, max(self.cfg.iterations(deal.players), len(moves)), order,
-                              self.cfg.uct_explore, self.cfg.playout_limit, self.cfg.uct_eps)
+                              self.cfg.uct_explore, self.cfg.playout_limit,
+                              self.cfg.eps(deal.players))
         a = self.cfg.uct_mix
         return [(a * r0 + (1 - a) * r, a * g0 + (1 - a) * g) for r, g, _, r0, g0 in out]
 
