@@ -83,7 +83,7 @@ cdef int uct_select(UNode* nodes, int node, int me, double explore) noexcept nog
 cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int limit,
                  int8_t* order0, int norder0, UNode** nodes, int* cap, int* used,
                  int32_t* path, double eps, uint64_t seed) noexcept nogil:
-    """``iterations`` rounds of select, expand, greedy playout, back-up; -1 when out of memory."""
+    """``iterations`` rounds of select, expand, playout, back-up; -1 when out of memory."""
     cdef St s
     cdef int8_t order[PO_MAXTAB]
     cdef int norder, it, depth, node, steps, status, i
@@ -129,7 +129,7 @@ cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int l
 def uct_scores(CState st, int me, int iterations, tuple table_order=(), double explore=1.0,
                int limit=1500, double eps=0.0, uint64_t seed=0):
     """Every legal move's mean result and card margin for ``me`` after a UCT search
-    of ``iterations`` greedy playouts over this fully known state.
+    of ``iterations`` playouts over this fully known state.
 
     Returns one ``(mean result, mean margin, visits, first result, first
     margin)`` per move of ``st.moves()``; the first playout through a move is
@@ -154,8 +154,9 @@ def uct_scores(CState st, int me, int iterations, tuple table_order=(), double e
         raise ValueError(f"eps: {eps} is not between 0 and 1")
     if st.s.over:
         return []
-    for k in range(c.n):
-        seed = (seed ^ st.s.hand[k]) * <uint64_t>0x9E3779B97F4A7C15 + <uint64_t>k
+    for k in range(c.n):  # the deal's hands pick the random stream (deal.pxi's splitmix64)
+        seed ^= st.s.hand[k]
+        seed = dl_next(&seed)
     nodes = <UNode*>malloc(cap * sizeof(UNode))
     path = <int32_t*>malloc((<size_t>iterations + 2) * sizeof(int32_t))
     if nodes == NULL or path == NULL:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import solver.cli.solve as cli_solve
 from solver.cli import app, launch, main
 from solver.errors import BudgetExceeded, DurakError, Interrupted
+from solver.hints.stats import MARGIN_WEIGHT
 from solver.notation import format_position, parse_position
 
 SIMPLE = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
@@ -124,9 +125,10 @@ def test_hint_from_one_deal_never_recommends_a_move_that_deal_shows_worse():
     assert res.exit_code == 3
     obj = json.loads(res.output.splitlines()[0])
     assert obj["samples"] == 1
-    top = max(m["score"] for m in obj["moves"])
-    best = next(m for m in obj["moves"] if m["move"] == obj["best"])
-    assert best["score"] == top
+    # worse by the engine's ranking: the score plus a small weight on the card margin
+    utility = {m["move"]: m["score"] + MARGIN_WEIGHT * m["margin"] for m in obj["moves"]}
+    assert utility[obj["best"]] == max(utility.values())
+    assert obj["moves"][0]["move"] == obj["best"]
 
 
 # ------------------------------------------------------------------ Ctrl-C

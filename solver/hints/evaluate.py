@@ -70,12 +70,13 @@ class HintConfig:
     default: 58.3% of decided games against ``hint-fast`` where 0.0 with 100
     iterations won 55.6% on the same 2,000 games, and the first setting of the
     search in which more iterations measured stronger (docs/hint.md, "Random moves
-    in the playouts").  ``uct_eps_multi``: the same with three or more players (0:
-    the search there, itself off by default, was measured with greedy playouts only).  ``uct_mix``: a move's score
-    on the deal is ``uct_mix`` times the greedy playout after it (the search's
-    first visit) plus the rest times the search's mean (0.5: the search wins
-    head to head, the greedy playout models a greedy opponent better; both
-    measured in docs/hint.md).  ``ismcts``: the deals of each batch of
+    in the playouts").  ``uct_eps_multi``: the same with three or more players
+    (0: the search there, itself off by default, was measured with greedy
+    playouts only).  ``uct_mix``: a move's score on the deal is ``uct_mix``
+    times the greedy playout after it (the search's first visit) plus the rest
+    times the search's mean (0.5: the search wins head to head, the greedy
+    playout models a greedy opponent better; both measured in docs/hint.md).
+    ``ismcts``: the deals of each batch of
     ``ismcts_batch`` share one information-set tree search
     (``ext/ismcts.pxi``: every seat chooses its moves from what it can see, not
     from the deal) in place of a search of each deal; its mean takes the
@@ -141,7 +142,8 @@ class _Evaluator:
                 raise OptionError(f"{name}: need 0 or more, got {getattr(cfg, name)}")
         for name in ("uct_mix", "uct_eps", "uct_eps_multi"):
             if not 0.0 <= getattr(cfg, name) <= 1.0:
-                raise OptionError(f"{name}: a share from 0 to 1, got {getattr(cfg, name)}")
+                raise OptionError(f"{name}: a share from 0 to 1, "
+                                  f"got {getattr(cfg, name)}")
         if cfg.ismcts_batch < 1:
             raise OptionError(f"ismcts_batch: need 1 or more deals, got {cfg.ismcts_batch}")
         if (cfg.uct_iters or cfg.uct_iters_multi) and cfg.playouts == "python":
