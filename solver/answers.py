@@ -104,11 +104,8 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
                 iterations: int | None = None) -> Answer:
     """`durak hint`: every move scored on sampled deals (default samples as the command).
 
-    With only a time budget and two players, the default number of deals is
-    scored at as many tree-search iterations as fill the time
-    (:func:`~solver.hints.fitted_iterations`); with more players (no tree
-    search) deals are scored until the time is up.  Either way the answer is
-    complete once the default number of deals (by the number of players:
+    With only a time budget the deals are scored until it is up, and the answer
+    is complete once the default number of them (by the number of players:
     :func:`~solver.hints.default_samples`) is in.  ``knowledge``
     (a seat's view of a game record) stands in for ``position``; ``iterations``
     sets the tree search's iterations per deal (``uct_iters`` and
@@ -116,27 +113,21 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
     """
     hints = _engine("solver.hints")
     pos = parse_position(position) if knowledge is None else None  # parsed once
-    players = knowledge.view.players if pos is None else pos.state.players
-    default = hints.default_samples(players)
-    time_only = samples is None and max_time is not None
-    floor = default if time_only else None
-    # the time buys iterations where the tree search runs (two players), else deals
-    fit = time_only and iterations is None and hints.HintConfig().iterations(players) > 0
+    default = hints.default_samples(knowledge.view.players if pos is None else pos.state.players)
+    floor = default if samples is None and max_time is not None else None
     if samples is None:
-        samples = hints.TIME_ONLY_SAMPLES if time_only and not fit else default
+        samples = hints.TIME_ONLY_SAMPLES if max_time is not None else default
     config = (None if iterations is None
               else hints.HintConfig(uct_iters=iterations, uct_iters_multi=iterations))
     try:
         if knowledge is not None:
             res = hints.hint_knowledge(knowledge, samples=samples, seed=seed,
                                        max_time=max_time, workers=workers, progress=progress,
-                                       scheduler=scheduler, min_samples=floor, config=config,
-                                       fit_time=fit)
+                                       scheduler=scheduler, min_samples=floor, config=config)
         else:
             res = hints.hint(pos, samples=samples, seed=seed,
                              max_time=max_time, workers=workers, me=me, progress=progress,
-                             scheduler=scheduler, min_samples=floor, config=config,
-                             fit_time=fit)
+                             scheduler=scheduler, min_samples=floor, config=config)
     except Interrupted as e:  # Ctrl-C: the answer from the deals scored so far
         res = e.partial
     budget = None

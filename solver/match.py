@@ -81,19 +81,14 @@ class HintPolicy:
     the other seats' past moves, passed by :func:`play_game` as
     ``observations`` (:mod:`solver.hints.inference`; ``model`` overrides the
     opponent model; ``oversample`` as in :func:`~solver.hints.advise.hint_knowledge`);
-    without, or without observations, every deal counts alike.  With a
-    ``time`` and no ``samples`` the time buys tree-search iterations per deal
-    (``fit_time``, :func:`~solver.hints.advise.hint_knowledge`) unless
-    ``fit_time`` is False.
+    without, or without observations, every deal counts alike.
     """
 
     def __init__(self, samples: int | None = BOT_HINT_SAMPLES, time: float | None = None,
                  config: Any = None, inference: bool = False, model: Any = None,
                  oversample: int = INFERENCE_OVERSAMPLE, name: str | None = None,
-                 facts: bool = True, model_trust: float = 0.0, fit_time: bool | None = None):
+                 facts: bool = True, model_trust: float = 0.0):
         self.samples = samples
-        # a time with no deal count buys iterations, as `durak hint --time` does
-        self.fit_time = (time is not None and samples is None) if fit_time is None else fit_time
         self.facts = facts
         self.model_trust = model_trust if facts else 0.0
         self.time = time
@@ -121,7 +116,7 @@ class HintPolicy:
         if facts and self.facts:
             k = replace(k, facts=tuple(facts))
         res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), max_time=self.time,
-                             config=self.config, fit_time=self.fit_time,
+                             config=self.config,
                              observations=observations if self.inference else None,
                              model=self.model, oversample=self.oversample)
         return Move.parse(res.best, state.rules.deck)

@@ -18,10 +18,9 @@ from solver.cli.hint import MAX_ITERATIONS
 from solver.errors import OptionError
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
-from solver.hints import (MAX_UCT_ITERS, HintConfig, evaluate_deal, fitted_iterations, hint,
-                          hint_knowledge)
+from solver.hints import MAX_UCT_ITERS, HintConfig, evaluate_deal, hint, hint_knowledge
 from solver.hints.knowledge import knowledge_of
-from solver.match import HintPolicy, make_policy
+from solver.match import make_policy
 
 POS = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
        "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
@@ -89,64 +88,6 @@ def test_time_is_a_cap_only():
     capped = hint(POS, samples=16, seed=4, max_time=30.0)
     assert capped.iterations == HintConfig().uct_iters
     assert moves_json(capped) == moves_json(hint(POS, samples=16, seed=4))
-
-
-def test_fitted_iterations_climb_by_square_roots_of_two_within_the_cap():
-    """The time per deal grows with the iterations in proportion, so the count
-    is the largest step of the ladder whose estimate fits (issue 14, item 4)."""
-    assert fitted_iterations(300, 0.001, 0.0005) == 300  # too slow already: the config's
-    assert fitted_iterations(300, 0.001, 0.001) == 300
-    assert fitted_iterations(300, 0.001, 0.0015) == 424  # 300 * 2**0.5
-    assert fitted_iterations(300, 0.001, 0.0041) == 1200  # 300 * 2**2; 1697 does not fit
-    assert fitted_iterations(300, 1e-9, 1e9) <= MAX_UCT_ITERS < 2 ** 0.5 * fitted_iterations(
-        300, 1e-9, 1e9)
-    assert fitted_iterations(0, 0.001, 1.0) == 0  # no search: nothing to fit
-    assert fitted_iterations(300, 0.0, 1.0) == 300
-
-
-def test_a_fitted_time_scores_every_deal_at_the_fitted_count(monkeypatch):
-    """The probe's deals are scored again at the fitted count, in their place:
-    the answer is the one a config with that count gives, on any number of
-    workers; when the config's own count is kept, so are the probe's scores."""
-    from solver.hints import advise
-
-    monkeypatch.setattr(advise, "fitted_iterations", lambda base, probe, per_deal: 600)
-    fitted = hint(POS, samples=24, seed=6, max_time=60.0, fit_time=True)
-    assert fitted.iterations == 600 and fitted.samples == 24
-    fixed = hint(POS, samples=24, seed=6, config=HintConfig(uct_iters=600))
-    assert moves_json(fitted) == moves_json(fixed)
-    spread = hint(POS, samples=24, seed=6, max_time=60.0, fit_time=True, workers=2)
-    assert moves_json(spread) == moves_json(fixed)
-    monkeypatch.setattr(advise, "fitted_iterations", lambda base, probe, per_deal: base)
-    kept = hint(POS, samples=24, seed=6, max_time=60.0, fit_time=True)
-    assert kept.iterations == 300
-    assert moves_json(kept) == moves_json(hint(POS, samples=24, seed=6))
-
-
-def test_a_time_alone_buys_iterations_with_two_players():
-    """`durak hint --time` alone: the default deals, more iterations each, all
-    of them scored inside the time (issue 14, item 4)."""
-    res = CliRunner().invoke(main, ["hint", POS, "--time", "2", "--seed", "1", "--json"])
-    assert res.exit_code == 0, res.output
-    obj = json.loads(res.output)
-    assert obj["samples"] == obj["deals_wanted"] == 256 and obj["complete"] is True
-    assert obj["iterations"] > HintConfig().uct_iters  # about 0.1 s at 300 here
-    given = CliRunner().invoke(main, ["hint", POS, "--time", "2", "--iterations", "100",
-                                      "--seed", "1", "--json"])
-    assert json.loads(given.output)["iterations"] == 100  # a count given is kept
-    few = CliRunner().invoke(main, ["hint", POS, "--time", "2", "--samples", "16",
-                                    "--seed", "1", "--json"])
-    assert json.loads(few.output)["iterations"] == 300  # deals given: the time is a cap
-
-
-def test_a_match_budget_in_time_buys_iterations_as_the_command_does():
-    """`durak match --hint-time` alone fits the iterations; with a deal count
-    the time is a cap, as for `durak hint` (issue 14, item 4)."""
-    assert HintPolicy(None, 1.0).fit_time is True
-    assert HintPolicy(64, 1.0).fit_time is False
-    assert HintPolicy(None, None).fit_time is False
-    assert HintPolicy(None, 1.0, fit_time=False).fit_time is False
-    assert make_policy("hint", None, 1.0).fit_time is True
 
 
 def test_bad_search_settings_are_refused():

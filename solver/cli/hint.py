@@ -26,12 +26,11 @@ MAX_ITERATIONS = 102_400
               help="A game record (docs/game-record.md; '-' for stdin): the hint at its end, "
                    "from the asking seat's view, instead of POSITION.")
 @click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
-              help="Deals to score the moves on (default 256 with two players, 512 with more, "
-                   "up to 5000 with --time and more players; all deals when there are fewer).")
+              help="Deals to score the moves on (default 256 with two players, 512 with more; "
+                   "up to 5000 with --time; all deals when there are fewer).")
 @click.option("--time", "--max-time", "time_", type=Seconds(), default=None,
-              help="Seconds for the hint: alone with two players it sets the iterations per "
-                   "deal to fill about 60% of it; new deals stop when it is up (exit 3 if "
-                   "fewer deals than asked were scored).")
+              help="Stop scoring new deals after this many seconds (exit 3 if fewer deals "
+                   "than asked were scored).")
 @click.option("--iterations", type=click.IntRange(0, MAX_ITERATIONS), default=None,
               help="Tree-search iterations per deal (default 300 with two players, none with more; "
                    "0: one greedy playout per move, the faster engine before).")
@@ -56,9 +55,7 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     2 cards), else searched with greedy playouts at the leaves (two players)
     or played out by the greedy player (docs/hint.md).  With --game FILE the
     position is the end of a game record, seen by its asking seat (or --me).
-    With --time and no --samples or --iterations, two players get more
-    tree-search iterations per deal the longer the time (timed on the first
-    deals: the JSON's `iterations`), more players more deals until it is up.
+    With --time and no --samples, deals are scored until the time is up.
     """
     if (position is None) == (game_file is None):
         raise OptionError("give either POSITION or --game FILE")

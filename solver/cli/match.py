@@ -34,9 +34,7 @@ from solver.sprt import parse_sprt
               help="Deals per decision of the hint policies (default 256 with two players, "
                    "512 with more; hint-fast: 128).")
 @click.option("--hint-time", type=Seconds(), default=None,
-              help="Seconds per decision of the hint policies: without --hint-samples it buys "
-                   "tree-search iterations per deal (two players), as `durak hint --time`; "
-                   "new deals stop when it is up.")
+              help="Seconds per decision of the hint policy (stops scoring new deals).")
 @click.option("--record", "record_dir", default=None, metavar="DIR",
               help="Write every game as a full game record (docs/game-record.md) into DIR.")
 @click.option("--sprt", "sprt_text", default=None, metavar="S0,S1",

@@ -46,7 +46,7 @@ import os
 import random
 import time as _time
 from dataclasses import dataclass, replace
-from itertools import chain, islice
+from itertools import islice
 from typing import Any, Callable, Iterator, Sequence
 
 from solver.bots import greedy_move
@@ -78,13 +78,6 @@ TIME_ONLY_SAMPLES = 5000
 #: The most tree-search iterations per deal `durak hint --iterations` accepts
 #: (measured at the cap on a 6-card opening: 15 MB of tree and 0.2 s a deal).
 MAX_UCT_ITERS = 102_400
-#: With a time budget that sets the iterations (``fit_time``): the deals timed
-#: at the config's iterations before the count for all of them is chosen.
-PROBE_DEALS = 8
-#: The share of a time budget the chosen iterations are meant to fill; the rest
-#: is slack for deals slower than the probed ones (their time per iteration
-#: varies by a few per cent at a position, docs/hint.md "Time budgets").
-TIME_FILL = 0.6
 
 
 @dataclass
@@ -373,28 +366,6 @@ def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
     return state, None
 
 
-def fitted_iterations(base: int, probe_seconds: float, per_deal: float) -> int:
-    """The tree search's iterations per deal that fill ``per_deal`` seconds.
-
-    ``probe_seconds``: what a deal took at ``base`` iterations.  A deal's time
-    grows in proportion to its iterations (measured from 300 to 9,600 on an
-    opening and on a pile of 7: within 15% of linear, docs/hint.md), so the
-    answer is the largest ``round(base * 2**(k/2))`` (k >= 0, at most
-    :data:`MAX_UCT_ITERS`) whose estimated time fits; ``base`` when none more
-    does.  Steps of a square root of two rather than any count: a budget a
-    little longer or a machine a little faster gives the same count, hence
-    the same answer for a seed, more often.
-    """
-    if base <= 0 or probe_seconds <= 0:
-        return base
-    k = 0
-    while True:
-        n = round(base * 2 ** ((k + 1) / 2))
-        if n > MAX_UCT_ITERS or probe_seconds * n / base > per_deal:
-            return round(base * 2 ** (k / 2))
-        k += 1
-
-
 def default_samples(players: int) -> int:
     """The default number of deals per hint for a game of ``players`` seats."""
     return DEFAULT_SAMPLES if players == 2 else DEFAULT_SAMPLES_MULTI
@@ -404,8 +375,7 @@ def hint(position: Any, samples: int | None = None, seed: int | None = None,
          max_time: float | None = None, workers: int = 1, me: int | None = None,
          config: HintConfig | None = None, solver: Any = None,
          progress: Callable[[int, int], None] | None = None,
-         scheduler: str | None = None, min_samples: int | None = None,
-         fit_time: bool = False) -> HintResult:
+         scheduler: str | None = None, min_samples: int | None = None) -> HintResult:
     """Score every move of the seat to move, as seen by the asking seat.
 
     ``position``: a position string, JSON-like dict, parsed position or
@@ -419,8 +389,7 @@ def hint(position: Any, samples: int | None = None, seed: int | None = None,
     (:mod:`solver.executor`).  ``solver``: an object with the
     :class:`solver.search.Solver` API to use for exact deals (tests).
     ``min_samples``: the fewest deals that make a complete answer when a time
-    budget stops the scoring early (default: all asked); ``fit_time``: spend
-    ``max_time`` on iterations per deal (:func:`hint_knowledge`);
+    budget stops the scoring early (default: all asked);
     :attr:`HintResult.complete` says whether they were reached.  Ctrl-C raises
     :class:`~solver.errors.Interrupted` whose ``partial`` is the answer from the
     deals scored so far (none scored: a plain ``KeyboardInterrupt``).
@@ -429,7 +398,7 @@ def hint(position: Any, samples: int | None = None, seed: int | None = None,
     k = knowledge_of(state, me0)
     return hint_knowledge(k, samples=samples, seed=seed, max_time=max_time, workers=workers,
                           config=config, solver=solver, progress=progress, scheduler=scheduler,
-                          min_samples=min_samples, fit_time=fit_time)
+                          min_samples=min_samples)
 
 
 def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = None,
@@ -438,8 +407,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
                    progress: Callable[[int, int], None] | None = None,
                    scheduler: str | None = None, min_samples: int | None = None,
                    observations: Sequence[Observation] | None = None,
-                   model: OpponentModel | None = None, oversample: int = 1,
-                   fit_time: bool = False) -> HintResult:
+                   model: OpponentModel | None = None, oversample: int = 1) -> HintResult:
     """:func:`hint` on a seat's knowledge (the bots' entry point).
 
     ``observations``: the other seats' past decisions
@@ -451,13 +419,6 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     deals, keep drawing deals (up to ``oversample`` times ``samples``) until
     Kish's effective number reaches ``samples``, so the weighting does not
     shrink the budget; 1 draws ``samples`` deals as without observations.
-    ``fit_time``: with ``max_time`` and deals searched by the tree
-    search, spend the time on more iterations per deal rather than on
-    stopping early: the first :data:`PROBE_DEALS` deals are timed at the
-    config's iterations and :func:`fitted_iterations` picks the count for all
-    the deals (the probed ones are scored again at it); the answer's
-    ``iterations`` says which.  More deals than the default measured no
-    stronger, more iterations did (docs/hint.md "Time budgets").
     """
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
@@ -519,36 +480,9 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
             progress(n, total)
 
     interrupted = False
-    ev = _Evaluator(cfg, solver)
     try:
-        if fit_time and deadline is not None and not cfg.ismcts and cfg.iterations(view.players):
-            deals = iter(deals)
-            probe: list[GameState] = []
-            probed: list[tuple[list[int], list[float], bool]] = []
-            t1 = now = _time.perf_counter()
-            for deal in islice(deals, PROBE_DEALS):  # one at a time: the deadline holds
-                probe.append(deal)
-                probed += ev.evaluate_many([deal], moves, k.seat)
-                now = _time.perf_counter()
-                if now > deadline:
-                    break
-            per_deal = TIME_FILL * (deadline - now) * (1 if scheduler else workers) / total
-            base = cfg.iterations(view.players)
-            fitted = (base if all(ex for _, _, ex in probed)  # exact: no iterations to buy
-                      else fitted_iterations(base, (now - t1) / len(probe), per_deal))
-            if fitted == base:  # the probe's scores stand
-                for row, mrow, ex in probed:
-                    scores.append(row)
-                    margins.append(mrow)
-                    exact_flags.append(ex)
-                done(len(scores))
-                if now > deadline:  # the probe took the time: no deal more
-                    deals = iter(())
-            else:
-                cfg = replace(cfg, uct_iters=fitted, uct_iters_multi=fitted)
-                ev = _Evaluator(cfg, ev._solver)
-                deals = chain(probe, deals)
         if (workers == 1 and scheduler is None) or total == 1:
+            ev = _Evaluator(cfg, solver)
             it = iter(deals)
             step = cfg.ismcts_batch if cfg.ismcts else 1
             while chunk := list(islice(it, step)):
@@ -618,6 +552,5 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     return result
 
 
-__all__ = ["DEFAULT_SAMPLES", "DEFAULT_SAMPLES_MULTI", "MAX_UCT_ITERS", "PROBE_DEALS", "TIME_FILL",
-           "TIME_ONLY_SAMPLES", "HintMove", "HintResult", "aggregate", "default_samples",
-           "fitted_iterations", "hint", "hint_knowledge"]
+__all__ = ["DEFAULT_SAMPLES", "DEFAULT_SAMPLES_MULTI", "MAX_UCT_ITERS", "TIME_ONLY_SAMPLES",
+           "HintMove", "HintResult", "aggregate", "default_samples", "hint", "hint_knowledge"]
