@@ -52,8 +52,9 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     legal move on the same sampled deals of the unseen cards.
 
     Each deal is solved exactly when its pile is empty (two players: at most
-    2 cards), else searched with greedy playouts at the leaves (two players)
-    or played out by the greedy player (docs/hint.md).  With --game FILE the
+    2 cards), else searched with playouts at the leaves that play greedily but
+    for one random move in ten (two players) or played out by the greedy
+    player (docs/hint.md).  With --game FILE the
     position is the end of a game record, seen by its asking seat (or --me).
     With --time and no --samples, deals are scored until the time is up.
     """
