@@ -334,7 +334,7 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
     sum over the led ranks of (2 - m_i) more than the single cards would:
     at best sum over the ranks of min(m, 2).
     """
-    cdef int i, r, total = 0, low = 99, no = 0, j, t, d
+    cdef int i, r, total = 0, low = 99, no = 0, j, t, d, ph
     cdef int others[MAXP]
     if s.pile > 0:
         return 0
@@ -354,6 +354,23 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
     if side_of(c, to_move(s)) != c.prover and not no:
         # the next ply is the other side's and sheds nothing the prover's
         # result needs (the game is not over, so somebody moves)
+        total += 1
+        if low != 99:
+            low += 1
+    ph = phase(s)
+    if (c.n > 2 and (ph == PH_LEAD or (ph == PH_THROW and not no and (0 < low < 99 or (low == 99 and total))))
+            and side_of(c, to_move(s)) == c.prover and side_of(c, s.defender) != c.prover
+            and s.hand[s.defender] != 0):
+        # A ply of the other side's that none of the counts above holds.
+        # A lead of the prover's side to a defender of the other's: he may
+        # take at once, a ply before the bout can end (R20) that sheds
+        # nothing.  The throwers' turn (P3) against such a defender: the
+        # prover's side still holds cards, so it needs a shed before its
+        # result; a throw-in of its own is answered by the defender (P2)
+        # before the bout can end, and without one the bout ends with the
+        # same hands and the defender, who beat it off, leads the next (R18)
+        # -- a ply not counted when only the prover's side's sheds are.
+        # (Two players: ``duel_plies_needed``.)
         total += 1
         if low != 99:
             low += 1

@@ -113,3 +113,46 @@ def test_duel_bound_keeps_every_two_player_distance():
             assert on == distance(s, hero, prover, False), (str(s), hero, prover)
             checked += on is not None
     assert checked > 150
+
+
+def multi_cases(seed: int, count: int):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        players = rng.choice([3, 3, 4])
+        if players == 4 and rng.random() < 0.5:
+            rules = Rules(teams=True, first_out_wins=rng.random() < 0.3)
+        else:
+            rules = rng.choice(OPTION_SETS)
+        s = deal_endgame(rng, [rng.randint(1, 4) for _ in range(players)], rules)
+        s = random_prefix(rng, s, rng.randint(0, 8))
+        if not s.is_over:
+            out.append((s, rng.randrange(players)))
+    return out
+
+
+def limited_distance(state, hero: int, prover: int, bound: bool, cap: int = 40) -> int | None:
+    """The smallest limit up to ``cap`` at which the prover's proof succeeds."""
+    search = core.Search(4)
+    search.tune(ply_bound=bound)
+    st = load(search, state)
+    for depth in range(1, cap + 1):
+        if search.prove(st, hero, prover, depth)[0] == 1:
+            return depth
+    return None
+
+
+def test_other_sides_ply_keeps_every_multi_player_distance():
+    """R18, R20, P2-P3: with 3-4 players (teams, ``first_out_wins``, every
+    option set, bouts in progress) the bound also counts a ply of the other
+    side's -- the take a defender of theirs may answer a lead with, or the
+    answer to a throw-in / the next lead of a defender who beat the bout off
+    -- and every distance of either prover is the same without the bound.
+    (A version that counted two plies at the throwers' turn fails 9 of these.)"""
+    checked = 0
+    for s, hero in multi_cases(5, 300):
+        for prover in (0, 1):
+            on = limited_distance(s, hero, prover, True)
+            assert on == limited_distance(s, hero, prover, False), (str(s), hero, prover)
+            checked += on is not None
+    assert checked > 200

@@ -225,7 +225,9 @@ def test_ten_cards_states_too_many_for_the_graph_leave_the_rest_to_the_search(mo
     monkeypatch.setattr(retro, "FALLBACK_STATES", 10_000)
     res = Solver(16).solve(TEN_4P, 1, max_nodes=200_000)
     assert res.exact and answer(res) == answer(searched)
-    assert 10_000 + searched.nodes <= res.nodes <= 200_000 + 2048  # graph + search
+    # graph + search: the search before and after the graph shares its table, so
+    # together they may take a little less than the search alone, not less by 10,000
+    assert 10_000 + 0.8 * searched.nodes <= res.nodes <= 200_000 + 2048
     # 10,000 nodes of the budget went to the graph
     with pytest.raises(BudgetExceeded):
         Solver(16).solve(TEN_4P, 1, max_nodes=30_000)
