@@ -97,7 +97,8 @@ cdef inline int is_outcome(INode** nodes, int* cap, int* used, int parent, uint6
 
 cdef int is_run(Ctx* c, St* deals, int8_t* piles, int8_t* orders, int* norders, int ndeals, int me,
                int iterations, double explore, int limit, INode** nodes, int* cap,
-               int* used, int32_t* paths, int pathcap) noexcept nogil:
+               int* used, int32_t* paths, int pathcap, double eps,
+               uint64_t seed) noexcept nogil:
     """``iterations`` rounds over the deals in turn, one tree per seat (see the
     top of this file); -1 when out of memory.  Node 0 is the asking seat's
     root (its hand is the same on every deal), node ``1 + p``
@@ -111,6 +112,7 @@ cdef int is_run(Ctx* c, St* deals, int8_t* piles, int8_t* orders, int* norders, 
     cdef int8_t order[PO_MAXTAB]
     cdef int norder, it, k, nm, i, ch, pick, steps, status, untried, p, m, pile0
     cdef double r, others, sign, ln, u, bu
+    cdef uint64_t rng = seed
     for it in range(iterations):
         k = it % ndeals
         s = deals[k]
@@ -180,7 +182,7 @@ cdef int is_run(Ctx* c, St* deals, int8_t* piles, int8_t* orders, int* norders, 
                     plen[p] += 1
             if plen[0] + 3 >= pathcap:
                 break
-        status = po_run(c, &s, limit, 0, order, &norder, &steps, 0.0, NULL)
+        status = po_run(c, &s, limit, 0, order, &norder, &steps, eps, &rng)
         r = po_result(c, &s, me, status, &others)
         for p in range(c.n):
             for i in range(plen[p]):
@@ -192,7 +194,7 @@ cdef int is_run(Ctx* c, St* deals, int8_t* piles, int8_t* orders, int* norders, 
 
 
 def ismcts_scores(list deals, list pile_orders, int me, int iterations, list table_orders,
-                  double explore=1.0, int limit=1500):
+                  double explore=1.0, int limit=1500, double eps=0.0, uint64_t seed=0):
     """Every root move's mean result and card margin for ``me`` after
     ``iterations`` rounds of information-set MCTS over ``deals`` (states of one
     core search that the asking seat ``me`` cannot tell apart), taken in turn;
@@ -202,7 +204,9 @@ def ismcts_scores(list deals, list pile_orders, int me, int iterations, list tab
     Returns one ``(mean result, mean margin, visits)`` per move of
     ``deals[0].moves()`` (zeros if never tried).  ``table_orders[k]``: deal
     ``k``'s attack cards in the order they were played.  ``explore``: the
-    UCB1 constant (results are in [-1, 1]).
+    UCB1 constant (results are in [-1, 1]).  ``eps``: the playouts below the
+    trees make a uniformly random move with this probability (``uct_scores``'
+    rule), from a random stream started at ``seed``.
     """
     cdef int nd = len(deals), nroot, i, j, k, cap = 1024, used = 1, rc, pathcap
     cdef CState st0, st
@@ -222,6 +226,8 @@ def ismcts_scores(list deals, list pile_orders, int me, int iterations, list tab
         raise ValueError("table_orders, pile_orders: one per deal")
     if iterations < 1:
         raise ValueError("iterations must be at least 1")
+    if not 0.0 <= eps <= 1.0:
+        raise ValueError(f"eps: {eps} is not between 0 and 1")
     st0 = deals[0]
     c = st0.c
     if not 0 <= me < c.n:
@@ -265,9 +271,12 @@ def ismcts_scores(list deals, list pile_orders, int me, int iterations, list tab
             nodes[i].sibling = -1
         used = 1 + MAXP
         memcpy(saved, c.pile_cards, 64)
+        for k in range(c.n):   # the first deal's hands pick the random stream
+            seed ^= st0.s.hand[k]
+            seed = dl_next(&seed)
         with nogil:
             rc = is_run(c, sts, piles, orders, norders, nd, me, iterations, explore, limit,
-                        &nodes, &cap, &used, path, pathcap)
+                        &nodes, &cap, &used, path, pathcap, eps, seed)
         memcpy(c.pile_cards, saved, 64)
         if rc < 0:
             raise MemoryError()

@@ -118,3 +118,20 @@ def test_bad_arguments():
     if s.pile > 1:
         with pytest.raises(ValueError, match="pile_orders"):
             core.ismcts_scores([cs], [pile_order(s)[1:]], s.to_move, 10, [attack_order(s)])
+    with pytest.raises(ValueError, match="eps"):
+        core.ismcts_scores([cs], [pile_order(s)], s.to_move, 10, [attack_order(s)], eps=1.5)
+
+
+def test_random_playout_moves_are_repeatable_and_reach_the_means():
+    """``eps``: the playouts below the trees make random moves from a stream the
+    seed and the first deal's hands pick, so a call repeats exactly; with
+    ``eps=0`` the playouts are greedy and the seed changes nothing."""
+    differ = 0
+    for s in game_states(25, 40):
+        cs = load(core.Search(1), s)
+        args = ([cs], [pile_order(s)], s.to_move, 200, [attack_order(s)])
+        one = core.ismcts_scores(*args, eps=0.3, seed=1)
+        assert core.ismcts_scores(*args, eps=0.3, seed=1) == one
+        assert core.ismcts_scores(*args, seed=1) == core.ismcts_scores(*args, seed=2)
+        differ += core.ismcts_scores(*args) != one
+    assert differ > 30

@@ -80,7 +80,8 @@ class HintConfig:
     ``ismcts_batch`` share one information-set tree search
     (``ext/ismcts.pxi``: every seat chooses its moves from what it can see, not
     from the deal) in place of a search of each deal; its mean takes the
-    search's place in ``uct_mix``.  Off: at the same time it measured as strong
+    search's place in ``uct_mix``, and its playouts make random moves as
+    ``uct_eps`` says.  Off: at the same time it measured as strong
     as the search of each deal, and no stronger with more iterations
     (docs/hint.md, "Information-set search").  ``playouts``: ``"auto"`` runs the greedy
     playouts in the compiled core (``ext/playout.pxi``, the same moves and results as :func:`playout`,
@@ -253,7 +254,7 @@ class _Evaluator:
             orders.append(order)
         iters = max(self.cfg.iterations(deals[0].players), len(moves)) * len(deals)
         tree = core.ismcts_scores(states, [pile_order(d) for d in deals], me, iters, orders,
-                                  self.cfg.uct_explore, limit)
+                                  self.cfg.uct_explore, limit, self.cfg.eps(deals[0].players))
         a = self.cfg.uct_mix
         rows = []
         for first in firsts:
