@@ -334,7 +334,7 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
     sum over the led ranks of (2 - m_i) more than the single cards would:
     at best sum over the ranks of min(m, 2).
     """
-    cdef int i, r, total = 0, low = 99, no = 0, j, t, d, ph
+    cdef int i, r, total = 0, low = 99, no = 0, j, t, d, ph, extra = 0
     cdef int others[MAXP]
     if s.pile > 0:
         return 0
@@ -351,16 +351,14 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
         elif c.prover and not (c.flags & (F_FOW | F_TEAMS)):
             others[no] = r
             no += 1
-    if side_of(c, to_move(s)) != c.prover and not no:
+    ph = phase(s)
+    if side_of(c, to_move(s)) != c.prover:
         # the next ply is the other side's and sheds nothing the prover's
         # result needs (the game is not over, so somebody moves)
-        total += 1
-        if low != 99:
-            low += 1
-    ph = phase(s)
-    if (c.n > 2 and (ph == PH_LEAD or (ph == PH_THROW and not no and (0 < low < 99 or (low == 99 and total))))
-            and side_of(c, to_move(s)) == c.prover and side_of(c, s.defender) != c.prover
-            and s.hand[s.defender] != 0):
+        extra = 0 if no else 1
+    elif (c.n > 2 and side_of(c, s.defender) != c.prover and s.hand[s.defender] != 0
+            and (ph == PH_LEAD or (ph == PH_THROW and not no
+                                   and (low if c.flags & F_FOW else total) > 0))):
         # A ply of the other side's that none of the counts above holds.
         # A lead of the prover's side to a defender of the other's: he may
         # take at once, a ply before the bout can end (R20) that sheds
@@ -371,9 +369,10 @@ cdef int plies_needed(Ctx* c, St* s) noexcept nogil:
         # same hands and the defender, who beat it off, leads the next (R18)
         # -- a ply not counted when only the prover's side's sheds are.
         # (Two players: ``duel_plies_needed``.)
-        total += 1
-        if low != 99:
-            low += 1
+        extra = 1
+    total += extra
+    if low != 99:
+        low += extra
     if c.flags & F_FOW:
         total = low if low != 99 else 0
     elif no > 1:
