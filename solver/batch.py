@@ -41,6 +41,12 @@ from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
 #: The exit codes an item's error object carries (as the commands' exit codes).
 BAD_INPUT, BUDGET, INTERNAL = 2, 3, 1
 
+#: How many chunks per worker may finish ahead of the oldest one still running.
+#: Their lines wait in memory until it finishes (lines go out in input order),
+#: and a Ctrl-C meanwhile loses them, so ``--resume`` answers them again; eight
+#: a worker keep the workers busy past a slow chunk without holding a whole file.
+AHEAD_PER_WORKER = 8
+
 
 @dataclass(frozen=True)
 class BatchOptions:
@@ -240,6 +246,8 @@ def run_batch(task: str, items: list[Item], out: IO[str], executor: Executor,
     each output line to ``out`` (flushed) as soon as every earlier one is written.
 
     ``progress(n)`` is called with the number of items just finished.
+    At most :data:`AHEAD_PER_WORKER` chunks a worker finish ahead of the oldest
+    chunk still running, so the lines held back are bounded.
     ``summary`` is updated as lines are written (so it is right after Ctrl-C).
     """
     if task not in TASKS:
@@ -270,7 +278,8 @@ def run_batch(task: str, items: list[Item], out: IO[str], executor: Executor,
         progress(len(results))
     flush()
     jobs = ((task, [items[j] for j in c], opts) for c in chunks)
-    for ci, objs in executor.map_unordered(answer_chunk, jobs):
+    ahead = AHEAD_PER_WORKER * executor.workers
+    for ci, objs in executor.map_unordered(answer_chunk, jobs, ahead=ahead):
         for j, obj in zip(chunks[ci], objs):
             results[j] = obj
         if progress:

@@ -158,24 +158,35 @@ class Executor:
         return set(done), set(rest)
 
     def map_unordered(self, fn: Callable[..., T], jobs: Iterable[tuple],
-                      window: int | None = None) -> Iterator[tuple[int, T]]:
+                      window: int | None = None,
+                      ahead: int | None = None) -> Iterator[tuple[int, T]]:
         """``(i, fn(*jobs[i]))`` as each finishes; at most ``window`` jobs in flight
         (default twice the workers; one when inline), so a long list does not flood the
         cluster.
+
+        ``ahead`` bounds how far the jobs run ahead of the oldest one still in
+        flight: job ``i`` is not started before every job below ``i - ahead + 1``
+        has finished.  A caller that must use the results in order (``durak
+        batch`` writes its lines in input order) then holds at most ``ahead - 1``
+        results behind one slow job, instead of the whole rest of the list.
         A job's exception is raised here, when its result is taken."""
         window = 1 if self.kind == "inline" else (window or 2 * self.workers)
+        if ahead is not None and ahead < 1:
+            raise OptionError(f"ahead: need at least 1, got {ahead}")
         it = iter(enumerate(jobs))
+        nxt = next(it, None)
         index: dict[Any, int] = {}
         pending: set = set()
 
         def fill() -> None:
-            while len(pending) < window:
-                nxt = next(it, None)
-                if nxt is None:
+            nonlocal nxt
+            while nxt is not None and len(pending) < window:
+                if ahead is not None and index and nxt[0] >= min(index.values()) + ahead:
                     return
                 fut = self.submit(fn, *nxt[1])
                 index[fut] = nxt[0]
                 pending.add(fut)
+                nxt = next(it, None)
 
         fill()
         while pending:

@@ -3,6 +3,7 @@ of workers or a Dask cluster, errors on their own line, resuming, the optional
 Dask dependency."""
 from __future__ import annotations
 
+import concurrent.futures as cf
 import io
 import json
 import random
@@ -109,9 +110,9 @@ def test_an_interrupted_batch_resumed_gives_the_same_file(tmp_path, lines, singl
     def stop(n: int) -> None:  # Ctrl-C after some chunks
         nonlocal seen
         seen += n
-        # 40 done and some lines written.  The lines wait for every earlier one,
-        # and the window only bounds the chunks in flight: a first chunk that runs
-        # long (a worker slow to start) can hold back any number of later ones.
+        # 40 done and some lines written.  The lines wait for every earlier one:
+        # a first chunk that runs long (a worker slow to start) holds back the
+        # chunks that finish ahead of it (up to AHEAD_PER_WORKER a worker).
         if seen >= 40 and out.stat().st_size > 0:
             raise KeyboardInterrupt
 
@@ -134,6 +135,46 @@ def test_an_interrupted_batch_resumed_gives_the_same_file(tmp_path, lines, singl
                                   "-j", "1"])
     assert r.exit_code == 0 and out.read_text() == before
     assert len(done_ids(str(out))) == 60
+
+
+class _FirstJobStuck(Executor):
+    """An executor whose first job is reported finished only when no other job
+    is in flight: the worst order for a caller that uses the results in order."""
+
+    def __init__(self, workers: int) -> None:
+        self.kind, self.workers = "processes", workers
+        self.started = 0
+        self.first_done = False
+        self.lead = 0  # the furthest job started while job 0 was still running
+
+    def submit(self, fn, *args):
+        fut: cf.Future = cf.Future()
+        fut.job = self.started
+        fut.set_result(fn(*args))  # computed now, reported when _wait_first says
+        if not self.first_done:
+            self.lead = max(self.lead, fut.job)
+        self.started += 1
+        return fut
+
+    def _wait_first(self, pending):
+        others = [f for f in pending if f.job != 0]
+        done = {min(others, key=lambda f: f.job)} if others else set(pending)
+        self.first_done = self.first_done or not others
+        return done, set(pending) - done
+
+
+def test_lines_held_behind_a_slow_chunk_are_bounded(lines):
+    """A slow first chunk lets at most AHEAD_PER_WORKER chunks a worker finish
+    ahead of it (their lines wait in memory), and the output is still in order."""
+    from solver.batch import AHEAD_PER_WORKER
+    ex = _FirstJobStuck(2)
+    out = io.StringIO()
+    items = read_items(lines[:60] * 2)
+    run_batch("solve", items, out, ex, BatchOptions(), chunk=1)
+    assert ex.started == sum(it.error is None for it in items)  # bad lines are answered here
+    assert ex.lead == AHEAD_PER_WORKER * 2 - 1
+    got = [json.loads(x)["id"] for x in out.getvalue().splitlines()]
+    assert got == [it.id for it in items]
 
 
 def test_cli_plain_text_from_stdin_and_a_bad_line():
