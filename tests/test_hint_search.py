@@ -4,7 +4,7 @@ A deal that is not solved exactly is scored by a UCT search with greedy
 playouts at its leaves (``HintConfig.uct_iters`` with two players,
 ``uct_iters_multi``, off by default, with more; ``ext/uct.pxi``), averaged with the plain
 greedy playout (``uct_mix``); with two players the playouts below the tree make a
-random move one time in ten (``uct_eps``).  No iterations is the engine before.
+random move one time in five (``uct_eps``).  No iterations is the engine before.
 """
 from __future__ import annotations
 

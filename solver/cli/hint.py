@@ -53,7 +53,7 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
 
     Each deal is solved exactly when its pile is empty (two players: at most
     2 cards), else searched with playouts at the leaves that play greedily but
-    for one random move in ten (two players) or played out by the greedy
+    for one random move in five (two players) or played out by the greedy
     player (docs/hint.md).  With --game FILE the
     position is the end of a game record, seen by its asking seat (or --me).
     With --time and no --samples, deals are scored until the time is up.
