@@ -68,7 +68,8 @@ class HintConfig:
     playouts below the tree make a uniformly random move with this probability (0:
     greedy only, the engine before 2026-12-04).  0.2 with 300 iterations is the
     default: 63.3% of decided games against ``hint-fast`` where 0.1 won 58.3% and
-    0.0 with 100 iterations 55.6% on the same 2,000 games, and as strong against
+    0.0 with 100 iterations 55.6% on the same 2,000 games (60.3% over 4,500 games
+    of four seeds; 0.1 about 3 points less on the 3,500 of seeds 1-3), as strong against
     greedy (docs/hint.md, "Random moves in the playouts" and "A fifth of the
     playout moves random").  ``uct_eps_multi``: the same with three or more players
     (0: the search there, itself off by default, was measured with greedy
