@@ -108,13 +108,15 @@ class HintPolicy:
 
     def choose(self, state: GameState, seat: int, rng: random.Random,
                observations: Sequence[Observation] | None = None,
-               facts: Sequence[HandFact] = ()) -> Move:
+               facts: Sequence[HandFact] = (), not_greedy: Sequence[int] = ()) -> Move:
         moves = legal_moves(state)
         if len(moves) == 1:
             return moves[0]
         k = knowledge_of(state, seat)  # the view: opponents' unknown cards are hidden
         if facts and self.facts:
             k = replace(k, facts=tuple(facts))
+        if not_greedy and self.facts:
+            k = replace(k, not_greedy=tuple(not_greedy))
         res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), max_time=self.time,
                              config=self.config,
                              observations=observations if self.inference else None,
@@ -185,6 +187,7 @@ def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random
             extra["observations"] = t.observations(seat)
         if getattr(pol, "wants_facts", False):
             extra["facts"] = t.facts(seat)
+            extra["not_greedy"] = t.not_greedy(seat)
             trust = getattr(pol, "model_trust", 0.0)
             if trust:  # and what the moves say if they are the greedy player's
                 extra["facts"] = tuple(sorted(extra["facts"] + t.model_facts(seat, trust),

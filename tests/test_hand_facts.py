@@ -234,9 +234,9 @@ def test_the_hint_bot_uses_the_facts_and_hint_fast_does_not():
     seen: list[int] = []
 
     class Spy(HintPolicy):
-        def choose(self, state, seat, rng, observations=None, facts=()):
+        def choose(self, state, seat, rng, observations=None, facts=(), **kw):
             seen.append(len(facts))
-            return super().choose(state, seat, rng, observations=observations, facts=facts)
+            return super().choose(state, seat, rng, observations=observations, facts=facts, **kw)
 
     start = new_game(3, parse_rules(""), seed=4)
     pols = [Spy(samples=8), make_policy("greedy"), make_policy("greedy")]
@@ -419,9 +419,9 @@ def test_the_hint_bot_adds_model_facts_when_asked():
     seen: list[float] = []
 
     class Spy(HintPolicy):
-        def choose(self, state, seat, rng, observations=None, facts=()):
+        def choose(self, state, seat, rng, observations=None, facts=(), **kw):
             seen.extend(f.trust for f in facts)
-            return super().choose(state, seat, rng, observations=observations, facts=facts)
+            return super().choose(state, seat, rng, observations=observations, facts=facts, **kw)
 
     start = new_game(2, parse_rules(""), seed=4)
     play_game([Spy(samples=8, model_trust=0.7), make_policy("greedy")], start,

@@ -345,4 +345,9 @@ def print_hint_table(res: Any) -> None:
                    if res.inference == "weighted" else "")
         con.print(f"[dim]{res.facts} fact(s) from who was asked to throw in (F2): "
                   f"{res.rejected:,} deal(s) ruled out{weighed}.[/dim]")
+    caught = getattr(res, "not_greedy", ())
+    if caught and getattr(res, "iterations", 0):
+        seats = ", ".join(str(s) for s in caught)
+        con.print(f"[dim]Seat(s) {seats} seen leaving the greedy player's move: the greedy "
+                  f"playout weighs {res.playout_weight:g} in a searched deal's score.[/dim]")
     con.print(f"recommended: [bold]{res.best}[/bold]")

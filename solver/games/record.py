@@ -37,7 +37,7 @@ from solver.game.moves import PASS, Move, parse_move_with_seat
 from solver.game.rules import HAND_SIZE, Rules, bout_cap, parse_rules
 from solver.game.state import GameState
 from solver.games.replay import Event, Replay, replay_events
-from solver.hints.knowledge import Knowledge, PublicTracker, knowledge_of
+from solver.hints.knowledge import Knowledge, PublicTracker, knowledge_of, not_greedy_in_views
 
 #: The header keys of a record, in the order they are written.
 HEADER_KEYS = ("players", "rules", "trump", "me", "attacker", "deal", "pile", "moves")
@@ -351,10 +351,13 @@ class Game:
             tmp.implicit_passes(s0, PASS)
             state = tmp.state
         try:
-            return knowledge_of(state, s0)
+            k = knowledge_of(state, s0)
         except PositionError as e:
             raise RecordError("me", f"seat {s0 + 1}: {e.problem} (the record must give its "
                                     "deal and every card it drew: `draw ...`)") from None
+        views = list(r.before[:at_ - 1]) + [state]
+        caught = not_greedy_in_views(s0, views, [m for _, m in r.moves[:at_ - 1]])
+        return replace(k, not_greedy=caught) if caught else k
 
     # ------------------------------------------------------------ writing
     def format(self) -> str:

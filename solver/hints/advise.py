@@ -150,6 +150,12 @@ class HintResult:
     #: one (left out: they cannot be the real deal).
     facts: int = 0
     rejected: int = 0
+    #: The other seats seen leaving the greedy player's move (1-based,
+    #: :meth:`~solver.hints.knowledge.PublicTracker.not_greedy`) and the greedy
+    #: playout's weight in a searched deal's score that followed from it
+    #: (``HintConfig.uct_mix``, or ``uct_mix_not_greedy`` once a seat is caught).
+    not_greedy: tuple[int, ...] = ()
+    playout_weight: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,6 +168,7 @@ class HintResult:
             "interrupted": self.interrupted,
             "effective_deals": round(self.effective_deals, 2), "inference": self.inference,
             "iterations": self.iterations, "facts": self.facts, "rejected": self.rejected,
+            "not_greedy": list(self.not_greedy), "playout_weight": self.playout_weight,
         }
 
 
@@ -422,6 +429,9 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     """
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
+    if k.not_greedy and cfg.uct_mix_not_greedy is not None:
+        # the greedy playout models an opponent seen leaving the greedy move less well
+        cfg = replace(cfg, uct_mix=cfg.uct_mix_not_greedy)
     if samples is None:
         samples = default_samples(k.view.players)
     if samples < 1:
@@ -546,6 +556,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         effective_deals=effective, inference=inference,
         iterations=0 if all(exact_flags) else iterations,
         facts=len(k.facts), rejected=sampler.rejected,
+        not_greedy=tuple(o + 1 for o in k.not_greedy), playout_weight=cfg.uct_mix,
     )
     if interrupted:  # a KeyboardInterrupt still, carrying the answer from the deals scored
         raise Interrupted(partial=result)

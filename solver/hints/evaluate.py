@@ -77,6 +77,13 @@ class HintConfig:
     times the greedy playout after it (the search's first visit) plus the rest
     times the search's mean (0.5: the search wins head to head, the greedy
     playout models a greedy opponent better; both measured in docs/hint.md).
+    ``uct_mix_not_greedy``: ``uct_mix`` once the other seat has been seen to
+    leave the greedy player's move where everyone could tell
+    (:meth:`~solver.hints.knowledge.PublicTracker.not_greedy`, a followed game
+    only): the greedy playout then models him less well, and 0.3 won more
+    head to head against ``hint-fast`` while a greedy opponent, never caught,
+    keeps 0.5 (docs/hint.md, "An opponent seen leaving the greedy move").
+    None: ``uct_mix`` whoever is caught.
     ``ismcts``: the deals of each batch of
     ``ismcts_batch`` share one information-set tree search
     (``ext/ismcts.pxi``: every seat chooses its moves from what it can see, not
@@ -110,6 +117,7 @@ class HintConfig:
     uct_iters: int = 300
     uct_explore: float = 1.0
     uct_mix: float = 0.5
+    uct_mix_not_greedy: float | None = 0.3
     uct_eps: float = 0.2
     uct_iters_multi: int = 0
     uct_eps_multi: float = 0.0
@@ -146,6 +154,9 @@ class _Evaluator:
             if not 0.0 <= getattr(cfg, name) <= 1.0:
                 raise OptionError(f"{name}: a share from 0 to 1, "
                                   f"got {getattr(cfg, name)}")
+        if cfg.uct_mix_not_greedy is not None and not 0.0 <= cfg.uct_mix_not_greedy <= 1.0:
+            raise OptionError(f"uct_mix_not_greedy: a share from 0 to 1 (or None), "
+                              f"got {cfg.uct_mix_not_greedy}")
         if cfg.ismcts_batch < 1:
             raise OptionError(f"ismcts_batch: need 1 or more deals, got {cfg.ismcts_batch}")
         if (cfg.uct_iters or cfg.uct_iters_multi) and cfg.playouts == "python":

@@ -55,7 +55,11 @@ class Knowledge:
     may be (the unseen trumps); 0 otherwise.  ``facts``: what the asking of
     throwers proved about the other hands (:class:`HandFact`; only from a
     followed game, :meth:`PublicTracker.knowledge`); the sampler deals only
-    hands that agree with them.
+    hands that agree with them.  ``not_greedy``: the other seats seen to leave
+    the greedy player's move where everyone could tell
+    (:meth:`PublicTracker.not_greedy`; only from a followed game): the hint
+    engine then models them less by the greedy playout
+    (:attr:`~solver.hints.evaluate.HintConfig.uct_mix_not_greedy`).
     """
 
     seat: int
@@ -64,6 +68,7 @@ class Knowledge:
     pile_slots: int
     bottom_mask: int = 0
     facts: tuple["HandFact", ...] = ()
+    not_greedy: tuple[int, ...] = ()
 
     @property
     def hand_slots(self) -> tuple[int, ...]:
@@ -296,6 +301,8 @@ class PublicTracker:
         #: per move: the cards of the table's ranks when throwers were asked
         #: and the throwers passed over (F2), for :meth:`facts`
         self.asked: list[tuple[int, tuple[int, ...]]] = []
+        #: per move: ``known`` before it, for :meth:`not_greedy`
+        self.known_before: list[tuple[int, ...]] = []
 
     def play(self, move: Move) -> GameState:
         prev = self.state
@@ -304,6 +311,7 @@ class PublicTracker:
         table = prev.table_mask | sum(bit(c) for c in move.cards)
         self.asked.append((cards_by_rank(deck_mask(prev.rules.deck), ranks_in(table)),
                            tuple(skipped)))
+        self.known_before.append(tuple(self.known))
         public = table
         if prev.trump_card >= 0:
             public |= bit(prev.trump_card)
@@ -325,7 +333,10 @@ class PublicTracker:
         """The seat's knowledge now, with the :meth:`facts` it has seen."""
         k = seat_view(self.state, seat, self.known)
         facts = self.facts(seat)
-        return replace(k, facts=facts) if facts else k
+        if facts:
+            k = replace(k, facts=facts)
+        not_greedy = self.not_greedy(seat)
+        return replace(k, not_greedy=not_greedy) if not_greedy else k
 
     def facts(self, seat: int) -> tuple[HandFact, ...]:
         """What the asking of throwers proved about the hands ``seat`` does not wholly
@@ -380,35 +391,22 @@ class PublicTracker:
           and several open attacks are covered by a joint plan: no fact then.
         """
         out: list[HandFact] = []
-        st = self.state
-        trump = st.trump
-        deck = deck_mask(st.rules.deck)
-        cost = [card_cost(c, trump) if deck >> c & 1 else 0 for c in range(64)]
-        defends = not st.rules.transfer
         for o, i, keep, add, since in self._hands_back(seat):
             if self.movers[i] != o:
                 continue
-            mv = self.history[i]
-            none = 0
-            if mv.kind is Kind.LEAD:
-                low = min(cost[c] for c in mv.cards)
-                none = sum(bit(c) for c in cards_of(deck) if cost[c] < low)
-            elif defends and mv.kind in (Kind.COVER, Kind.TAKE):
-                opened = self.before[i].open_attacks
-                if len(opened) != 1:
-                    continue
-                beat = beaters(opened[0], deck, trump)
-                if mv.kind is Kind.COVER:
-                    none = sum(bit(c) for c in cards_of(beat) if cost[c] < cost[mv.cards[0]])
-                elif self.before[i].pile > BIG_PILE:
-                    none = beat & ~sum(bit(c) for c in cards_of(beat & SUIT_MASK[trump])
-                                       if rank_of(c) >= HIGH_TRUMP_RANK)
-                else:
-                    none = beat
+            none = greedy_none(self.before[i], self.history[i])
             if none:
                 out.append(HandFact(i, o, none, False, keep, add, since, trust))
         out.sort(key=lambda f: (f.index, f.seat))
         return tuple(out)
+
+    def not_greedy(self, seat: int) -> tuple[int, ...]:
+        """The other seats that, as ``seat`` can tell, have not always played the
+        greedy player's move (:func:`not_greedy`)."""
+        gained = [[c[1] for c in ch] for ch in self.changes]
+        drew = [[c[2] > 0 for c in ch] for ch in self.changes]
+        return not_greedy(seat, self.history, self.movers, self.before, self.known_before,
+                          gained, drew)
 
     def observations(self, seat: int) -> tuple[Observation, ...]:
         """The past decisions of every other seat whose hand ``seat`` does not wholly
@@ -436,6 +434,98 @@ class PublicTracker:
                                            keep, add))
         out.sort(key=lambda ob: ob.index)
         return tuple(out)
+
+
+def greedy_none(before: GameState, move: Move) -> int:
+    """The cards the mover cannot have held if he plays ``move`` in ``before`` as the
+    greedy player does (:meth:`PublicTracker.model_facts` says which moves tell
+    what; only public fields of ``before`` are read); 0 when the move tells
+    nothing."""
+    trump = before.trump
+    deck = deck_mask(before.rules.deck)
+    if move.kind is Kind.LEAD:
+        low = min(card_cost(c, trump) for c in move.cards)
+        return sum(bit(c) for c in cards_of(deck) if card_cost(c, trump) < low)
+    if before.rules.transfer or move.kind not in (Kind.COVER, Kind.TAKE):
+        return 0
+    opened = before.open_attacks
+    if len(opened) != 1:
+        return 0
+    beat = beaters(opened[0], deck, trump)
+    if move.kind is Kind.COVER:
+        used = card_cost(move.cards[0], trump)
+        return sum(bit(c) for c in cards_of(beat) if card_cost(c, trump) < used)
+    if before.pile > BIG_PILE:
+        return beat & ~sum(bit(c) for c in cards_of(beat & SUIT_MASK[trump])
+                           if rank_of(c) >= HIGH_TRUMP_RANK)
+    return beat
+
+
+#: Moves that put the mover's cards on the table for all to see.
+_PLAYS = (Kind.LEAD, Kind.COVER, Kind.THROW, Kind.TRANSFER)
+
+
+def not_greedy(seat: int, moves: Sequence[Move], movers: Sequence[int],
+               before: Sequence[GameState], known: Sequence[Sequence[int]],
+               gained: Sequence[Sequence[int]], drew: Sequence[Sequence[bool]]
+               ) -> tuple[int, ...]:
+    """The seats other than ``seat`` that, as everyone at the table can tell, have
+    not always played the greedy player's move (:func:`solver.bots.greedy_move`).
+
+    Move ``i`` was played by ``movers[i]`` in ``before[i]`` (only its public
+    fields are read); ``known[i][o]``: the cards everyone knew seat ``o`` held
+    before it (picked up in a take, R16; the face-up trump drawn, R17);
+    ``gained[i][o]``: the cards ``o`` picked up in public in it; ``drew[i][o]``:
+    whether ``o`` drew a hidden card at its end.
+
+    A greedy move says the mover held none of some cards then
+    (:func:`greedy_none`: a cheaper card to lead, a cheaper beater, any beater
+    when he takes).  A seat is caught when one of those cards was certainly in
+    his hand: known to all, or played by him later before he next drew a hidden
+    card (a card played after such a draw may be the one drawn).  No model of
+    play is involved, so a greedy player is never caught (tested), and a seat
+    caught once stays caught.
+    """
+    out = []
+    for o in range(before[0].players if before else 0):
+        if o == seat:
+            continue
+        certain = 0  # cards certainly in o's hand before move i, from what he played later
+        for i in range(len(moves) - 1, -1, -1):
+            mv = moves[i]
+            mine = movers[i] == o
+            played = sum(bit(c) for c in mv.cards) if mine and mv.kind in _PLAYS else 0
+            certain = played | (0 if drew[i][o] else certain & ~gained[i][o])
+            if mine and greedy_none(before[i], mv) & (certain | known[i][o]):
+                out.append(o)
+                break
+    return tuple(out)
+
+
+def not_greedy_in_views(seat: int, views: Sequence[GameState], moves: Sequence[Move]
+                        ) -> tuple[int, ...]:
+    """:func:`not_greedy` along one seat's views of a game (a seat's own record,
+    :mod:`solver.games`): ``views[i]`` is the view before move ``i`` and one more
+    after the last; the other hands hold only the cards the seat knows there."""
+    n = len(moves)
+    known, gained, drew = [], [], []
+    for i in range(n):
+        prev, nxt, mv = views[i], views[i + 1], moves[i]
+        known.append(prev.hands)
+        table = prev.table_mask | sum(bit(c) for c in mv.cards)
+        public = table | (bit(prev.trump_card) if prev.trump_card >= 0 else 0)
+        g_row, d_row = [], []
+        for o in range(prev.players):
+            # a view shows a hidden card once it is played, so cards appear in a
+            # hand unseen: only table cards and the face-up trump are gained in public
+            got = nxt.hands[o] & ~prev.hands[o] & public
+            played = len(mv.cards) if prev.to_move == o and mv.kind in _PLAYS else 0
+            grew = (count(nxt.hands[o]) + nxt.hidden[o]) - (count(prev.hands[o]) + prev.hidden[o])
+            g_row.append(got)
+            d_row.append(grew + played - count(got) > 0)
+        gained.append(g_row)
+        drew.append(d_row)
+    return not_greedy(seat, moves, [v.to_move for v in views[:n]], views[:n], known, gained, drew)
 
 
 def replay(state: GameState, moves: Iterable[Move | str]) -> PublicTracker:
