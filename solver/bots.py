@@ -175,27 +175,26 @@ def _greedy_defend(state: GameState, moves: list[Move]) -> Move:
     return Move.cover(a, c)
 
 
+def throws_it(state: GameState, card: int) -> bool:
+    """Whether the greedy player adds ``card`` when he may (P3, P4): cheap
+    non-trumps while the pile is big or after a take, any non-trump once the pile
+    is small, trumps only once it is empty (and then not after a take)."""
+    is_trump = suit_of(card) == state.trump
+    if state.pile == 0:
+        return not (state.take and is_trump)
+    if is_trump:
+        return False
+    if state.take or state.pile > BIG_PILE:
+        return rank_of(card) <= CHEAP_RANK
+    return True
+
+
 def _greedy_throw(state: GameState, moves: list[Move]) -> Move:
     trump = state.trump
     throws = [m for m in moves if m.kind is Kind.THROW]
     if not throws:
         return PASS
-    pile = state.pile
-    taken = state.take
-
-    def ok(card: int) -> bool:
-        is_trump = suit_of(card) == trump
-        if pile == 0:
-            if taken:
-                return not is_trump
-            return True
-        if is_trump:
-            return False
-        if taken or pile > BIG_PILE:
-            return rank_of(card) <= CHEAP_RANK
-        return True
-
-    good = [m for m in throws if ok(m.cards[0])]
+    good = [m for m in throws if throws_it(state, m.cards[0])]
     if not good:
         return PASS
     return min(good, key=lambda m: (card_cost(m.cards[0], trump), m.cards[0]))

@@ -70,10 +70,20 @@ def test_S3_a_lead_above_a_card_picked_up_in_a_take_is_caught():
     assert t.knowledge(0).not_greedy == (1,) and t.knowledge(1).not_greedy == ()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+def test_P3_adding_a_dearer_card_first_is_caught_once_the_cheaper_one_is_added():
+    # 8S/9S on the table: the greedy player adds the cheapest card he would add
+    # (8D before 9D).  Adding 9D says nothing yet; adding 8D in the same bout,
+    # before any draw, proves he held it then.
+    s = _with_out(state(["8S 9D 8D JC", "9S TD 9C QC"], trump="H", attacker=0,
+                        pile=["AD", "KD", "7C", "AH"]))
+    assert _seen_after(s, ["8S", "8S/9S", "+9D", "9D/TD", "+8D"], seat=1) == [(), (), (), (), (0,)]
+    assert _seen_after(s, ["8S", "8S/9S", "+8D", "8D/TD", "+9D"], seat=1)[-1] == ()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
 @pytest.mark.parametrize("rules", ["", "transfer", "trump_swap"])
 def test_S3_a_greedy_player_is_never_caught(players, rules):
-    """Every seat greedy, 2-4 players, every rule set: nobody is ever caught,
+    """Every seat greedy, 2-6 players, every rule set: nobody is ever caught,
     from any seat's view at any moment (the proof rests on public cards only)."""
     for seed in range(6):
         start = new_game(players, parse_rules(rules), seed=seed)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from math import comb
 from typing import Iterable, Sequence
 
-from solver.bots import BIG_PILE, HIGH_TRUMP_RANK, card_cost
+from solver.bots import BIG_PILE, HIGH_TRUMP_RANK, card_cost, throws_it
 from solver.errors import PositionError
 from solver.game.cards import (SUIT_MASK, beaters, bit, cards_by_rank, cards_of, count, deck_mask,
                                format_cards, rank_of, ranks_in)
@@ -392,7 +392,8 @@ class PublicTracker:
         """
         out: list[HandFact] = []
         for o, i, keep, add, since in self._hands_back(seat):
-            if self.movers[i] != o:
+            if self.movers[i] != o or self.history[i].kind not in (Kind.LEAD, Kind.COVER,
+                                                                      Kind.TAKE):
                 continue
             none = greedy_none(self.before[i], self.history[i])
             if none:
@@ -438,14 +439,32 @@ class PublicTracker:
 
 def greedy_none(before: GameState, move: Move) -> int:
     """The cards the mover cannot have held if he plays ``move`` in ``before`` as the
-    greedy player does (:meth:`PublicTracker.model_facts` says which moves tell
-    what; only public fields of ``before`` are read); 0 when the move tells
-    nothing."""
+    greedy player does (:func:`solver.bots.greedy_move`; only public fields of
+    ``before`` are read); 0 when the move tells nothing.
+
+    Leads, covers and takes as :meth:`PublicTracker.model_facts` says.  An added
+    card (P3, P4): no card he would rather add (:func:`~solver.bots.throws_it`,
+    cheaper) of a table rank -- or, for a card he would never add, that card
+    itself, which he certainly held.  A pass while there was room: no card he
+    would add of a table rank.
+    """
     trump = before.trump
     deck = deck_mask(before.rules.deck)
     if move.kind is Kind.LEAD:
         low = min(card_cost(c, trump) for c in move.cards)
         return sum(bit(c) for c in cards_of(deck) if card_cost(c, trump) < low)
+    if move.kind in (Kind.THROW, Kind.PASS):
+        if len(before.table) >= before.limit:
+            return 0  # no room: nobody may add a card
+        ranks = before.table_ranks()
+        good = [c for c in cards_of(deck) if rank_of(c) in ranks and throws_it(before, c)]
+        if move.kind is Kind.PASS:
+            return sum(bit(c) for c in good)  # he would have added the cheapest of them
+        c = move.cards[0]
+        if not throws_it(before, c):
+            return bit(c)  # never added by the greedy player: he held it, so he is caught
+        key = (card_cost(c, trump), c)
+        return sum(bit(x) for x in good if (card_cost(x, trump), x) < key)
     if before.rules.transfer or move.kind not in (Kind.COVER, Kind.TAKE):
         return 0
     opened = before.open_attacks
@@ -480,7 +499,8 @@ def not_greedy(seat: int, moves: Sequence[Move], movers: Sequence[int],
 
     A greedy move says the mover held none of some cards then
     (:func:`greedy_none`: a cheaper card to lead, a cheaper beater, any beater
-    when he takes).  A seat is caught when one of those cards was certainly in
+    when he takes, a card he would rather add or any he would add when he
+    passes).  A seat is caught when one of those cards was certainly in
     his hand: known to all, or played by him later before he next drew a hidden
     card (a card played after such a draw may be the one drawn).  No model of
     play is involved, so a greedy player is never caught (tested), and a seat
