@@ -316,6 +316,9 @@ class MatchResult:
                           "b": sum(g.decisions["b"] for g in self.games)},
             "hint_samples": self.spec.hint_samples, "hint_time": self.spec.hint_time,
             "sprt": self.sprt.to_json() if self.sprt is not None else None,
+            # every game, so two runs on the same seed can be compared deal by deal
+            "per_game": [{"deal": g.deal, "seat_a": g.seat_a + 1, "result": g.result}
+                         for g in sorted(self.games, key=lambda g: (g.deal, g.seat_a))],
         }
 
 
@@ -327,6 +330,65 @@ def deal_score(games: Sequence[GameRecord]) -> float:
     """A's mean score over the games of one deal (win 1, draw 1/2, loss 0)."""
     return sum(1.0 if g.result > 0 else 0.5 if g.result == 0 else 0.0
                for g in games) / len(games)
+
+
+def paired(x: dict[str, Any], y: dict[str, Any]) -> dict[str, Any]:
+    """Two matches' ``--json`` answers on the same seeded deals compared deal by deal.
+
+    A deal's score is A's mean over its games (:func:`deal_score`); on the deals
+    both played (in both, every seat), the mean of the differences x - y and its
+    95% normal interval.  Paired so the luck of the deal cancels: the interval
+    is far narrower than the two shares' own (docs/hint.md, "Matches").
+    """
+    for name, obj in (("first", x), ("second", y)):
+        if "per_game" not in obj:
+            raise OptionError(f"{name} match: no per_game results (a `durak match --json` answer "
+                              "from before they were written?)")
+        if not isinstance(obj.get("players"), int) or not 2 <= obj["players"] <= 6:
+            raise OptionError(f"{name} match: players must be 2 to 6")
+    if (x["players"], x.get("seed"), x.get("rules")) != (y["players"], y.get("seed"),
+                                                          y.get("rules")):
+        raise OptionError("the matches were not played on the same deals: players, seed or "
+                          "rules differ")
+
+    def by_deal(obj: dict[str, Any], name: str) -> dict[int, dict[int, int]]:
+        out: dict[int, dict[int, int]] = {}
+        rows = obj["per_game"]
+        for i, g in enumerate(rows if isinstance(rows, list) else [None]):
+            ok = (isinstance(g, dict) and all(isinstance(g.get(k), int) for k in
+                                              ("deal", "seat_a", "result"))
+                  and 1 <= g["seat_a"] <= obj["players"] and g["result"] in (-1, 0, 1))
+            if not ok:
+                raise OptionError(f"{name} match: per_game[{i}] is not a game "
+                                  "({'deal': N, 'seat_a': 1..players, 'result': -1, 0 or 1})")
+            out.setdefault(g["deal"], {})[g["seat_a"]] = g["result"]
+        return out
+
+    dx, dy = by_deal(x, "first"), by_deal(y, "second")
+    seats = x["players"]
+    both = sorted(d for d in dx.keys() & dy.keys()
+                  if len(dx[d]) == seats and len(dy[d]) == seats)
+    if not both:
+        raise OptionError("the matches have no whole deal in common")
+
+    def score(results: dict[int, int]) -> float:
+        return sum(1.0 if r > 0 else 0.5 if r == 0 else 0.0 for r in results.values()) / seats
+
+    diffs = [score(dx[d]) - score(dy[d]) for d in both]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((v - mean) ** 2 for v in diffs) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+
+    def totals(by: dict[int, dict[int, int]]) -> dict[str, Any]:
+        rs = [r for d in both for r in by[d].values()]
+        w, lo = sum(1 for r in rs if r > 0), sum(1 for r in rs if r < 0)
+        return {"wins": w, "draws": len(rs) - w - lo, "losses": lo,
+                "win_rate_decided": round(w / (w + lo), 4) if w + lo else None}
+
+    return {"deals": n, "games": n * seats, "first": totals(dx), "second": totals(dy),
+            "score_difference": round(mean, 4),
+            "ci95": [round(mean - half, 4), round(mean + half, 4)]}
 
 
 def match(spec: MatchSpec, games: int, workers: int = 1,

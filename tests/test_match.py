@@ -98,3 +98,70 @@ def test_match_reports_the_median_and_99th_percentile_time_per_decision():
     r = CliRunner().invoke(main, ["match", "--a", "hint", "--b", "greedy", "--games", "2",
                                   "--hint-samples", "4"])
     assert r.exit_code == 0 and "99th percentile" in r.output
+
+
+# ---------------------------------------------------------------- paired comparison
+def _match_json(a: str, b: str, games: int, seed: int = 3, players: int = 2) -> dict:
+    return match(MatchSpec(a, b, players=players, seed=seed), games).to_json()
+
+
+def test_match_json_lists_every_game_and_agrees_with_its_totals():
+    obj = _match_json("greedy", "random", 12, players=3)
+    rows = obj["per_game"]
+    assert len(rows) == obj["games"] == 12
+    assert {(r["deal"], r["seat_a"]) for r in rows} == {(d, s) for d in range(4) for s in (1, 2, 3)}
+    assert sum(r["result"] > 0 for r in rows) == obj["wins"]
+    assert sum(r["result"] < 0 for r in rows) == obj["losses"]
+
+
+def test_compare_pairs_two_matches_deal_by_deal(tmp_path):
+    from solver.match import paired
+    good, bad = _match_json("greedy", "random", 40), _match_json("random", "random", 40)
+    same = paired(good, good)
+    assert same["deals"] == 20 and same["score_difference"] == 0 and same["ci95"] == [0, 0]
+    res = paired(good, bad)
+
+    def deal_means(obj):
+        by: dict[int, list[float]] = {}
+        for r in obj["per_game"]:
+            by.setdefault(r["deal"], []).append({1: 1.0, 0: 0.5, -1: 0.0}[r["result"]])
+        return {d: sum(v) / len(v) for d, v in by.items()}
+
+    gm, bm = deal_means(good), deal_means(bad)
+    want = sum(gm[d] - bm[d] for d in gm) / len(gm)
+    assert res["score_difference"] == pytest.approx(want, abs=1e-4)
+    assert res["ci95"][0] > 0  # greedy beats random by far more than the noise
+    assert res["first"]["wins"] == good["wins"] and res["second"]["losses"] == bad["losses"]
+    f1, f2 = tmp_path / "good.json", tmp_path / "bad.json"
+    f1.write_text(json.dumps(good))
+    f2.write_text(json.dumps(bad))
+    r = CliRunner().invoke(main, ["compare", str(f1), str(f2), "--json"])
+    assert r.exit_code == 0 and json.loads(r.output) == res
+    r = CliRunner().invoke(main, ["compare", str(f1), str(f2)])
+    assert r.exit_code == 0 and "20 deals in common" in r.output and "95% interval" in r.output
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda o: o.update(seed=9), "not played on the same deals"),
+    (lambda o: o.pop("per_game"), "per-game results"),
+    (lambda o: o["per_game"].__setitem__(0, {"deal": 0, "seat_a": 7, "result": 1}), "per_game[0]"),
+    (lambda o: o.update(per_game="x"), "per_game[0]"),
+])
+def test_compare_refuses_matches_it_cannot_pair(tmp_path, change, message):
+    good = _match_json("greedy", "random", 4)
+    other = json.loads(json.dumps(good))
+    change(other)
+    f1, f2 = tmp_path / "a.json", tmp_path / "b.json"
+    f1.write_text(json.dumps(good))
+    f2.write_text(json.dumps(other))
+    r = CliRunner().invoke(main, ["compare", str(f1), str(f2)])
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+
+
+def test_compare_names_the_file_it_cannot_read(tmp_path):
+    f = tmp_path / "x.json"
+    f.write_text("{not json")
+    for args, message in ((["compare", str(f), str(f)], "is not JSON"),
+                          (["compare", str(tmp_path / "none.json"), str(f)], "cannot read")):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2 and "MATCH1" in r.output and message in r.output

@@ -14,6 +14,7 @@ from solver.cli.launch import interrupted
 COMMANDS = {
     "analyse": "solver.cli.solve",
     "batch": "solver.cli.batch",
+    "compare": "solver.cli.match",
     "game": "solver.cli.game",
     "hint": "solver.cli.hint",
     "match": "solver.cli.match",

@@ -1,6 +1,7 @@
 """`durak match`: two policies play whole games from seeded deals (docs/hint.md)."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.match import MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match
+from solver.match import MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match, paired
 from solver.sprt import parse_sprt
 
 
@@ -93,6 +94,59 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     if obj["sprt"] is not None:
         con.print(sprt_line(obj["sprt"]))
     _exit_if_interrupted(res)
+
+
+#: The most a match answer may hold (MAX_GAMES games of per-game results fit easily).
+MAX_MATCH_JSON_BYTES = 64 * 1024 * 1024
+
+
+@main.command("compare")
+@click.argument("first", metavar="MATCH1.json")
+@click.argument("second", metavar="MATCH2.json")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@handles_errors
+def compare_command(first: str, second: str, as_json: bool) -> None:
+    """Compare two `durak match --json` answers on the same seeded deals, deal by deal.
+
+    Typically A is a changed engine in one and the usual engine in the other,
+    against the same B.  Reports both on the deals they share and the paired
+    difference of A's mean score (win 1, draw 1/2, loss 0) with a 95% interval:
+    the luck of the deal cancels, so it is much narrower than the two shares'.
+    """
+    res = paired(_read_match(first, "MATCH1"), _read_match(second, "MATCH2"))
+    if as_json:
+        emit_json(res)
+        return
+    con = stdout_console()
+    con.print(f"{res['deals']} deals in common ({res['games']} games)")
+    for name, path in (("first", first), ("second", second)):
+        t = res[name]
+        share = (f", {t['win_rate_decided']:.1%} of decided"
+                 if t["win_rate_decided"] is not None else "")
+        con.print(f"{path}: A won {t['wins']}, drew {t['draws']}, lost {t['losses']}{share}")
+    lo, hi = res["ci95"]
+    con.print(f"A's mean score, first minus second: {res['score_difference']:+.4f} "
+              f"(95% interval {lo:+.4f} to {hi:+.4f})")
+
+
+def _read_match(path: str, field: str) -> dict:
+    """A match answer from a file, or a one-line error naming the file (exit 2)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(MAX_MATCH_JSON_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as e:
+        raise OptionError(f"{field}: cannot read {path!r}: {e}") from None
+    if len(text) > MAX_MATCH_JSON_BYTES:
+        raise OptionError(f"{field}: {path!r} is larger than {MAX_MATCH_JSON_BYTES:,} bytes")
+    try:
+        obj = json.loads(text)
+    except ValueError as e:
+        raise OptionError(f"{field}: {path!r} is not JSON: {e}") from None
+    need = ("players", "seed", "rules", "per_game")
+    if not isinstance(obj, dict) or any(k not in obj for k in need):
+        raise OptionError(f"{field}: {path!r} is not a `durak match --json` answer with "
+                          "per-game results")
+    return obj
 
 
 def sprt_line(t: dict) -> str:
