@@ -81,7 +81,11 @@ class HintPolicy:
     the other seats' past moves, passed by :func:`play_game` as
     ``observations`` (:mod:`solver.hints.inference`; ``model`` overrides the
     opponent model; ``oversample`` as in :func:`~solver.hints.advise.hint_knowledge`);
-    without, or without observations, every deal counts alike.
+    without, or without observations, every deal counts alike.  With ``facts``
+    (not ``hint-fast``) :func:`play_game` also passes the seats caught leaving the
+    greedy player's move (``not_greedy``,
+    :meth:`~solver.hints.knowledge.PublicTracker.not_greedy`), against whom the
+    engine weighs its greedy playout less.
     """
 
     def __init__(self, samples: int | None = BOT_HINT_SAMPLES, time: float | None = None,
