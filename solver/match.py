@@ -330,10 +330,14 @@ def _round(x: float | None) -> float | None:
     return None if x is None else float(f"{x:.3g}")
 
 
+def game_score(result: int) -> float:
+    """A's score for one game's result: win 1, draw 1/2, loss 0."""
+    return 1.0 if result > 0 else 0.5 if result == 0 else 0.0
+
+
 def deal_score(games: Sequence[GameRecord]) -> float:
     """A's mean score over the games of one deal (win 1, draw 1/2, loss 0)."""
-    return sum(1.0 if g.result > 0 else 0.5 if g.result == 0 else 0.0
-               for g in games) / len(games)
+    return sum(game_score(g.result) for g in games) / len(games)
 
 
 def paired(x: dict[str, Any], y: dict[str, Any]) -> dict[str, Any]:
@@ -376,7 +380,7 @@ def paired(x: dict[str, Any], y: dict[str, Any]) -> dict[str, Any]:
         raise OptionError("the matches have no whole deal in common")
 
     def score(results: dict[int, int]) -> float:
-        return sum(1.0 if r > 0 else 0.5 if r == 0 else 0.0 for r in results.values()) / seats
+        return sum(game_score(r) for r in results.values()) / seats
 
     diffs = [score(dx[d]) - score(dy[d]) for d in both]
     n = len(diffs)
