@@ -125,9 +125,10 @@ def test_the_hint_weighs_the_greedy_playout_less_against_a_caught_seat():
     uct_mix_not_greedy``; without, the one at ``uct_mix``."""
     k = _two_player_knowledge()
     caught = replace(k, not_greedy=(1 - k.seat,))
-    cfg = HintConfig(uct_iters=60, uct_mix=0.9, uct_mix_not_greedy=0.0)
+    cfg = HintConfig(uct_iters=60, uct_mix=0.9, uct_mix_not_greedy=0.0, uct_mix_early=None)
     as_caught = hint_knowledge(caught, samples=24, seed=5, config=cfg)
-    as_zero = hint_knowledge(k, samples=24, seed=5, config=HintConfig(uct_iters=60, uct_mix=0.0))
+    as_zero = hint_knowledge(k, samples=24, seed=5,
+                             config=HintConfig(uct_iters=60, uct_mix=0.0, uct_mix_early=None))
     plain = hint_knowledge(k, samples=24, seed=5, config=cfg)
     scores = lambda r: [(m.move, m.score) for m in r.moves]  # noqa: E731
     assert scores(as_caught) == scores(as_zero) != scores(plain)
@@ -135,8 +136,32 @@ def test_the_hint_weighs_the_greedy_playout_less_against_a_caught_seat():
     assert plain.to_json()["not_greedy"] == [] and plain.playout_weight == 0.9
     # None keeps uct_mix whoever is caught
     off = hint_knowledge(caught, samples=24, seed=5,
-                         config=HintConfig(uct_iters=60, uct_mix=0.9, uct_mix_not_greedy=None))
+                         config=HintConfig(uct_iters=60, uct_mix=0.9, uct_mix_not_greedy=None,
+                                           uct_mix_early=None))
     assert scores(off) == scores(plain)
+
+
+def test_the_hint_weighs_the_greedy_playout_less_early_in_the_game():
+    """While the pile holds ``early_pile`` cards or more the answer is exactly the
+    one at ``uct_mix = uct_mix_early``; below it, the one at ``uct_mix``; a caught
+    seat's weight comes first."""
+    k = _two_player_knowledge()  # the pile full: 24 cards
+    scores = lambda r: [(m.move, m.score) for m in r.moves]  # noqa: E731
+    early = HintConfig(uct_iters=60, uct_mix=0.9, uct_mix_early=0.0, early_pile=24)
+    late = replace(early, early_pile=25)
+    at_zero = hint_knowledge(k, samples=24, seed=5,
+                             config=HintConfig(uct_iters=60, uct_mix=0.0, uct_mix_early=None))
+    at_mix = hint_knowledge(k, samples=24, seed=5,
+                            config=HintConfig(uct_iters=60, uct_mix=0.9, uct_mix_early=None))
+    a = hint_knowledge(k, samples=24, seed=5, config=early)
+    b = hint_knowledge(k, samples=24, seed=5, config=late)
+    assert scores(a) == scores(at_zero) != scores(b) == scores(at_mix)
+    assert a.playout_weight == 0.0 and b.playout_weight == 0.9
+    caught = hint_knowledge(replace(k, not_greedy=(1 - k.seat,)), samples=24, seed=5,
+                            config=replace(early, uct_mix_not_greedy=0.9))
+    assert scores(caught) == scores(at_mix)
+    with pytest.raises(OptionError, match="uct_mix_early"):
+        hint_knowledge(k, samples=4, seed=1, config=HintConfig(uct_mix_early=1.5))
 
 
 def test_uct_mix_not_greedy_outside_0_to_1_is_refused():
