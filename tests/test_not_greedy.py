@@ -161,7 +161,9 @@ def test_the_hint_weighs_the_greedy_playout_less_early_in_the_game():
                             config=replace(early, uct_mix_not_greedy=0.9))
     assert scores(caught) == scores(at_mix)
     with pytest.raises(OptionError, match="uct_mix_early"):
-        hint_knowledge(k, samples=4, seed=1, config=HintConfig(uct_mix_early=1.5))
+        hint_knowledge(k, samples=4, seed=1, config=HintConfig(uct_mix_early=1.5, early_pile=30))
+    with pytest.raises(OptionError, match="early_pile"):
+        hint_knowledge(k, samples=4, seed=1, config=HintConfig(early_pile=-1))
 
 
 def test_uct_mix_not_greedy_outside_0_to_1_is_refused():

@@ -429,13 +429,15 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     """
     t0 = _time.perf_counter()
     cfg = config or HintConfig()
+    # (read here only, so checked here: the weight chosen replaces uct_mix below)
+    if cfg.uct_mix_early is not None and not 0.0 <= cfg.uct_mix_early <= 1.0:
+        raise OptionError(f"uct_mix_early: a share from 0 to 1 (or None), got {cfg.uct_mix_early}")
+    if cfg.early_pile < 0:
+        raise OptionError(f"early_pile: need 0 or more cards, got {cfg.early_pile}")
     if k.not_greedy and cfg.uct_mix_not_greedy is not None:
         # the greedy playout models an opponent seen leaving the greedy move less well
         cfg = replace(cfg, uct_mix=cfg.uct_mix_not_greedy)
     elif cfg.uct_mix_early is not None and k.view.pile >= cfg.early_pile:
-        if not 0.0 <= cfg.uct_mix_early <= 1.0:
-            raise OptionError(f"uct_mix_early: a share from 0 to 1 (or None), "
-                              f"got {cfg.uct_mix_early}")
         # early on the playout looks furthest ahead through hidden cards
         cfg = replace(cfg, uct_mix=cfg.uct_mix_early)
     if samples is None:

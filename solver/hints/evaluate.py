@@ -167,11 +167,6 @@ class _Evaluator:
         if cfg.uct_mix_not_greedy is not None and not 0.0 <= cfg.uct_mix_not_greedy <= 1.0:
             raise OptionError(f"uct_mix_not_greedy: a share from 0 to 1 (or None), "
                               f"got {cfg.uct_mix_not_greedy}")
-        if cfg.uct_mix_early is not None and not 0.0 <= cfg.uct_mix_early <= 1.0:
-            raise OptionError(f"uct_mix_early: a share from 0 to 1 (or None), "
-                              f"got {cfg.uct_mix_early}")
-        if cfg.early_pile < 0:
-            raise OptionError(f"early_pile: need 0 or more cards, got {cfg.early_pile}")
         if cfg.ismcts_batch < 1:
             raise OptionError(f"ismcts_batch: need 1 or more deals, got {cfg.ismcts_batch}")
         if (cfg.uct_iters or cfg.uct_iters_multi) and cfg.playouts == "python":
