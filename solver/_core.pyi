@@ -3,7 +3,9 @@
 Card sets are ints used as bitmasks: bit ``13 * suit + rank - 2`` is a card
 (the layout of :mod:`solver.cards`).  Seats are 0-based.
 """
-from typing import TypedDict
+from typing import Literal, TypedDict, overload
+
+from typing_extensions import disjoint_base
 
 #: The depth of a search without a ply limit (``Search.prove``'s default).
 UNLIMITED: int
@@ -40,6 +42,7 @@ class _StateFields(TypedDict):
     trump_card: int
     fresh: int
 
+@disjoint_base  # a C extension type: no class can derive from two of them
 class CState:
     """A game state of the core (made by ``Search.setup`` and ``play``)."""
 
@@ -62,6 +65,7 @@ class CState:
         """A lead state where a multi-card lead does no better for the attacker's
         side than any one of its cards led alone."""
 
+@disjoint_base  # a C extension type: no class can derive from two of them
 class Search:
     """The search context: rules of one game, transposition table, budgets."""
 
@@ -76,7 +80,7 @@ class Search:
     @property
     def game(self) -> tuple[int, int]:
         """(players, rule flags) of the game last loaded by ``setup``."""
-    def __init__(self, tt_mb: int = 64) -> None: ...
+    def __new__(cls, tt_mb: int = 64) -> Search: ...  # Cython's __cinit__
     def tt_used(self) -> int: ...
     def clear(self) -> None: ...
     def setup(
@@ -150,33 +154,50 @@ def fast_bits(enabled: bool | None = None) -> bool:
     ``False`` forces the portable loops, ``True`` restores the instructions
     where the CPU has them fast."""
 
+@disjoint_base  # a C extension type: no class can derive from two of them
 class RetroGraph:
     """A small game's whole state graph valued by retrograde analysis (ext/retro.pxi).
 
     Raises ``OverflowError`` past ``max_states`` states, ``TimeoutError`` past
     ``deadline`` (absolute ``time.monotonic()``; 0: none).  ``threads`` 2: past
     100,000 states a helper thread expands states ahead of the builder."""
-    def __init__(self, root: CState, hero: int, max_states: int = 2_000_000,
-                 deadline: float = 0.0, threads: int = 1) -> None: ...
+    def __new__(cls, root: CState, hero: int, max_states: int = 2_000_000,
+                deadline: float = 0.0, threads: int = 1) -> RetroGraph: ...  # Cython's __cinit__
+    @property
+    def hero(self) -> int:
+        """The seat the values are for."""
+    @property
+    def max_states(self) -> int:
+        """The most states the graph may have."""
     @property
     def states_count(self) -> int: ...
     def root(self) -> tuple[int, int | None]:
         """The root's value for the hero (+1/0/-1) and distance in plies (None: a draw)."""
     def moves(self) -> list[tuple[tuple[int, int, int, int], int, int | None]]:
         """Every root move (kind, cards, card, target) with its value and distance."""
-    def variation(self) -> list[tuple[int, int, int, int]]:
-        """The principal variation from the root."""
+    def variation(self, max_plies: int = 400) -> list[tuple[int, int, int, int]]:
+        """The principal variation from the root (at most ``max_plies`` moves)."""
 
 def popcount(mask: int) -> int: ...
 def beaters(attack: int, hand: int, trump: int) -> int: ...
 def greedy_index(st: CState, table_order: tuple[int, ...] = ()) -> int: ...
+@overload
 def greedy_playout(
     st: CState,
     me: int,
     limit: int = 1500,
     table_order: tuple[int, ...] = (),
     first: int = -1,
-    stop_at_endgame: bool = False,
+    stop_at_endgame: Literal[False] = False,
+) -> tuple[int, float, int, None]: ...
+@overload
+def greedy_playout(
+    st: CState,
+    me: int,
+    limit: int,
+    table_order: tuple[int, ...],
+    first: int,
+    stop_at_endgame: bool,
 ) -> tuple[int | None, float, int, CState | None]:
     """``(result, margin, steps, None)``, or with ``stop_at_endgame`` at the
     first position between bouts with the pile empty ``(None, margin, steps,
@@ -200,6 +221,8 @@ def ismcts_scores(
     table_orders: list[tuple[int, ...]],
     explore: float = 1.0,
     limit: int = 1500,
+    eps: float = 0.0,
+    seed: int = 0,
 ) -> list[tuple[float, float, int]]:
     """Information-set search over ``deals`` (``ext/ismcts.pxi``): per root move
     the mean result, mean margin and visits."""

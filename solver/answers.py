@@ -112,8 +112,12 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
     ``uct_iters_multi`` of :class:`~solver.hints.HintConfig`).
     """
     hints = _engine("solver.hints")
-    pos = parse_position(position) if knowledge is None else None  # parsed once
-    default = hints.default_samples(knowledge.view.players if pos is None else pos.state.players)
+    if knowledge is None:
+        pos = parse_position(position)  # parsed once
+        players = pos.state.players
+    else:
+        pos, players = None, knowledge.view.players
+    default = hints.default_samples(players)
     floor = default if samples is None and max_time is not None else None
     if samples is None:
         samples = hints.TIME_ONLY_SAMPLES if max_time is not None else default

@@ -13,7 +13,7 @@ Every policy takes an injected ``random.Random``; nothing keeps module state.
 from __future__ import annotations
 
 import random
-from typing import Protocol, runtime_checkable
+from typing import Callable, Protocol, runtime_checkable
 
 from solver.errors import OptionError
 from solver.game.cards import beaters, bit, cards_of, rank_of, suit_of
@@ -200,7 +200,7 @@ def _greedy_throw(state: GameState, moves: list[Move]) -> Move:
     return min(good, key=lambda m: (card_cost(m.cards[0], trump), m.cards[0]))
 
 
-POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy}
+POLICIES: dict[str, Callable[..., Policy]] = {"random": RandomPolicy, "greedy": GreedyPolicy}
 
 
 def make_policy(name: str, **kw) -> Policy:

@@ -8,6 +8,8 @@ bug and exits 1 (the CLI says so).  A budget that runs out is
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 class DurakError(ValueError):
     """Base of every error a caller can cause: bad input, an impossible request."""
@@ -45,7 +47,7 @@ class HiddenCardsError(DurakError):
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped a long job; ``partial`` holds what it had done (exit 130)."""
 
-    def __init__(self, partial: object = None):
+    def __init__(self, partial: Any = None):
         super().__init__("interrupted")
         self.partial = partial
 
@@ -53,7 +55,7 @@ class Interrupted(KeyboardInterrupt):
 class BudgetExceeded(DurakError):
     """A time, node or memory budget ran out (exit 3); ``partial`` holds what is known."""
 
-    def __init__(self, message: str, partial: object = None):
+    def __init__(self, message: str, partial: Any = None):
         super().__init__(message)
         self.partial = partial
 

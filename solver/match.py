@@ -181,7 +181,7 @@ def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random
     for _ in range(max_moves):
         s = t.state
         if s.is_over:
-            return s.outcome(), t.history, decisions, secs, False
+            return s.final_outcome(), t.history, decisions, secs, False
         seat = s.to_move
         view = t.knowledge(seat).view
         t0 = time.perf_counter()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -11,6 +12,9 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                load_position, print_hint_table, read_game_text)
 from solver.errors import OptionError
 from solver.games import Game
+
+if TYPE_CHECKING:
+    from solver.hints import HintResult
 
 #: The most deals one hint may be asked to score.
 MAX_SAMPLES = 1_000_000
@@ -66,12 +70,13 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
         # every public fact of the record: discards, pick-ups, the face-up trump drawn
         knowledge = Game.parse(read_game_text(game_file)).knowledge(me)
     else:
+        assert position is not None  # exactly one of the two, checked above
         pos = load_position(position)
     with ProgressBar("sampling deals") as bar:
         ans = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
                           me=me, progress=bar.callback, scheduler=scheduler,
                           knowledge=knowledge, iterations=iterations)
-    res = ans.result
+    res = cast("HintResult", ans.result)  # a hint's answer holds a HintResult
     if as_json:
         emit_json(res.to_json())
     else:

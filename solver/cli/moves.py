@@ -1,6 +1,8 @@
 """`durak moves`: the legal moves of a position in canonical move notation."""
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from solver.cli.app import main
@@ -24,7 +26,7 @@ def moves_command(position: str, as_json: bool) -> None:
     moves = [str(m) for m in legal_moves(state)]  # HiddenCardsError -> exit 2
     to_move = state.to_move + 1 if outcome is None else None
     if as_json:
-        obj = {"to_move": to_move, "moves": moves, "phase": phase_name(state),
+        obj: dict[str, Any] = {"to_move": to_move, "moves": moves, "phase": phase_name(state),
                "position": format_position(state, pos.me)}
         if outcome is not None:
             obj["outcome"] = outcome

@@ -288,7 +288,7 @@ def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...],
         for r in bad:
             for prob in r.problems:
                 click.echo(f"MISMATCH {r.puzzle.id}: {prob}")
-        per = {}
+        per: dict[str, list[int]] = {}
         for r in results:
             per.setdefault(r.puzzle.collection, [0, 0])
             per[r.puzzle.collection][0] += 1

@@ -179,8 +179,8 @@ def play(state: GameState, move: Move, skipped: list[int] | None = None) -> Game
         turn = seat if state.take else -1
         return settle(state.replace(hands=tuple(hands), table=table, turn=turn), skipped=skipped)
     if k is Kind.PASS:
-        order = state.throw_order()
-        after = order[order.index(seat) + 1:] if seat in order else []
+        throwers = state.throw_order()
+        after = throwers[throwers.index(seat) + 1:] if seat in throwers else []
         return settle(state, candidates=after, skipped=skipped)
     raise AssertionError(f"unknown move kind {k}")
 
@@ -252,16 +252,16 @@ def end_bout(state: GameState) -> GameState:
         if pile == 0:
             trump_card = -1
             order = None
-    s = state.replace(
+    after = state.replace(
         hands=tuple(hands), hidden=tuple(hidden), out=out, table=(), take=False,
         turn=-1, pile=pile, pile_order=order, trump_card=trump_card, limit=0,
         shown=0, cap=bout_cap(state.rules, out),
     )
     # R18: after success the defender leads, after a take the seat after him.
     if taken:
-        leader = s.next_active(d)
+        leader = after.next_active(d)
     else:
-        leader = d if s.active(d) else s.next_active(d)
-    if s.outcome() is not None or leader < 0:
-        return s.replace(attacker=-1 if leader < 0 else leader, defender=-1)
-    return s.replace(attacker=leader, defender=s.defender_for(leader))
+        leader = d if after.active(d) else after.next_active(d)
+    if after.outcome() is not None or leader < 0:
+        return after.replace(attacker=-1 if leader < 0 else leader, defender=-1)
+    return after.replace(attacker=leader, defender=after.defender_for(leader))

@@ -240,6 +240,14 @@ class GameState:
     def is_over(self) -> bool:
         return not self.table and self.outcome() is not None
 
+    def final_outcome(self) -> tuple[int, ...]:
+        """:meth:`outcome` of a game known to be over (``is_over``); a state
+        still in play here is a bug of the caller."""
+        result = self.outcome()
+        if result is None:
+            raise AssertionError("final_outcome of a game still in play")
+        return result
+
     def all_cards(self) -> int:
         """Every known card of the state (hands, table, out, known pile)."""
         m = self.out | self.table_mask

@@ -217,6 +217,7 @@ def _decide(g: Game, states, i: int, s: int, mv, slv: Solver, max_time: float | 
             pv = vals[played]
             best = res.best[0]
             bv = vals[best]
+            assert pv is not None and bv is not None  # an exact analysis values every move
             pc, bc = POINTS[pv], POINTS[bv]
             return Decision(i + 1, s + 1, played, best, pc, bc, label_of(bc - pc), True,
                             len(moves), pv, bv)

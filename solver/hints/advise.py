@@ -172,7 +172,7 @@ class HintResult:
         }
 
 
-def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: bool,
+def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[float]], exact: bool,
               greedy: Move | None = None,
               margins: Sequence[Sequence[float]] | None = None,
               mine: bool = True, weights: Sequence[float] | None = None) -> list[HintMove]:
@@ -235,7 +235,7 @@ def _ranked(out: list[HintMove], moves: Sequence[Move], sign: int,
     return [out[i] for i in order]
 
 
-def _aggregate_weighted(moves: Sequence[Move], scores: Sequence[Sequence[int]], exact: bool,
+def _aggregate_weighted(moves: Sequence[Move], scores: Sequence[Sequence[float]], exact: bool,
                         greedy: Move | None, margins: Sequence[Sequence[float]] | None,
                         mine: bool, weights: Sequence[float]) -> list[HintMove]:
     """:func:`aggregate` with deal ``d`` counting ``weights[d]`` (normalised to sum 1):

@@ -202,7 +202,7 @@ class _Evaluator:
         return deal.players == 2 and deal.pile <= self.cfg.exact_pile
 
     def evaluate(self, deal: GameState, moves: Sequence[Move],
-                 me: int) -> tuple[list[int], list[float], bool]:
+                 me: int) -> tuple[list[float], list[float], bool]:
         """Score of every move for ``me`` on ``deal`` (+1/0/-1), the tie-break
         margins and whether the scores are exact.  For playouts the margin is the
         card margin; for exact scores it is six times the greedy playout's result
@@ -242,7 +242,7 @@ class _Evaluator:
         return self.cfg.iterations(deal.players) > 0 and not self._endgame_playouts(deal)
 
     def evaluate_many(self, deals: Sequence[GameState], moves: Sequence[Move],
-                      me: int) -> list[tuple[list[int], list[float], bool]]:
+                      me: int) -> list[tuple[list[float], list[float], bool]]:
         """:meth:`evaluate` of every deal; under ``ismcts`` the deals that would get
         a tree search of their own share one (``ext/ismcts.pxi``) instead."""
         out: list[Any] = [None] * len(deals)
@@ -341,19 +341,20 @@ class _Evaluator:
                     r, g, _, _ = core.greedy_playout(end, me, limit - steps)
                 else:
                     r = v
+            assert r is not None  # a playout that did not stop at the endgame has its result
             out.append((r, g))
         return out
 
 
 def evaluate_deal(deal: GameState, moves: Sequence[Move], me: int, cfg: HintConfig | None = None,
-                  solver: Any = None) -> tuple[list[int], list[float], bool]:
+                  solver: Any = None) -> tuple[list[float], list[float], bool]:
     """Score every move for ``me`` (0-based) on one fully known deal: results
     (+1/0/-1 each), card margins, exact or not."""
     return _Evaluator(cfg or HintConfig(), solver).evaluate(deal, moves, me)
 
 
 def evaluate_chunk(cfg: HintConfig, moves: list[Move], me: int,
-                   deals: list[GameState]) -> list[tuple[list[int], list[float], bool]]:
+                   deals: list[GameState]) -> list[tuple[list[float], list[float], bool]]:
     """Score the moves on each deal of a chunk (what a worker runs); the worker keeps
     its evaluator, and with it its exact solver's table, between chunks."""
     ev = worker_cache(("hint-evaluator", cfg), lambda: _Evaluator(cfg))

@@ -45,4 +45,4 @@ def playout(state: GameState, me: int, limit: int = PLAYOUT_LIMIT,
         return solved, others - mine
     if not s.is_over:
         return 0, 0.0  # R23: endless play counts as a draw
-    return s.outcome()[me], others - mine
+    return s.final_outcome()[me], others - mine

@@ -149,9 +149,9 @@ class Sampler:
             self.misses += 1
             return self._build(self._parts(arr), arr[self._in_hands:], bottom)
         arr, bottom = self._walk(*start, rng)
-        parts = self._parts(arr)
-        self._last = (parts, arr[self._in_hands:], bottom)
-        return self._build(parts, arr[self._in_hands:], bottom)
+        walked = self._parts(arr)
+        self._last = (walked, arr[self._in_hands:], bottom)
+        return self._build(walked, arr[self._in_hands:], bottom)
 
     def weight(self, deal: GameState) -> float:
         """The facts' likelihood under a deal (1 without facts, or when every fact is
@@ -244,6 +244,7 @@ class Sampler:
                 yield from rec(si + 1, left & ~m, parts + [m], bottom)
 
         full = self.k.unseen
+        every: Iterator[GameState]
         if self.bottoms:
             every = (d for b in self.bottoms for d in rec(0, full & ~bit(b), [], b))
         else:

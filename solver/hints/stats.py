@@ -10,7 +10,7 @@ Z95 = 1.959963984540054
 MARGIN_WEIGHT = 0.1 / 6
 
 
-def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a proportion ``k/n``."""
     if n == 0:
         return 0.0, 1.0
@@ -21,7 +21,7 @@ def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def mean_ci(xs: Sequence[int], z: float = Z95) -> tuple[float, float, float]:
+def mean_ci(xs: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
     """Mean and normal 95% interval of scores in [-1, 1]."""
     n = len(xs)
     m = sum(xs) / n
@@ -32,7 +32,7 @@ def mean_ci(xs: Sequence[int], z: float = Z95) -> tuple[float, float, float]:
     return m, max(-1.0, m - half), min(1.0, m + half)
 
 
-def paired_advantage(a: int, b: int, scores: Sequence[Sequence[int]],
+def paired_advantage(a: int, b: int, scores: Sequence[Sequence[float]],
                      margins: Sequence[Sequence[float]]) -> tuple[float, float]:
     """Mean and standard error of the utility of move ``a`` minus move ``b``,
     deal by deal (the deals are shared, so the luck of the deal cancels)."""

@@ -172,6 +172,8 @@ def _table(raw: Raw, reg: _Cards, trump: int) -> list[tuple[int, int]]:
 def _pile(raw: Raw, reg: _Cards, trump: int,
           face_up: int) -> tuple[int, tuple[int, ...] | None, int]:
     """Pile size, known order (extension) and face-up trump card (R5)."""
+    trump_tok = raw.trump
+    assert trump_tok is not None  # _trump has required it
     p = raw.pile
     if isinstance(p, list):
         if not p:
@@ -179,21 +181,21 @@ def _pile(raw: Raw, reg: _Cards, trump: int,
         order = tuple(reg.add("pile", t, "the pile") for t in p)
         last = order[-1]
         if suit_of(last) != trump or (face_up >= 0 and face_up != last):
-            raise PositionError("trump", f"{raw.trump.text!r} does not match the pile's last "
+            raise PositionError("trump", f"{trump_tok.text!r} does not match the pile's last "
                                 f"(face-up) card {p[-1].text!r}{p[-1].at()} (R5)")
         return len(order), order, last
     pile = 0 if p is None else _int("pile", p)
-    if pile < 0:
+    if p is not None and pile < 0:
         raise PositionError("pile", f"negative size {p.text!r}{p.at()}")
     if pile > 0:
         if face_up < 0:
             raise PositionError("trump", f"the pile has {pile} card(s), so trump must name the "
                                 f"face-up card (e.g. 'trump 9{SUITS[trump]}'), got "
-                                f"{raw.trump.text!r}{raw.trump.at()} (R5)")
-        reg.add("trump", raw.trump, "the pile (face-up trump)")
+                                f"{trump_tok.text!r}{trump_tok.at()} (R5)")
+        reg.add("trump", trump_tok, "the pile (face-up trump)")
         return pile, None, face_up
     if face_up >= 0:
-        raise PositionError("trump", f"face-up card {raw.trump.text!r}{raw.trump.at()} but the "
+        raise PositionError("trump", f"face-up card {trump_tok.text!r}{trump_tok.at()} but the "
                             f"pile is empty; write the suit alone, 'trump {SUITS[trump]}'")
     return 0, None, -1
 

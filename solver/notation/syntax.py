@@ -269,8 +269,8 @@ def raw_from_json(obj: Mapping[str, Any]) -> Raw:
                     raise PositionError("table", f"expected [attack, cover or null] at {pp}, "
                                         f"got {json.dumps(p)}")
                 a_tok = _jstr("table", p[0], f"{pp}[0]")
-                c = p[1] if len(p) == 2 else None
-                pairs.append((a_tok, None if c is None else _jstr("table", c, f"{pp}[1]")))
+                cover = p[1] if len(p) == 2 else None
+                pairs.append((a_tok, None if cover is None else _jstr("table", cover, f"{pp}[1]")))
             raw.table = pairs
         elif key == "take":
             if not isinstance(v, bool):

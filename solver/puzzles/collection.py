@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10: the same parser as a package
+else:  # Python 3.10: the same parser as a package
     import tomli as tomllib
 
 from solver.bots import greedy_move

@@ -248,8 +248,10 @@ class CoreBackend:
         thread that answers it stops the other (``Search.stop``: the core
         ends within 1,024 nodes).  A draw waits for both failures.  A budget
         or Ctrl-C (seen by this thread only) stops the helper too."""
-        theirs: list[tuple[int, int]] = []
+        theirs: list[tuple[int | None, int]] = []
         failed: list[BaseException] = []
+        helper = self.helper
+        assert helper is not None  # _helper_free said there is one
 
         def others(h: CoreBackend, hst) -> None:
             theirs.append(h._decide(hst, hero, known_fail=1))
@@ -258,7 +260,7 @@ class CoreBackend:
             if theirs[0][0] != 0 or fail_ends == 0:
                 self.search.stop()  # the question is answered
 
-        mine: tuple[int, int] | None = None
+        mine: tuple[int | None, int] | None = None
         with self._beside(st, others, failed):
             try:
                 mine = self._decide(st, hero, known_fail=0)
@@ -267,7 +269,7 @@ class CoreBackend:
             if mine is not None and mine[0] == 0 and bounds is not None:
                 bounds[1] = 0  # the hero's side cannot win
             if mine is not None and (mine[0] != 0 or fail_ends == 1):
-                self.helper.search.stop()  # answered here
+                helper.search.stop()  # answered here
         if mine is not None and mine[0] != 0:
             return mine
         if mine is not None and fail_ends == 1:
@@ -305,6 +307,7 @@ class CoreBackend:
         starts -- stops the helper (``Search.stop``) and waits for it.  Both
         stop flags are clear at the start and at the end."""
         h = self.helper
+        assert h is not None  # callers ask _helper_free first
         h.deadline = self.deadline
         h.max_nodes = 0
         h.search.sync_generation(self.search)
@@ -336,7 +339,9 @@ class CoreBackend:
     def _value(self, st, hero: int) -> int:
         if st.fields()["over"]:
             return st.hero_outcome(hero)
-        return self._decide(st, hero)[0]
+        value, _ = self._decide(st, hero)
+        assert value is not None  # without fail_ends every question is decided
+        return value
 
     def _distance(self, st, hero: int, prover: int, ub: int, lb: int = 1) -> int:
         """Exact plies the prover needs (known to be finite, at most ``ub``,
@@ -522,8 +527,8 @@ class CoreBackend:
         ``dist - 1`` more plies: its distance search starts there.  A move of the side that loses cannot
         resist longer than ``dist - 1`` more plies: its distance search
         stops there (the longest resistance needs no success proof)."""
-        winner = bool(value) and (value > 0) == mine
-        hint = (value, dist - 1) if (winner and dist is not None) else (0, 1)
+        winner = value is not None and value != 0 and (value > 0) == mine
+        hint = (value, dist - 1) if (value is not None and winner and dist is not None) else (0, 1)
         moves = st.moves()
         # What the node's value says of its moves (as in _best_moves): the
         # mover's side can do no better after a move than the node's value
@@ -694,6 +699,7 @@ class CoreBackend:
                 value, ub = self._decide(st, hero, bounds)
             finally:
                 result.lower, result.upper = Value(bounds[0]), Value(bounds[1])
+            assert value is not None  # without fail_ends every question is decided
             result.value = Value(value)
             result.lower = result.upper = result.value
             dist = None
@@ -750,6 +756,7 @@ class CoreBackend:
     def _pv(self, st, hero: int, state: GameState, value: int, dist: int | None,
             ordered) -> list[str]:
         if value != 0:
+            assert dist is not None  # a decisive value's variation is asked with its distance
             return self._pv_decisive(st, hero, state, value, dist)
         pv: list[str] = []
         # A drawn line may wander a long way before it repeats (R23), and every

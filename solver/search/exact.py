@@ -116,7 +116,7 @@ class Solver:
         check_solvable(state)
         h = hero_index(state, hero)
         if state.is_over:
-            return Value(state.outcome()[h])
+            return Value(state.final_outcome()[h])
         if self._core is None:
             return Value(reference_value(state, h)[0])
         if max_nodes is not None:
@@ -168,8 +168,9 @@ class Solver:
         h = hero_index(state, hero)
         t0 = time.perf_counter()
         if state.is_over:
-            v = Value(state.outcome()[h])
+            v = Value(state.final_outcome()[h])
             return SolveResult(h + 1, v, [], [], 0, 0, 0.0, True, [], v, v)
+        res: SolveResult | None
         if self._core is None:
             res = _reference_run(state, h, all_moves, pv)
         else:
@@ -199,16 +200,18 @@ class Solver:
         (its table kept).  The nodes reported are the search's nodes and the
         graph's states.  Ctrl-C or a budget that runs out during the graph
         answers with what the search proved."""
+        core = self._core
+        assert core is not None  # solve() asks this only of the compiled core
         t0 = time.monotonic()
         trial = retro.FALLBACK_TRIAL if max_time is None else min(max_time, retro.FALLBACK_TRIAL)
-        res = self._core.run(state, h, all_moves, trial, max_nodes, distance, pv)
+        res = core.run(state, h, all_moves, trial, max_nodes, distance, pv)
         if res.exact or res.interrupted:
             return res
         left = _budget_left(max_time, max_nodes, t0, res.nodes)
         if left is None:
             return res  # the caller's own budget ran out during the trial
         try:
-            whole = retro.solve_small(self._core.load(state), state, h, all_moves, pv,
+            whole = retro.solve_small(core.load(state), state, h, all_moves, pv,
                                       *left, self.threads, retro.FALLBACK_STATES)
         except KeyboardInterrupt:
             res.interrupted = True
@@ -224,7 +227,7 @@ class Solver:
         left = _budget_left(max_time, max_nodes, t0, res.nodes)
         if left is None:
             return res
-        again = self._core.run(state, h, all_moves, *left, distance, pv)
+        again = core.run(state, h, all_moves, *left, distance, pv)
         again.nodes += res.nodes
         return again
 

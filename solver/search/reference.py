@@ -59,8 +59,8 @@ class ReferenceSolver:
         self.max_nodes = max_nodes  # past it: TooLarge (a sweep's oracle has a budget too)
         self.hero = hero
         self.teams = state.rules.teams
-        self.memo: dict[GameState, int] = {}
-        self.path: dict[GameState, int] = {}
+        self.memo: dict[GameState, tuple[int, int]] = {}  # score bounds (lower, upper)
+        self.path: dict[GameState, int] = {}  # the ply of each state on the current line
         self.nodes = 0
 
     def on_hero_side(self, seat: int) -> bool:
@@ -69,7 +69,7 @@ class ReferenceSolver:
         return seat == self.hero
 
     def leaf(self, state: GameState) -> int:
-        v = state.outcome()[self.hero]
+        v = state.final_outcome()[self.hero]
         return 0 if v == 0 else (BIG if v > 0 else -BIG)
 
     def score(self, state: GameState, ply: int, alpha: int = -INF_SCORE,
@@ -230,7 +230,7 @@ def retrograde(state: GameState, hero: int, max_states: int = 200_000):
         left = [len(set(succ[a])) for a in range(n)]
         frontier = []
         for a, s in enumerate(states):
-            if s.is_over and s.outcome()[hero] == target:
+            if s.is_over and s.final_outcome()[hero] == target:
                 value[a] = target
                 dist[a] = 0
                 frontier.append(a)

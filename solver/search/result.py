@@ -91,6 +91,7 @@ def check_solvable(state: GameState) -> None:
 def _order_key(mine: bool):
     """Sort key for (value, distance): best for the mover first."""
     def key(mv: MoveValue):
+        assert mv.value is not None, "only proven moves are ranked"
         v = int(mv.value)
         d = mv.distance if mv.distance is not None else 0
         # hero side: win fast, lose slow; coalition: the reverse
