@@ -10,7 +10,7 @@ from solver.game.value import Value
 from solver.puzzles.collection import (PuzzleFormatError, check_puzzle, default_dir,
                                        format_collection, load_all, load_collection,
                                        parse_collection)
-from solver.puzzles.generate import GenOptions, as_collection, generate
+from solver.puzzles.generate import TRIES_PER_PUZZLE, GenOptions, as_collection, generate
 from solver.search import Solver
 
 HEADER = '''id = "mini"
@@ -221,6 +221,15 @@ def test_default_dir_is_the_checkout():
 def _gen(seed: int, **kw):
     opts = GenOptions(count=3, seed=seed, max_cards=7, min_depth=4, tries=300, **kw)
     return format_collection(as_collection(generate(opts), "gen", "Generated", "For a test."))
+
+
+def test_the_default_budget_finds_what_the_readme_asks():
+    """`durak puzzle generate --count 3 --seed 1 --players 2` (the README's example) with
+    the default budget: at 60 candidates a puzzle it found 2 of the 3 and exited 3."""
+    opts = GenOptions(count=3, seed=1, players=2)
+    assert opts.budget == 3 * TRIES_PER_PUZZLE
+    assert GenOptions(count=3, tries=50).budget == 50
+    assert len(generate(opts)) == 3
 
 
 def test_generator_is_deterministic():

@@ -27,7 +27,7 @@ from solver.game.state import NO_COVER, GameState
 from solver.game.value import Value, value_text
 from solver.puzzles.collection import (TASK_VALUES, Collection, Puzzle, check_puzzle, find_puzzle,
                                        format_collection, load_all, select, winning_set)
-from solver.puzzles.generate import GenOptions, as_collection, generate
+from solver.puzzles.generate import TRIES_PER_PUZZLE, GenOptions, as_collection, generate
 from solver.search import Solver
 from solver.search.result import on_hero_side
 
@@ -495,7 +495,7 @@ def _mine_puzzles(opts: GenOptions, make_solver: Any, progress: Any, workers: in
 @click.option("--max-solutions", type=click.IntRange(1), default=1, show_default=True,
               help="Most first moves that may solve the task.")
 @click.option("--tries", type=click.IntRange(0), default=0,
-              help="Candidate positions to solve at most (default 60 per puzzle).")
+              help=f"Candidate positions to solve at most (default {TRIES_PER_PUZZLE} per puzzle).")
 @click.option("--max-nodes", type=click.IntRange(0), default=300_000, show_default=True,
               help="Skip positions whose search needs more nodes (0: no cap).")
 @click.option("--max-depth", type=click.IntRange(0), default=0,
@@ -541,7 +541,7 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
     t0 = time.perf_counter()
     if sys.stderr.isatty() and not as_json:
         with Progress(console=err, transient=True) as bar:
-            task = bar.add_task("mining", total=opts.tries or 60 * count)
+            task = bar.add_task("mining", total=opts.budget)
 
             def progress(i: int, n: int) -> None:
                 bar.update(task, completed=i, description=f"mining ({n} found)")
@@ -579,5 +579,5 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
         sys.exit(int(ExitCode.INTERRUPTED))
     if len(found) < count:
         click.echo(f"durak: budget: found {len(found)} of the {count} puzzles asked for "
-                   f"within {opts.tries or 60 * count} candidate positions", err=True)
+                   f"within {opts.budget} candidate positions", err=True)
         sys.exit(int(ExitCode.BUDGET))

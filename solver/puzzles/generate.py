@@ -37,6 +37,12 @@ from solver.notation import format_position
 from solver.puzzles.collection import TASK_VALUES, Collection, Puzzle, winning_set
 from solver.search import Solver
 
+#: Candidate positions tried per puzzle asked for when ``GenOptions.tries`` is 0.  About
+#: one candidate in 35 makes a two-player puzzle and one in 90 a three-player one
+#: (seeds 0-5, five puzzles each: up to 68 and 168 candidates a puzzle), so a budget of
+#: 60 left small requests short; a candidate takes milliseconds.
+TRIES_PER_PUZZLE = 300
+
 
 @dataclass
 class GenOptions:
@@ -48,11 +54,16 @@ class GenOptions:
     max_cards: int = 10          # cards in all hands (and on the table) together
     method: str = "mixed"        # play | sample | mixed
     max_solutions: int = 1
-    tries: int = 0               # candidate positions to solve; 0 = 60 per wanted puzzle
+    tries: int = 0               # candidate positions to solve; 0: TRIES_PER_PUZZLE per puzzle
     prefix: str = "gen"
     max_nodes: int = 300_000     # skip candidates whose search needs more nodes (0 = no cap)
     max_depth: int = 0           # longest forced line in plies (0 = no cap)
     tags: tuple[str, ...] = ()   # keep only puzzles with all these tags (see auto_tags)
+
+    @property
+    def budget(self) -> int:
+        """The most candidate positions to try: ``tries``, or its default."""
+        return self.tries or TRIES_PER_PUZZLE * self.count
 
 
 def _table_cards(state: GameState) -> int:
@@ -277,7 +288,7 @@ def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
     """
     make_solver = make_solver or _fresh_solver
     rng = random.Random(opts.seed)
-    tries = opts.tries or 60 * opts.count
+    tries = opts.budget
     found: list[Found] = []
     seen: set[str] = set()
     used_games: set[int] = set()
@@ -333,4 +344,4 @@ def as_collection(found: list[Found], cid: str, title: str, introduction: str) -
                       puzzles=[f.puzzle for f in found])
 
 
-__all__ = ["GenOptions", "Found", "generate", "as_collection", "score", "auto_tags"]
+__all__ = ["TRIES_PER_PUZZLE", "GenOptions", "Found", "generate", "as_collection", "score", "auto_tags"]
