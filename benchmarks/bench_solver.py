@@ -170,7 +170,21 @@ def run_commands(name, count, tt_mb, max_time, repeat=1, only=("value", "solve",
     out["ratio"] = (out["solve_med"] / out["value_med"]) if out["value_med"] else 0.0
     out["over2s"] = sum(1 for r in rows if r[1][1] > 2.0)
     out["within10"] = sum(1 for r in rows if r[1][0] and r[1][1] <= 10.0)
+    out["rows"] = rows
     return out
+
+
+def print_positions(r: dict) -> None:
+    """One line per position of a ``run_commands`` result: where a family's time goes
+    (a median hides the positions that decide the slowest and the totals)."""
+    print()
+    print(f"{r['family']}: per position (seconds / nodes; * = out of time)")
+    print("| # | value | solve | analyse |")
+    print("|---|---|---|---|")
+    for i, row in enumerate(r["rows"]):
+        cells = [f"{s:.4f}{'' if ok else '*'} / {n:,}" if (s or n) else "-"
+                 for ok, s, n in row]
+        print(f"| {i} | " + " | ".join(cells) + " |")
 
 
 def run_family(name, count, tt_mb, max_time, with_python, py_limit, prune=True, repeat=1):
@@ -253,6 +267,8 @@ def main() -> None:
     ap.add_argument("--totals", action="store_true",
                     help="also print each column's total seconds and nodes over the positions "
                          "(a change that helps a few positions shows there, not in the medians)")
+    ap.add_argument("--per-position", action="store_true",
+                    help="also print each position's seconds and nodes per column")
     ap.add_argument("--threads", type=int, choices=(1, 2), default=cores_for_one(),
                     help="threads per position for the three columns (default: as `durak "
                          "solve`, 2 on two cores or more)")
@@ -290,6 +306,9 @@ def main() -> None:
                   f"{r['solve_max']:.3f} | {r['analyse_max']:.3f} | "
                   f"{r['value_ok']}/{r['solve_ok']}/{r['analyse_ok']} | "
                   f"{r['value_nodes']}/{r['solve_nodes']}/{r['analyse_nodes']} |", flush=True)
+        if a.per_position:
+            for r in results:
+                print_positions(r)
         if a.totals:
             print()
             print("| family | n | value total s | solve total s | analyse total s | "
