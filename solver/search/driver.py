@@ -11,7 +11,9 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
+from solver._core import CState, Search
 from solver.game.state import GameState
 from solver.game.value import Value
 from solver.search.native import core as _core
@@ -40,6 +42,18 @@ FAVOUR = 64
 #: value's median fell from 52,604 to 40,536 nodes (docs/solver.md, "The
 #: winner guessed").
 PREDICT_LEAN = 16
+
+
+def _final(st: CState, hero: int) -> int:
+    """The result for ``hero`` of a game known to be over (``fields()["over"]``)."""
+    v = st.hero_outcome(hero)
+    if v is None:
+        raise AssertionError("the result of a game still in play")
+    return v
+
+
+#: A move of the core: (kind, cards, card, target), as ``CState.moves()`` gives it.
+CoreMove = tuple[int, int, int, int]
 
 
 class Aborted(Exception):
@@ -82,7 +96,7 @@ class CoreBackend:
         self.predict_lean = PREDICT_LEAN  # (0: equal turns; tests and benchmarks compare)
 
     # -------------------------------------------------------- primitives
-    def _prove(self, st, hero: int, prover: int, depth: int = UNLIM) -> tuple[int, int]:
+    def _prove(self, st: CState, hero: int, prover: int, depth: int = UNLIM) -> tuple[int, int]:
         r, d = self.search.prove(st, hero, prover, depth, self.deadline, self.max_nodes)
         if r == -1 and self.search.stopped:
             raise Stopped()
@@ -90,7 +104,7 @@ class CoreBackend:
             raise Aborted(r == -2)
         return r, d
 
-    def _prove_round(self, st, hero: int, prover: int, budget: int,
+    def _prove_round(self, st: CState, hero: int, prover: int, budget: int,
                      depth: int = UNLIM) -> tuple[int, int] | None:
         """One proof (ply limit ``depth``) with at most ``budget`` more nodes
         (0: no round limit); None if that round ran out.  The caller's own
@@ -110,7 +124,7 @@ class CoreBackend:
             return None
         return r, d
 
-    def _deepen_round(self, st, hero: int, prover: int, limits: dict[int, int],
+    def _deepen_round(self, st: CState, hero: int, prover: int, limits: dict[int, int],
                       budget: int) -> int | None:
         """Ply-limited proofs for ``prover`` at growing limits, within
         ``budget`` nodes: the plies of a success, or None.
@@ -133,7 +147,7 @@ class CoreBackend:
         limits.pop(prover, None)
         return None
 
-    def _decide(self, st, hero: int, bounds: list[int] | None = None,
+    def _decide(self, st: CState, hero: int, bounds: list[int] | None = None,
                 known_fail: int | None = None,
                 fail_ends: int | None = None,
                 favour: int | None = None) -> tuple[int | None, int]:
@@ -221,7 +235,7 @@ class CoreBackend:
             budget *= 2
 
     @staticmethod
-    def _guess(st, hero: int) -> int:
+    def _guess(st: CState, hero: int) -> int:
         """The greedy players' result for ``hero`` from ``st`` (+1/0/-1), a
         guess at the winner for :meth:`_decide`: right on 147 of the 189
         decisive 8 v 8 endgames of ``bench_solver`` (seeds of the first 200).
@@ -233,7 +247,7 @@ class CoreBackend:
         order = tuple(c for c in range(att.bit_length()) if att >> c & 1)
         return _core.greedy_playout(st, hero, table_order=order)[0] or 0
 
-    def _decide_parallel(self, st, hero: int, bounds: list[int] | None,
+    def _decide_parallel(self, st: CState, hero: int, bounds: list[int] | None,
                          fail_ends: int | None) -> tuple[int | None, int]:
         """:meth:`_decide` with the two provers at once: this thread proves
         for the hero's side, the helper's for the others, in one table.
@@ -253,7 +267,7 @@ class CoreBackend:
         helper = self.helper
         assert helper is not None  # _helper_free said there is one
 
-        def others(h: CoreBackend, hst) -> None:
+        def others(h: CoreBackend, hst: CState) -> None:
             theirs.append(h._decide(hst, hero, known_fail=1))
             if theirs[0][0] == 0 and bounds is not None:
                 bounds[0] = 0  # the others cannot win
@@ -286,7 +300,7 @@ class CoreBackend:
             raise AssertionError("this thread was stopped with the question open")
         return 0, 0
 
-    def _helper_free(self, st) -> bool:
+    def _helper_free(self, st: CState) -> bool:
         """Whether the helper thread can take part in a question on ``st``:
         there is one, it is not busy with moves, no node budget is set (a
         budget counts one search's nodes) and the pile is empty (a known
@@ -295,7 +309,8 @@ class CoreBackend:
                 and st.fields()["pile"] == 0)
 
     @contextmanager
-    def _beside(self, st, job, failed: list[BaseException]):
+    def _beside(self, st: CState, job: Callable[[CoreBackend, CState], None],
+                failed: list[BaseException]) -> Iterator[None]:
         """Run ``job(helper, state)`` -- ``state`` being ``st`` in the
         helper's search -- in the helper's thread while the with-block runs
         in this one, in one table; the block's end waits for it.
@@ -336,14 +351,14 @@ class CoreBackend:
             self.search.stop(0)
             h.search.stop(0)
 
-    def _value(self, st, hero: int) -> int:
+    def _value(self, st: CState, hero: int) -> int:
         if st.fields()["over"]:
-            return st.hero_outcome(hero)
+            return _final(st, hero)
         value, _ = self._decide(st, hero)
         assert value is not None  # without fail_ends every question is decided
         return value
 
-    def _distance(self, st, hero: int, prover: int, ub: int, lb: int = 1) -> int:
+    def _distance(self, st: CState, hero: int, prover: int, ub: int, lb: int = 1) -> int:
         """Exact plies the prover needs (known to be finite, at most ``ub``,
         at least ``lb``).
 
@@ -373,7 +388,7 @@ class CoreBackend:
             lb = max(lb + 1, d)
         return ub
 
-    def _distance_parallel(self, st, hero: int, prover: int, lb: int, ub: int) -> int:
+    def _distance_parallel(self, st: CState, hero: int, prover: int, lb: int, ub: int) -> int:
         """:meth:`_distance` with two upward walks at once, this thread's and
         the helper's, in one table: each takes the next limit not yet handed
         out (and not yet ruled out) when it is done with one, so the two
@@ -409,7 +424,7 @@ class CoreBackend:
                     if its < known[0] or its >= known[1]:
                         other.search.stop()  # its answer is known already
 
-        def walk(backend: CoreBackend, root) -> None:
+        def walk(backend: CoreBackend, root: CState) -> None:
             while True:
                 limit = take(backend)
                 if limit is None:
@@ -428,7 +443,7 @@ class CoreBackend:
             raise failed[0]
         return known[1]
 
-    def _bisect(self, st, hero, prover, lb, ub):
+    def _bisect(self, st: CState, hero: int, prover: int, lb: int, ub: int) -> int:
         d = max(lb, 16)
         while d < ub:
             r, dd = self._prove(st, hero, prover, d)
@@ -446,7 +461,7 @@ class CoreBackend:
                 lb = max(mid + 1, d)
         return ub
 
-    def _value_distance(self, st, hero: int, want_distance: bool,
+    def _value_distance(self, st: CState, hero: int, want_distance: bool,
                         hint: tuple[int, int] = (0, 1),
                         known: int | None = None, known_fail: int | None = None,
                         favour: int | None = None,
@@ -458,10 +473,12 @@ class CoreBackend:
         the distance, if the value is ``known``."""
         f = st.fields()
         if f["over"]:
-            v = st.hero_outcome(hero)
+            v = _final(st, hero)
             return v, (0 if v else None)
         if known is None:
-            v, d = self._decide(st, hero, known_fail=known_fail, favour=favour)
+            decided, d = self._decide(st, hero, known_fail=known_fail, favour=favour)
+            assert decided is not None  # without fail_ends every question is decided
+            v = decided
         else:
             v, d = known, (UNLIM - 1 if cap is None else cap)
         if v == 0:
@@ -469,7 +486,8 @@ class CoreBackend:
         lb = hint[1] if v == hint[0] else 1
         return v, (self._distance(st, hero, 1 if v > 0 else 0, d, lb) if want_distance else None)
 
-    def _best_moves(self, st, hero: int, value: int, mine: bool, first=None) -> list[str]:
+    def _best_moves(self, st: CState, hero: int, value: int, mine: bool,
+                    first: Callable[[], None] | None = None) -> list[str]:
         """``solve``'s best moves: those that keep the node's ``value``, asking
         of each move only what decides that.
 
@@ -503,7 +521,7 @@ class CoreBackend:
             return [move_text(mv) for mv in moves]
         mover = 1 if mine else 0  # the prover on the mover's side
 
-        def keeps(backend: CoreBackend, kid, known: bool) -> tuple[bool, bool]:
+        def keeps(backend: CoreBackend, kid: CState, known: bool) -> tuple[bool, bool]:
             if known:
                 return True, True
             if kid.fields()["over"]:
@@ -517,8 +535,8 @@ class CoreBackend:
         out = self._ask_moves(st, moves, self._lead_order(st, hero, moves), keeps, first)
         return [move_text(mv) for mv, k in zip(moves, out) if k]
 
-    def _children(self, st, hero: int, want_distance: bool, value: int | None,
-                  dist: int | None, mine: bool):
+    def _children(self, st: CState, hero: int, want_distance: bool, value: int | None,
+                  dist: int | None, mine: bool) -> list[tuple[CoreMove, int, int | None]]:
         """Every move's (move, value, distance), in one table.
 
         ``value``: the node's value for ``hero``, if known (None: nothing is
@@ -541,7 +559,8 @@ class CoreBackend:
         favour = mover if winner else None
         cap = dist - 1 if (lost and dist is not None) else None
 
-        def valued(backend: CoreBackend, kid, known: bool):
+        def valued(backend: CoreBackend, kid: CState,
+                   known: bool) -> tuple[tuple[int, int | None], bool]:
             v, d = backend._value_distance(kid, hero, want_distance, hint,
                                            value if (known or lost) else None,
                                            known_fail, favour, cap)
@@ -550,7 +569,9 @@ class CoreBackend:
         out = self._ask_moves(st, moves, self._lead_order(st, hero, moves), valued)
         return [(mv, v, d) for mv, (v, d) in zip(moves, out)]
 
-    def _ask_moves(self, st, moves, queues: list[list[int]], ask, first=None) -> list:
+    def _ask_moves(self, st: CState, moves: list[CoreMove], queues: list[list[int]],
+                   ask: Callable[[CoreBackend, CState, bool], tuple[Any, bool]],
+                   first: Callable[[], None] | None = None) -> list:
         """``ask(backend, child, known)`` of every move of ``st``, the
         ``queues`` of move indices one after the other (``_lead_order``):
         each answer and whether the move keeps the node's value.  ``known``:
@@ -580,7 +601,7 @@ class CoreBackend:
             cards = moves[i][1]
             return any(moves[j][1] & cards for j in open_leads)
 
-        def work(backend: CoreBackend, root, queue: list[int]) -> None:
+        def work(backend: CoreBackend, root: CState, queue: list[int]) -> None:
             while True:
                 with lock:
                     if failed:
@@ -605,7 +626,7 @@ class CoreBackend:
 
         failed: list[BaseException] = []
 
-        def all_queues(backend: CoreBackend, root) -> None:
+        def all_queues(backend: CoreBackend, root: CState) -> None:
             for queue in queues:
                 work(backend, root, queue)
 
@@ -627,7 +648,7 @@ class CoreBackend:
         return out
 
     @staticmethod
-    def _lead_order(st, hero: int, moves) -> list[list[int]]:
+    def _lead_order(st: CState, hero: int, moves: list[CoreMove]) -> list[list[int]]:
         """The moves to ask, as queues asked one after the other: where a
         multi-card lead does no better for the attacker's side than any one
         of its cards (``single_leads_dominate``), the multi-card leads first,
@@ -643,7 +664,7 @@ class CoreBackend:
                 [i for i in order if lead_size(moves[i]) <= 1]]
 
     # ------------------------------------------------------------- API
-    def load(self, state: GameState):
+    def load(self, state: GameState) -> CState:
         """``state`` as a state of this backend's core search."""
         if self.helper is not None:
             load(self.helper.search, state)  # the same game, for _decide_parallel
@@ -656,7 +677,7 @@ class CoreBackend:
         self.search.new_generation()
         return self._value(st, hero)
 
-    def budgeted_value(self, st, hero: int, max_nodes: int) -> int | None:
+    def budgeted_value(self, st: CState, hero: int, max_nodes: int) -> int | None:
         """The exact value of core state ``st`` for ``hero`` within
         ``max_nodes`` nodes, or None (the hint engine's endgame question; the
         same provers, deepening and table as :meth:`run`)."""
@@ -675,8 +696,8 @@ class CoreBackend:
         finally:
             self.max_nodes = 0
 
-    def run(self, state: GameState, hero: int, all_moves: bool, max_time, max_nodes,
-            want_distance: bool, want_pv: bool):
+    def run(self, state: GameState, hero: int, all_moves: bool, max_time: float | None,
+            max_nodes: int | None, want_distance: bool, want_pv: bool) -> SolveResult:
         """``solve`` (``all_moves`` false) or ``analyse``.
 
         The value first (the two provers), then: for ``solve`` every move's
@@ -753,8 +774,8 @@ class CoreBackend:
         if self.helper is not None:
             self.helper.search.reset_nodes()
 
-    def _pv(self, st, hero: int, state: GameState, value: int, dist: int | None,
-            ordered) -> list[str]:
+    def _pv(self, st: CState, hero: int, state: GameState, value: int, dist: int | None,
+            ordered: list[MoveValue]) -> list[str]:
         if value != 0:
             assert dist is not None  # a decisive value's variation is asked with its distance
             return self._pv_decisive(st, hero, state, value, dist)
@@ -778,7 +799,8 @@ class CoreBackend:
             self.max_nodes = own
         return pv
 
-    def _pv_draw(self, st, hero, state, first, pv) -> None:
+    def _pv_draw(self, st: CState, hero: int, state: GameState, first: list[str],
+                 pv: list[str]) -> None:
         """A drawn line: each step the first move (in move order) that keeps
         the draw, until the play repeats (R23) or 400 plies."""
         seen = set()
@@ -800,7 +822,7 @@ class CoreBackend:
                     mv = t
                     break
 
-    def _pv_decisive(self, st, hero: int, state: GameState, value: int, dist: int) -> list[str]:
+    def _pv_decisive(self, st: CState, hero: int, state: GameState, value: int, dist: int) -> list[str]:
         """The winner's fastest line against the longest resistance, ``dist`` plies.
 
         At a node ``d`` plies from the end, a move of the winning side leads
