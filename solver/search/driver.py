@@ -13,7 +13,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from solver._core import CState, Search
+from solver._core import CState
 from solver.game.state import GameState
 from solver.game.value import Value
 from solver.search.native import core as _core
