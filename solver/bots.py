@@ -13,7 +13,7 @@ Every policy takes an injected ``random.Random``; nothing keeps module state.
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from solver.errors import OptionError
 from solver.game.cards import beaters, bit, cards_of, rank_of, suit_of
@@ -64,7 +64,8 @@ def _best_cover_plan(open_attacks: list[int], hand: int, trump: int) -> list[tup
     """
     best: tuple[int, list[tuple[int, int]]] | None = None
 
-    def rec(i: int, order: tuple[int, ...], left: int, cost: int, plan: list[tuple[int, int]]):
+    def rec(i: int, order: tuple[int, ...], left: int, cost: int,
+            plan: list[tuple[int, int]]) -> None:
         nonlocal best
         if best is not None and cost >= best[0]:
             return
@@ -203,7 +204,7 @@ def _greedy_throw(state: GameState, moves: list[Move]) -> Move:
 POLICIES: dict[str, Callable[..., Policy]] = {"random": RandomPolicy, "greedy": GreedyPolicy}
 
 
-def make_policy(name: str, **kw) -> Policy:
+def make_policy(name: str, **kw: Any) -> Policy:
     """A policy by name: ``random``, ``greedy`` (``hint`` lives in :mod:`solver.match`)."""
     try:
         cls = POLICIES[name]

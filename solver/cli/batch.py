@@ -6,8 +6,8 @@ import time
 from concurrent.futures import BrokenExecutor
 
 import click
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task,
+                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
 from solver.batch import TASKS, BatchOptions, BatchSummary, done_ids, id_key, read_items, run_batch
@@ -23,7 +23,7 @@ from solver.search import DEFAULT_TT_MB
 class _RateColumn(ProgressColumn):
     """Positions per second so far."""
 
-    def render(self, task) -> Text:
+    def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
         return Text("" if speed is None else f"{speed:,.1f} pos/s", style="progress.data.speed")
 

@@ -12,7 +12,8 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.match import MAX_GAMES, POLICY_NAMES, MatchSpec, game_record, match, paired
+from solver.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
+                          paired)
 from solver.sprt import parse_sprt
 
 
@@ -163,13 +164,13 @@ def sprt_line(t: dict) -> str:
     return what + f"{verdict} after {t['deals']} deals ({where})"
 
 
-def _exit_if_interrupted(res) -> None:
+def _exit_if_interrupted(res: MatchResult) -> None:
     if res.interrupted:
         click.echo(f"durak: interrupted after {len(res.games)} games", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
 
 
-def write_records(spec: MatchSpec, res, folder: Path) -> None:
+def write_records(spec: MatchSpec, res: MatchResult, folder: Path) -> None:
     """One file per game, ``deal0003-a2.txt`` (deal 3, A in seat 2); every record is
     formatted before the first file is written."""
     texts = {f"deal{g.deal:04d}-a{g.seat_a + 1}.txt": game_record(spec, g).format()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import nullcontext
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -20,6 +21,9 @@ from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, cores_fo
                                stdout_console, table)
 from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
+
+if TYPE_CHECKING:
+    from solver.search import SolveResult
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
 
 _STYLE = {"win": "bold green", "draw": "yellow", "loss": "bold red", "unknown": "dim"}
@@ -50,7 +54,8 @@ def _spinner():
     return stderr_console().status("solving...", spinner="dots")
 
 
-def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt_mb,
+def _run(position: str, hero: int | None, as_json: bool, max_time: float | None,
+         max_nodes: int | None, tt_mb: int,
          all_moves: bool, threads: int | None = None) -> None:
     pos = load_position(position)
     state = pos.state
@@ -68,7 +73,7 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
     elif ans.kind == "hint":
         print_hint_table(ans.result)
     else:
-        _print(ans.result, all_moves)
+        _print(cast("SolveResult", ans.result), all_moves)  # kind "solve"
     if ans.interrupted:
         click.echo("durak: interrupted", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
@@ -76,7 +81,7 @@ def _run(position: str, hero: int | None, as_json: bool, max_time, max_nodes, tt
         sys.exit(int(ExitCode.BUDGET))
 
 
-def _print(res, all_moves: bool) -> None:
+def _print(res: SolveResult, all_moves: bool) -> None:
     con = stdout_console()
     v = value_text(res.value)
     if res.exact:
@@ -112,7 +117,8 @@ def _print(res, all_moves: bool) -> None:
 @main.command("solve")
 @_options
 @handles_errors
-def solve_command(position, hero, as_json, max_time, max_nodes, tt_mb, threads) -> None:
+def solve_command(position: str, hero: int | None, as_json: bool, max_time: float | None,
+                  max_nodes: int | None, tt_mb: int, threads: int | None) -> None:
     """Solve POSITION exactly: value, best moves, principal variation, distance.
 
     Every card must be known (pile empty, or its order given); for hidden
@@ -124,7 +130,8 @@ def solve_command(position, hero, as_json, max_time, max_nodes, tt_mb, threads) 
 @main.command("analyse")
 @_options
 @handles_errors
-def analyse_command(position, hero, as_json, max_time, max_nodes, tt_mb, threads) -> None:
+def analyse_command(position: str, hero: int | None, as_json: bool, max_time: float | None,
+                    max_nodes: int | None, tt_mb: int, threads: int | None) -> None:
     """Every legal move of POSITION with its exact value and distance, best first.
 
     On a position with hidden cards (S3) it shows the table of `durak hint`

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, fields
+from typing import Any
 
 from solver.game.cards import cards_of, count, rank_of
 from solver.game.rules import Rules
@@ -260,7 +261,7 @@ class GameState:
             m |= 1 << self.trump_card
         return m
 
-    def replace(self, **kw) -> "GameState":
+    def replace(self, **kw: Any) -> "GameState":
         """A copy with the fields ``kw`` changed (what ``dataclasses.replace`` does,
         without its generic machinery: the rules engine and the sampler make a
         state this way for every move and every deal)."""

@@ -26,6 +26,8 @@ from typing import Any, Callable
 
 from solver.errors import BudgetExceeded, OptionError
 from solver.game.movegen import legal_moves
+from solver.game.moves import Move
+from solver.game.state import GameState
 from solver.game.value import Value
 from solver.games.record import Game
 from solver.hints import hint_knowledge
@@ -132,7 +134,7 @@ class Review:
                 "interrupted": self.interrupted}
 
 
-def _exact_state(game: Game, index: int, seat0: int):
+def _exact_state(game: Game, index: int, seat0: int) -> GameState | None:
     """The fully known state before move ``index`` (0-based) if the analysis may solve it."""
     state = game.positions()[index]
     if state.pile == 0 and not any(state.hidden):
@@ -199,7 +201,7 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
                   interrupted)
 
 
-def _decide(g: Game, states, i: int, s: int, mv, slv: Solver, max_time: float | None,
+def _decide(g: Game, states: list[GameState], i: int, s: int, mv: Move, slv: Solver, max_time: float | None,
             samples: int, seed: int, exact_only: bool) -> Decision | None:
     view = g.knowledge(s + 1, at=i + 1).view
     moves = legal_moves(view)

@@ -210,7 +210,7 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[float]], exact: b
     return _ranked(out, moves, sign, greedy)
 
 
-def _best_shares(scores, margins, sign: int, deal_weights: Sequence[float]) -> list[float]:
+def _best_shares(scores: Sequence[Sequence[float]], margins: Sequence[Sequence[float]], sign: int, deal_weights: Sequence[float]) -> list[float]:
     """Per move, the summed weight of the deals on which it was (one of) the best for
     the mover (ties split)."""
     share = [0.0] * (len(scores[0]) if scores else 0)
@@ -265,7 +265,8 @@ def _aggregate_weighted(moves: Sequence[Move], scores: Sequence[Sequence[float]]
     return _ranked(out, moves, sign, greedy)
 
 
-def _weighted_paired_advantage(a: int, b: int, scores, margins,
+def _weighted_paired_advantage(a: int, b: int, scores: Sequence[Sequence[float]],
+                               margins: Sequence[Sequence[float]],
                                weights: Sequence[float]) -> tuple[float, float]:
     """:func:`~solver.hints.stats.paired_advantage` with deal weights: the weighted
     mean of the utility differences and its standard error at Kish's effective
@@ -277,7 +278,8 @@ def _weighted_paired_advantage(a: int, b: int, scores, margins,
     return mean, se
 
 
-def _dominated(i: int, scores, margins, sign: int) -> bool:
+def _dominated(i: int, scores: Sequence[Sequence[float]], margins: Sequence[Sequence[float]],
+               sign: int) -> bool:
     """Whether some move scores at least as well as move ``i`` for the mover on every
     deal and better on one (scores and margins as in :func:`aggregate`)."""
     util = [[sign * (x + MARGIN_WEIGHT * g) for x, g in zip(r, m)] for r, m in zip(scores, margins)]
@@ -288,7 +290,8 @@ def _dominated(i: int, scores, margins, sign: int) -> bool:
     return False
 
 
-def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores, margins,
+def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores: Sequence[Sequence[float]],
+                  margins: Sequence[Sequence[float]],
                   greedy: Move, z: float, mine: bool = True,
                   weights: Sequence[float] | None = None) -> list[HintMove]:
     """Put the greedy move first unless the top move beats it clearly (``switch_z``)

@@ -29,7 +29,7 @@ from solver.executor import Executor, chunked
 from solver.game.cards import DECK_LOW_RANK, cards_of, count, deck_mask, make_card
 from solver.game.deal import hands_of_sizes, new_game
 from solver.game.movegen import legal_moves, play
-from solver.game.moves import Kind
+from solver.game.moves import Kind, Move
 from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.game.value import Value
@@ -74,7 +74,7 @@ def _cards_in_play(state: GameState) -> int:
     return sum(state.hand_size(s) for s in range(state.players)) + _table_cards(state)
 
 
-def _random_or_greedy(state: GameState, rng: random.Random, p_random: float):
+def _random_or_greedy(state: GameState, rng: random.Random, p_random: float) -> Move:
     moves = legal_moves(state)
     if rng.random() < p_random:
         return moves[rng.randrange(len(moves))]

@@ -7,10 +7,15 @@ state, or a core move back into a :class:`Move`, lives in this module.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from solver.game.cards import DECK_LOW_RANK, cards_of
 from solver.game.moves import PASS, SWAP, TAKE, Move
 from solver.game.rules import FLAG_OPTIONS
 from solver.game.state import GameState
+
+if TYPE_CHECKING:
+    from solver._core import CState, Search
 
 try:
     import solver._core as core
@@ -36,7 +41,7 @@ def pile_order(state: GameState) -> tuple[int, ...]:
     return tuple(state.pile_order) if state.pile > 0 and state.pile_order else ()
 
 
-def load(search, state: GameState):
+def load(search: Search, state: GameState) -> CState:
     """The core state of ``state`` (every card must be known)."""
     att, opn, cov = state.table_masks()
     order = pile_order(state)
@@ -50,7 +55,7 @@ def load(search, state: GameState):
     )
 
 
-def to_move_obj(mv) -> Move:
+def to_move_obj(mv: tuple[int, int, int, int]) -> Move:
     kind, cards, card, target = mv
     if kind == 0:
         return Move.lead(*cards_of(cards))
@@ -69,11 +74,11 @@ def to_move_obj(mv) -> Move:
     return SWAP
 
 
-def lead_size(mv) -> int:
+def lead_size(mv: tuple[int, int, int, int]) -> int:
     """How many cards core move ``mv`` leads (0: it is not a lead)."""
     kind, cards, _, _ = mv
     return cards.bit_count() if kind == 0 else 0
 
 
-def move_text(mv) -> str:
+def move_text(mv: tuple[int, int, int, int]) -> str:
     return str(to_move_obj(mv))

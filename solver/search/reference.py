@@ -164,7 +164,8 @@ def reference_value(state: GameState, hero: int | None = None) -> tuple[int, int
     return ReferenceSolver(state, hero).root(state)
 
 
-def reference_moves(state: GameState, hero: int | None = None):
+def reference_moves(state: GameState,
+                    hero: int | None = None) -> list[tuple[str, int, int | None]]:
     """[(move, value, distance)] for every legal move, by plain minimax."""
     if hero is None:
         hero = state.to_move
@@ -176,7 +177,8 @@ class GraphTooLarge(TooLarge):
     """The reachable state graph has more states than allowed."""
 
 
-def retrograde(state: GameState, hero: int, max_states: int = 200_000):
+def retrograde(state: GameState, hero: int, max_states: int = 200_000) -> tuple[
+        dict[GameState, int], list[int], list[int | None], list[list[int]]]:
     """Values by retrograde analysis of the whole reachable state graph.
 
     A second, independent oracle that handles R23 by its definition rather
@@ -258,7 +260,8 @@ def retrograde(state: GameState, hero: int, max_states: int = 200_000):
     return ids, value, dist, succ
 
 
-def retrograde_moves(state: GameState, hero: int | None = None, max_states: int = 200_000):
+def retrograde_moves(state: GameState, hero: int | None = None,
+                     max_states: int = 200_000) -> list[tuple[str, int, int | None]]:
     """[(move, value, distance)] for every legal move, by retrograde analysis."""
     if hero is None:
         hero = state.to_move
@@ -267,5 +270,6 @@ def retrograde_moves(state: GameState, hero: int | None = None, max_states: int 
     for mv in engine.legal_moves(state):
         t = engine.play(state, mv)
         j = ids[t.replace(out=0) if t.out else t]
-        out.append((str(mv), value[j], None if dist[j] is None else dist[j] + 1))
+        d = dist[j]
+        out.append((str(mv), value[j], None if d is None else d + 1))
     return out

@@ -13,7 +13,7 @@ for a lost one, ``None`` for a draw.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from solver.errors import HiddenCardsError
 from solver.game.state import GameState
@@ -88,9 +88,9 @@ def check_solvable(state: GameState) -> None:
             f"card known -- {_HINT}")
 
 
-def _order_key(mine: bool):
+def _order_key(mine: bool) -> Callable[[MoveValue], tuple[int, int]]:
     """Sort key for (value, distance): best for the mover first."""
-    def key(mv: MoveValue):
+    def key(mv: MoveValue) -> tuple[int, int]:
         assert mv.value is not None, "only proven moves are ranked"
         v = int(mv.value)
         d = mv.distance if mv.distance is not None else 0

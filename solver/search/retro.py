@@ -13,12 +13,16 @@ in well under a second.  Larger games, or a graph that outgrows
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from solver.game.cards import count
 from solver.game.state import GameState
 from solver.game.value import Value
 from solver.search.native import core, move_text
 from solver.search.result import MoveValue, SolveResult, on_hero_side, rank_moves
+
+if TYPE_CHECKING:
+    from solver._core import CState
 
 #: Three or more players with at most this many cards in the hands and on the
 #: table are solved by retrograde analysis (9 cards, 3 players: up to about
@@ -59,7 +63,7 @@ def fallback(state: GameState) -> bool:
             and MAX_CARDS < cards_in_play(state) <= FALLBACK_CARDS)
 
 
-def solve_small(root, state: GameState, hero: int, all_moves: bool, want_pv: bool,
+def solve_small(root: CState, state: GameState, hero: int, all_moves: bool, want_pv: bool,
                 max_time: float | None = None, max_nodes: int | None = None,
                 threads: int = 1, max_states: int = MAX_STATES) -> SolveResult | None:
     """The full answer for ``hero`` (0-based) from the graph of core state ``root``,
