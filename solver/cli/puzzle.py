@@ -34,7 +34,7 @@ from solver.search.result import on_hero_side
 TT_MB = 16
 
 
-def _solver():
+def _solver() -> Solver:
     ctx = click.get_current_context(silent=True)
     backend = (ctx.obj or {}).get("backend") if ctx else None
     if backend:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 from rich.table import Table
@@ -67,7 +68,7 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
         sys.exit(int(ExitCode.INTERRUPTED))
 
 
-def _matplotlib():
+def _matplotlib() -> Any:
     try:
         import matplotlib
         matplotlib.use("Agg")

@@ -9,8 +9,8 @@ and distance, best first.  A budget that runs out (``--max-time``,
 from __future__ import annotations
 
 import sys
-from contextlib import nullcontext
-from typing import TYPE_CHECKING, cast
+from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 import click
 
@@ -29,7 +29,7 @@ from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
 _STYLE = {"win": "bold green", "draw": "yellow", "loss": "bold red", "unknown": "dim"}
 
 
-def _options(f):
+def _options(f: Callable[..., None]) -> Callable[..., None]:
     f = click.option("--threads", type=click.IntRange(1, 2), default=None,
                      help="Search threads: 2 on two cores or more (the default), 1 for "
                           "node counts that repeat exactly from run to run.")(f)
@@ -46,7 +46,7 @@ def _options(f):
     return f
 
 
-def _spinner():
+def _spinner() -> AbstractContextManager[Any]:
     """A rich spinner on stderr while searching, only when stderr is a terminal."""
     if not sys.stderr.isatty():
         return nullcontext()
