@@ -192,8 +192,38 @@ def test_cli_budget_after_the_value_says_the_value_is_proven():
     text = "trump D; hands JS 8H AH 7C JC QC | 7H TH 9D AD 6C 8C; attacker 1"
     res = CliRunner().invoke(main, ["solve", text, "--max-nodes", "16384"])
     assert res.exit_code == 3
-    assert "seat 1: loss (value proven; best moves and variation not finished)" in res.output
-    assert Solver(8).value(parse_position(text).state, 1) == Value.LOSS
+    # the distance walk had proven 19 plies out of reach when the budget ran out
+    assert ("seat 1: loss in 19 plies or more (value proven; exact distance, best moves "
+            "and variation not finished)") in res.output
+    full = Solver(8).solve(parse_position(text).state)
+    assert (full.value, full.distance) == (Value.LOSS, 21)
+
+
+def test_a_partial_answer_bounds_the_distance_it_did_not_finish():
+    """A budget that runs out after a decisive value, before its distance is
+    found, reports the plies proven so far; they hold the exact distance (two
+    and three players), and a distance already found is reported as such."""
+    bounded = exact = 0
+    for sizes, seed in (([8, 8], 1), ([8, 8], 2), ([4, 4, 4], 5)):
+        s = deal_endgame(random.Random(seed), sizes)
+        full = Solver(16).solve(s)
+        assert full.distance is not None
+        budget = 500
+        while budget < full.nodes * 0.9:
+            with pytest.raises(BudgetExceeded) as ei:
+                Solver(16).solve(s, max_nodes=budget)
+            p = ei.value.partial
+            if p.distance is not None:
+                assert (p.value, p.distance) == (full.value, full.distance)
+                exact += 1
+            elif p.distance_lower is not None:
+                assert p.value == full.value
+                assert 1 <= p.distance_lower <= full.distance
+                assert p.distance_upper is None or full.distance <= p.distance_upper
+                assert p.to_json()["distance_bounds"] == [p.distance_lower, p.distance_upper]
+                bounded += 1
+            budget = budget * 3 // 2
+    assert bounded >= 5 and exact >= 3
 
 
 def test_partial_answer_names_what_is_unfinished(capsys):
@@ -207,9 +237,18 @@ def test_partial_answer_names_what_is_unfinished(capsys):
     _print(done, True)
     out = capsys.readouterr().out
     assert "value proven; variation not finished" in out and "9D" in out
-    _print(SolveResult(1, Value.LOSS, [], [], None, 10, 1.0, False, [], Value.LOSS, Value.LOSS),
+    _print(SolveResult(1, Value.LOSS, [], [], 23, 10, 1.0, False, [], Value.LOSS, Value.LOSS),
            True)
-    assert "value proven; best moves and variation not finished" in capsys.readouterr().out
+    assert ("loss in 23 plies (value proven; best moves and variation not finished)"
+            in capsys.readouterr().out)
+    open_distance = SolveResult(1, Value.WIN, [], [], None, 10, 1.0, False, [], Value.WIN,
+                                Value.WIN, distance_lower=19, distance_upper=25)
+    _print(open_distance, False)
+    assert ("win in 19-25 plies (value proven; exact distance, best moves and variation not "
+            "finished)") in capsys.readouterr().out
+    open_distance.distance_upper = None
+    _print(open_distance, False)
+    assert "win in 19 plies or more (value proven; exact distance" in capsys.readouterr().out
 
 
 # ------------------------------------------------------------------ bench pin

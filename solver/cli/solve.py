@@ -84,17 +84,27 @@ def _run(position: str, hero: int | None, as_json: bool, max_time: float | None,
 def _print(res: SolveResult, all_moves: bool) -> None:
     con = stdout_console()
     v = value_text(res.value)
+    note = ""
     if res.exact:
         head = f"seat {res.player}: [{_STYLE[v]}]{v}[/]"
     elif res.lower == res.upper:
-        # the value is proven; the budget ran out on the moves or the variation
+        # the value is proven; the budget ran out on the distance, the moves or the variation
         unfinished = "variation" if res.best else "best moves and variation"
-        head = (f"seat {res.player}: [{_STYLE[res.lower.text]}]{res.lower}[/] [dim](value proven; "
-                f"{unfinished} not finished)[/]")
+        if res.distance is None and res.lower != 0:
+            unfinished = "exact distance, " + unfinished
+        head = f"seat {res.player}: [{_STYLE[res.lower.text]}]{res.lower}[/]"
+        note = f" [dim](value proven; {unfinished} not finished)[/]"
     else:
         head = (f"seat {res.player}: [dim]not proven[/] (between {res.lower} and {res.upper})")
     if res.distance is not None:
         head += f" in {res.distance} plies"
+    elif res.distance_lower is not None:
+        # a decisive value whose distance the budget did not finish: what is proven
+        if res.distance_upper is not None:
+            head += f" in {res.distance_lower}-{res.distance_upper} plies"
+        else:
+            head += f" in {res.distance_lower} plies or more"
+    head += note
     con.print(head)
     if res.best:
         con.print("best: " + " ".join(res.best))

@@ -358,9 +358,11 @@ class CoreBackend:
         assert value is not None  # without fail_ends every question is decided
         return value
 
-    def _distance(self, st: CState, hero: int, prover: int, ub: int, lb: int = 1) -> int:
+    def _distance(self, st: CState, hero: int, prover: int, ub: int, lb: int = 1,
+                  track: list[int] | None = None) -> int:
         """Exact plies the prover needs (known to be finite, at most ``ub``,
-        at least ``lb``).
+        at least ``lb``).  ``track``, if given, holds [lower, upper] as the
+        walk proves them, for a partial answer should a budget run out.
 
         Ply-limited proofs upwards from the lower bound: every failure is
         fail-soft (it returns the lower bound its subtree proved, possibly
@@ -377,18 +379,21 @@ class CoreBackend:
         if b is not None:
             lb = max(lb, b[0])
             ub = min(ub, b[1])
+        known = track if track is not None else []
+        known[:] = [lb, ub]  # the distance lies in [known[0], known[1]]
         if self.distance_schedule == "bisect":
-            return self._bisect(st, hero, prover, lb, ub)
+            return self._bisect(st, hero, prover, known)
         if ub - lb >= 2 and self._helper_free(st):
-            return self._distance_parallel(st, hero, prover, lb, ub)
-        while lb < ub:
-            r, d = self._prove(st, hero, prover, lb)
+            return self._distance_parallel(st, hero, prover, known)
+        while known[0] < known[1]:
+            r, d = self._prove(st, hero, prover, known[0])
             if r:
-                return lb
-            lb = max(lb + 1, d)
-        return ub
+                known[1] = known[0]
+            else:
+                known[0] = max(known[0] + 1, d)
+        return known[1]
 
-    def _distance_parallel(self, st: CState, hero: int, prover: int, lb: int, ub: int) -> int:
+    def _distance_parallel(self, st: CState, hero: int, prover: int, known: list[int]) -> int:
         """:meth:`_distance` with two upward walks at once, this thread's and
         the helper's, in one table: each takes the next limit not yet handed
         out (and not yet ruled out) when it is done with one, so the two
@@ -396,10 +401,10 @@ class CoreBackend:
         entries of both.  A failure at ``L`` rules out every limit below its
         fail-soft bound, a success at ``L`` every limit from its plies up;
         a walk whose limit is ruled out meanwhile is stopped (``Search.stop``)
-        and takes the next.  The distance is found when the bounds meet."""
+        and takes the next.  The distance is found when the bounds meet
+        (``known``: [lower, upper], narrowed in place)."""
         lock = threading.Lock()
-        known = [lb, ub]  # the distance lies in [known[0], known[1]]
-        handed = [lb]  # the next limit to hand out
+        handed = [known[0]]  # the next limit to hand out
         busy: dict[int, tuple[CoreBackend, int]] = {}  # id(walk's backend) -> (backend, limit)
         failed: list[BaseException] = []
 
@@ -443,23 +448,25 @@ class CoreBackend:
             raise failed[0]
         return known[1]
 
-    def _bisect(self, st: CState, hero: int, prover: int, lb: int, ub: int) -> int:
-        d = max(lb, 16)
-        while d < ub:
+    def _bisect(self, st: CState, hero: int, prover: int, known: list[int]) -> int:
+        """The distance by doubling limits, then bisection (``known``: [lower,
+        upper], narrowed in place); not the default schedule (see :meth:`_distance`)."""
+        d = max(known[0], 16)
+        while d < known[1]:
             r, dd = self._prove(st, hero, prover, d)
             if r:
-                ub = min(dd, d)
+                known[1] = min(dd, d)
                 break
-            lb = max(d + 1, dd)
-            d = max(2 * d, lb)
-        while lb < ub:
-            mid = (lb + ub) // 2
+            known[0] = max(d + 1, dd)
+            d = max(2 * d, known[0])
+        while known[0] < known[1]:
+            mid = (known[0] + known[1]) // 2
             r, d = self._prove(st, hero, prover, mid)
             if r:
-                ub = min(d, mid)
+                known[1] = min(d, mid)
             else:
-                lb = max(mid + 1, d)
-        return ub
+                known[0] = max(mid + 1, d)
+        return known[1]
 
     def _value_distance(self, st: CState, hero: int, want_distance: bool,
                         hint: tuple[int, int] = (0, 1),
@@ -714,6 +721,7 @@ class CoreBackend:
         result = SolveResult(hero + 1, None, [], [], None, 0, 0.0, False, [], Value.LOSS,
                              Value.WIN)
         mine = on_hero_side(state, hero, st.to_move())
+        dist_known: list[int] = []  # the root distance's [lower, upper] as proven
         try:
             bounds = [-1, 1]  # [lower, upper]
             try:
@@ -727,13 +735,18 @@ class CoreBackend:
             found: list[int] = []
 
             def root_distance() -> None:
-                found.append(self._distance(st, hero, 1 if value > 0 else 0, ub))
+                found.append(self._distance(st, hero, 1 if value > 0 else 0, ub,
+                                            track=dist_known))
 
             need_distance = value != 0 and (want_pv or want_distance)
+            if need_distance and want_distance:
+                dist_known[:] = [1, ub]  # (the value's own proof: at most ub plies)
             if all_moves:
                 if need_distance:
                     root_distance()
                     dist = found[0]
+                    if want_distance:
+                        result.distance = dist  # proven, whatever the moves' budget
                 kids = self._children(st, hero, want_distance, value, dist, mine)
                 moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in kids]
                 ordered, best = rank_moves(moves, mine)
@@ -761,6 +774,13 @@ class CoreBackend:
         except KeyboardInterrupt:  # Ctrl-C between two proofs: what is proven stands
             result.exact = False
             result.interrupted = True
+        if not result.exact and want_distance and result.distance is None and dist_known:
+            lo, hi = dist_known
+            if lo >= hi:  # the walk had ended: the distance itself
+                result.distance = hi
+            elif lo > 1 or hi < UNLIM - 1:  # (1 and "finite" say nothing)
+                result.distance_lower = lo
+                result.distance_upper = hi if hi < UNLIM - 1 else None
         result.nodes = self.nodes
         return result
 

@@ -39,7 +39,9 @@ class SolveResult:
     """The answer of :meth:`Solver.solve` / :meth:`Solver.analyse`.
 
     ``player`` is 1-based.  When ``exact`` is false (a budget ran out) ``value``
-    is ``None`` unless it was proven, and ``lower``/``upper`` bound it.
+    is ``None`` unless it was proven, and ``lower``/``upper`` bound it; a
+    decisive value whose distance was not finished comes with the plies
+    proven so far (``distance_lower``/``distance_upper``).
     """
 
     player: int
@@ -54,6 +56,11 @@ class SolveResult:
     lower: Value = Value.LOSS
     upper: Value = Value.WIN
     interrupted: bool = False
+    #: A decisive value proven, its distance not (a budget ran out): the plies
+    #: proven so far, at least ``distance_lower`` and at most ``distance_upper``
+    #: (None: no upper bound proven).
+    distance_lower: int | None = None
+    distance_upper: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -69,6 +76,8 @@ class SolveResult:
         if not self.exact:
             d["lower"] = self.lower.text
             d["upper"] = self.upper.text
+            if self.distance is None and self.distance_lower is not None:
+                d["distance_bounds"] = [self.distance_lower, self.distance_upper]
         if self.moves:
             d["moves"] = [m.to_json() for m in self.moves]
         return d
