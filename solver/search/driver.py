@@ -722,6 +722,7 @@ class CoreBackend:
                              Value.WIN)
         mine = on_hero_side(state, hero, st.to_move())
         dist_known: list[int] = []  # the root distance's [lower, upper] as proven
+        found: list[int] = []  # the root distance, once found
         try:
             bounds = [-1, 1]  # [lower, upper]
             try:
@@ -732,7 +733,6 @@ class CoreBackend:
             result.value = Value(value)
             result.lower = result.upper = result.value
             dist = None
-            found: list[int] = []
 
             def root_distance() -> None:
                 found.append(self._distance(st, hero, 1 if value > 0 else 0, ub,
@@ -745,8 +745,6 @@ class CoreBackend:
                 if need_distance:
                     root_distance()
                     dist = found[0]
-                    if want_distance:
-                        result.distance = dist  # proven, whatever the moves' budget
                 kids = self._children(st, hero, want_distance, value, dist, mine)
                 moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in kids]
                 ordered, best = rank_moves(moves, mine)
@@ -774,11 +772,11 @@ class CoreBackend:
         except KeyboardInterrupt:  # Ctrl-C between two proofs: what is proven stands
             result.exact = False
             result.interrupted = True
-        if not result.exact and want_distance and result.distance is None and dist_known:
+        if not result.exact and want_distance and result.distance is None and found:
+            result.distance = found[0]  # proven before the budget ran out on the rest
+        elif not result.exact and want_distance and result.distance is None and dist_known:
             lo, hi = dist_known
-            if lo >= hi:  # the walk had ended: the distance itself
-                result.distance = hi
-            elif lo > 1 or hi < UNLIM - 1:  # (1 and "finite" say nothing)
+            if lo > 1 or hi < UNLIM - 1:  # (1 and "finite" say nothing)
                 result.distance_lower = lo
                 result.distance_upper = hi if hi < UNLIM - 1 else None
         result.nodes = self.nodes
