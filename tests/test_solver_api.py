@@ -192,40 +192,92 @@ def test_cli_budget_after_the_value_says_the_value_is_proven():
     text = "trump D; hands JS 8H AH 7C JC QC | 7H TH 9D AD 6C 8C; attacker 1"
     res = CliRunner().invoke(main, ["solve", text, "--max-nodes", "16384"])
     assert res.exit_code == 3
-    # the distance walk had proven 19 plies out of reach when the budget ran out
-    assert ("seat 1: loss in 19 plies or more (value proven; exact distance, best moves "
-            "and variation not finished)") in res.output
+    # the distance walk had proven 19 plies out of reach when the budget ran out;
+    # every move of a lost position keeps the loss, so the best moves are known
+    assert ("seat 1: loss in 19 plies or more (value proven; exact distance and variation "
+            "not finished)") in res.output
     full = Solver(8).solve(parse_position(text).state)
     assert (full.value, full.distance) == (Value.LOSS, 21)
+    best = next(line for line in res.output.splitlines() if line.startswith("best: "))
+    assert sorted(best.split()[1:]) == sorted(full.best) and len(full.best) == 7
 
 
 def test_a_partial_answer_bounds_the_distance_it_did_not_finish():
     """A budget that runs out after a decisive value, before its distance is
     found, reports the plies proven so far; they hold the exact distance (two
-    and three players), and a distance already found is reported as such."""
+    and three players, solve and analyse), and a distance already found is
+    reported as such."""
     bounded = upper = exact = 0
     for sizes, seed in (([8, 8], 1), ([8, 8], 2), ([4, 4, 4], 1), ([4, 4, 4], 2)):
         s = deal_endgame(random.Random(seed), sizes)
-        full = Solver(16).solve(s)
-        assert full.distance is not None
-        budget = 500
-        while budget < full.nodes * 0.9:
-            with pytest.raises(BudgetExceeded) as ei:
-                Solver(16).solve(s, max_nodes=budget)
-            p = ei.value.partial
-            if p.distance is not None:
-                assert (p.value, p.distance) == (full.value, full.distance)
-                exact += 1
-            elif p.distance_lower is not None:
-                assert p.value == full.value
-                assert 1 <= p.distance_lower <= full.distance
-                assert p.distance_upper is None or full.distance <= p.distance_upper
-                assert p.to_json()["distance_bounds"] == [p.distance_lower, p.distance_upper]
-                bounded += 1
-                upper += p.distance_upper is not None
-            budget = budget * 3 // 2
-    # (this ladder gives 17 bounded partials, one with an upper bound, and 8 exact distances)
-    assert bounded >= 10 and upper >= 1 and exact >= 3
+        for command in ("solve", "analyse"):
+            full = getattr(Solver(16), command)(s)
+            assert full.distance is not None
+            budget = 500
+            while budget < full.nodes * 0.9:
+                with pytest.raises(BudgetExceeded) as ei:
+                    getattr(Solver(16), command)(s, max_nodes=budget)
+                p = ei.value.partial
+                if p.distance is not None:
+                    assert (p.value, p.distance) == (full.value, full.distance)
+                    exact += 1
+                elif p.distance_lower is not None:
+                    assert p.value == full.value
+                    assert 1 <= p.distance_lower <= full.distance
+                    assert p.distance_upper is None or full.distance <= p.distance_upper
+                    assert p.to_json()["distance_bounds"] == [p.distance_lower,
+                                                              p.distance_upper]
+                    bounded += 1
+                    upper += p.distance_upper is not None
+                budget = budget * 3 // 2
+    # (this ladder gives 16 bounded partials, 2 with an upper bound, and 6 exact distances)
+    assert bounded >= 10 and upper >= 1 and exact >= 4
+
+
+def test_a_partial_answer_keeps_the_moves_answered_so_far():
+    """S2: a budget that runs out after the value leaves the moves proven so
+    far.  Over a ladder of node budgets (two and three players), ``solve``'s
+    partial best moves are best moves of the full answer (all of them when
+    ``best_complete``), and ``analyse``'s partial moves carry the full
+    answer's value and distance wherever they carry one."""
+    some_best = incomplete = valued = measured = 0
+    for sizes, seed in (([8, 8], 1), ([8, 8], 2), ([4, 4, 4], 1), ([4, 4, 4], 2),
+                        ([5, 5], 4)):
+        s = deal_endgame(random.Random(seed), sizes)
+        for all_moves in (False, True):
+            ask = Solver(16).analyse if all_moves else Solver(16).solve
+            full = ask(s)
+            truth = {m.move: m for m in full.moves}
+            budget = 500
+            while budget < full.nodes:
+                try:
+                    (Solver(16).analyse if all_moves else Solver(16).solve)(s, max_nodes=budget)
+                    break  # (the budget is counted between proofs: it may just suffice)
+                except BudgetExceeded as e:
+                    p = e.partial
+                budget = budget * 3 // 2
+                if p.value is None:
+                    assert not p.best and not p.moves
+                    continue
+                assert set(p.best) <= set(full.best)
+                if p.best_complete:
+                    assert sorted(p.best) == sorted(full.best)
+                else:
+                    incomplete += 1
+                assert p.to_json()["best_complete"] is p.best_complete
+                some_best += bool(p.best)
+                if all_moves:
+                    assert sorted(m.move for m in p.moves) == sorted(truth)
+                    for m in p.moves:
+                        if m.value is not None:
+                            assert m.value == truth[m.move].value
+                            valued += 1
+                        if m.distance is not None:
+                            assert m.distance == truth[m.move].distance
+                            measured += 1
+    # (this ladder gives 37 partials with best moves, 38 with some moves not
+    # asked, 198 moves valued and 30 with their distance)
+    assert some_best >= 20 and incomplete >= 20 and valued >= 100 and measured >= 20
 
 
 def test_partial_answer_names_what_is_unfinished(capsys):
@@ -235,10 +287,19 @@ def test_partial_answer_names_what_is_unfinished(capsys):
 
     moves = [MoveValue("9D", Value.LOSS, 23), MoveValue("AH", Value.LOSS, 15)]
     done = SolveResult(1, Value.LOSS, ["9D", "AH"], [], 23, 10, 1.0, False, moves,
-                       Value.LOSS, Value.LOSS)
+                       Value.LOSS, Value.LOSS, best_complete=True)
     _print(done, True)
     out = capsys.readouterr().out
-    assert "value proven; variation not finished" in out and "9D" in out
+    assert "value proven; variation not finished" in out and "best: 9D AH" in out
+    some = SolveResult(1, Value.WIN, ["QS"], [], None, 10, 1.0, False,
+                       [MoveValue("QS", Value.WIN, None), MoveValue("TH", None, None)],
+                       Value.WIN, Value.WIN, distance_lower=61)
+    _print(some, True)
+    out = capsys.readouterr().out
+    assert ("win in 61 plies or more (value proven; exact distance, best moves, moves' "
+            "distances and variation not finished)") in out
+    assert "best so far: QS" in out and "unknown" in out
+    assert some.to_json()["best_complete"] is False
     _print(SolveResult(1, Value.LOSS, [], [], 23, 10, 1.0, False, [], Value.LOSS, Value.LOSS),
            True)
     assert ("loss in 23 plies (value proven; best moves and variation not finished)"

@@ -81,6 +81,22 @@ def _run(position: str, hero: int | None, as_json: bool, max_time: float | None,
         sys.exit(int(ExitCode.BUDGET))
 
 
+def _unfinished(res: SolveResult, all_moves: bool) -> str:
+    """What a partial answer with a proven value still lacks, in words."""
+    parts = []
+    if res.distance is None and res.lower != 0:
+        parts.append("exact distance")
+    if not (res.best_complete and res.best):
+        parts.append("best moves")
+    if all_moves and res.lower != 0 and any(m.distance is None for m in res.moves):
+        parts.append("moves' distances")
+    if not res.pv:
+        parts.append("variation")
+    if len(parts) < 2:
+        return "".join(parts) or "answer"
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def _print(res: SolveResult, all_moves: bool) -> None:
     con = stdout_console()
     v = value_text(res.value)
@@ -89,11 +105,8 @@ def _print(res: SolveResult, all_moves: bool) -> None:
         head = f"seat {res.player}: [{_STYLE[v]}]{v}[/]"
     elif res.lower == res.upper:
         # the value is proven; the budget ran out on the distance, the moves or the variation
-        unfinished = "variation" if res.best else "best moves and variation"
-        if res.distance is None and res.lower != 0:
-            unfinished = "exact distance, " + unfinished
         head = f"seat {res.player}: [{_STYLE[res.lower.text]}]{res.lower}[/]"
-        note = f" [dim](value proven; {unfinished} not finished)[/]"
+        note = f" [dim](value proven; {_unfinished(res, all_moves)} not finished)[/]"
     else:
         head = (f"seat {res.player}: [dim]not proven[/] (between {res.lower} and {res.upper})")
     if res.distance is not None:
@@ -106,8 +119,10 @@ def _print(res: SolveResult, all_moves: bool) -> None:
             head += f" in {res.distance_lower} plies or more"
     head += note
     con.print(head)
-    if res.best:
+    if res.best and (res.exact or res.best_complete):
         con.print("best: " + " ".join(res.best))
+    elif res.best:
+        con.print("best so far: " + " ".join(res.best) + " [dim](proven; not every move asked)[/]")
     if res.pv:
         con.print("pv:   " + " ".join(res.pv))
     if all_moves and res.moves:

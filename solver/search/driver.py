@@ -18,7 +18,7 @@ from solver.game.state import GameState
 from solver.game.value import Value
 from solver.search.native import core as _core
 from solver.search.native import lead_size, load, move_text
-from solver.search.result import MoveValue, SolveResult, on_hero_side, rank_moves
+from solver.search.result import MoveValue, SolveResult, on_hero_side, rank_moves, rank_partial
 
 UNLIM = _core.UNLIMITED
 INF = _core.INFINITE
@@ -494,7 +494,8 @@ class CoreBackend:
         return v, (self._distance(st, hero, 1 if v > 0 else 0, d, lb) if want_distance else None)
 
     def _best_moves(self, st: CState, hero: int, value: int, mine: bool,
-                    first: Callable[[], None] | None = None) -> list[str]:
+                    first: Callable[[], None] | None = None,
+                    progress: list | None = None) -> list[str]:
         """``solve``'s best moves: those that keep the node's ``value``, asking
         of each move only what decides that.
 
@@ -518,17 +519,22 @@ class CoreBackend:
         single tens had cost 69 M nodes after it (docs/solver.md).
 
         ``first``: this thread's own question before the moves (the root's
-        distance), which a helper thread's moves run beside (``_ask_moves``)."""
+        distance), which a helper thread's moves run beside (``_ask_moves``).
+        ``progress``: filled in place with each move's answer as it comes
+        (True: keeps the value, False: does not, None: not answered yet), so
+        that a budget that runs out still shows the moves proven to keep it."""
         moves = st.moves()
         won = (value > 0) == mine and value != 0  # the node is won for the mover
         lost = (value < 0) == mine and value != 0
         if lost:
+            if progress is not None:
+                progress[:] = [True] * len(moves)
             if first is not None:
                 first()
             return [move_text(mv) for mv in moves]
         mover = 1 if mine else 0  # the prover on the mover's side
 
-        def keeps(backend: CoreBackend, kid: CState, known: bool) -> tuple[bool, bool]:
+        def keeps(backend: CoreBackend, kid: CState, i: int, known: bool) -> tuple[bool, bool]:
             if known:
                 return True, True
             if kid.fields()["over"]:
@@ -539,19 +545,26 @@ class CoreBackend:
                 k = backend._decide(kid, hero, known_fail=mover)[0] == 0
             return k, k
 
-        out = self._ask_moves(st, moves, self._lead_order(st, hero, moves), keeps, first)
+        out = self._ask_moves(st, moves, self._lead_order(st, hero, moves), keeps, first,
+                              progress)
         return [move_text(mv) for mv, k in zip(moves, out) if k]
 
     def _children(self, st: CState, hero: int, want_distance: bool, value: int | None,
-                  dist: int | None, mine: bool) -> list[tuple[CoreMove, int, int | None]]:
+                  dist: int | None, mine: bool, values: list[int] | None = None,
+                  progress: list | None = None) -> list[tuple[CoreMove, int, int | None]]:
         """Every move's (move, value, distance), in one table.
 
         ``value``: the node's value for ``hero``, if known (None: nothing is
         assumed of the moves).  Given the node's own ``value`` and
         ``dist``ance, a move of the side that wins cannot win faster than
-        ``dist - 1`` more plies: its distance search starts there.  A move of the side that loses cannot
-        resist longer than ``dist - 1`` more plies: its distance search
-        stops there (the longest resistance needs no success proof)."""
+        ``dist - 1`` more plies: its distance search starts there.  A move of
+        the side that loses cannot resist longer than ``dist - 1`` more plies:
+        its distance search stops there (the longest resistance needs no
+        success proof).  ``values``: every move's value, if already known
+        (``analyse`` values the moves before it asks their distances), so only
+        the distances are searched.  ``progress``: filled in place with each
+        move's (value, distance) as it comes (None: not answered yet), for a
+        partial answer should a budget run out."""
         winner = value is not None and value != 0 and (value > 0) == mine
         hint = (value, dist - 1) if (value is not None and winner and dist is not None) else (0, 1)
         moves = st.moves()
@@ -566,20 +579,27 @@ class CoreBackend:
         favour = mover if winner else None
         cap = dist - 1 if (lost and dist is not None) else None
 
-        def valued(backend: CoreBackend, kid: CState,
+        def valued(backend: CoreBackend, kid: CState, i: int,
                    known: bool) -> tuple[tuple[int, int | None], bool]:
-            v, d = backend._value_distance(kid, hero, want_distance, hint,
-                                           value if (known or lost) else None,
+            if values is not None:
+                given: int | None = values[i]
+            else:
+                given = value if (known or lost) else None
+            v, d = backend._value_distance(kid, hero, want_distance, hint, given,
                                            known_fail, favour, cap)
             return (v, None if d is None else d + 1), v == value
 
-        out = self._ask_moves(st, moves, self._lead_order(st, hero, moves), valued)
+        # with the values known no lead vouches for another: one queue
+        queues = [list(range(len(moves)))] if values is not None else \
+            self._lead_order(st, hero, moves)
+        out = self._ask_moves(st, moves, queues, valued, out=progress)
         return [(mv, v, d) for mv, (v, d) in zip(moves, out)]
 
     def _ask_moves(self, st: CState, moves: list[CoreMove], queues: list[list[int]],
-                   ask: Callable[[CoreBackend, CState, bool], tuple[Any, bool]],
-                   first: Callable[[], None] | None = None) -> list:
-        """``ask(backend, child, known)`` of every move of ``st``, the
+                   ask: Callable[[CoreBackend, CState, int, bool], tuple[Any, bool]],
+                   first: Callable[[], None] | None = None,
+                   out: list | None = None) -> list:
+        """``ask(backend, child, index, known)`` of every move of ``st``, the
         ``queues`` of move indices one after the other (``_lead_order``):
         each answer and whether the move keeps the node's value.  ``known``:
         a multi-card lead of an earlier queue kept the value and holds the
@@ -596,8 +616,12 @@ class CoreBackend:
         the queue before may vouch for is taken only once that lead is
         answered; a thread that finds none other to take waits for it.
         Meanwhile no value splits its provers (the helper is busy).  A budget
-        or Ctrl-C in either thread stops the other."""
-        out: list = [None] * len(moves)
+        or Ctrl-C in either thread stops the other.  ``out``, if given, is
+        the list the answers go into as they come (None: not asked yet), the
+        caller's to read should a budget run out."""
+        if out is None:
+            out = []
+        out[:] = [None] * len(moves)
         lock = threading.Lock()
         implied = [0]  # cards of multi-card leads that keep the value
         # the multi-card leads of the first queue not answered yet (their
@@ -624,7 +648,7 @@ class CoreBackend:
                 if pick is None:
                     time.sleep(0.0002)  # the other thread is still asking a multi-card lead
                     continue
-                a, keeps = ask(backend, root.play(i), known)
+                a, keeps = ask(backend, root.play(i), i, known)
                 with lock:
                     if len(queues) > 1 and keeps and lead_size(mv) > 1:
                         implied[0] |= mv[1]
@@ -638,9 +662,9 @@ class CoreBackend:
                 work(backend, root, queue)
 
         if len(moves) < 2 - (first is not None) or not self._helper_free(st):
+            all_queues(self, st)
             if first is not None:
                 first()
-            all_queues(self, st)
             return out
         self.helper_busy = True  # no value splits its provers, no distance its limits
         try:
@@ -723,6 +747,11 @@ class CoreBackend:
         mine = on_hero_side(state, hero, st.to_move())
         dist_known: list[int] = []  # the root distance's [lower, upper] as proven
         found: list[int] = []  # the root distance, once found
+        # the moves' answers as they come, for a partial answer: analyse's
+        # values, then its (value, distance) pairs; solve's keeps-the-value
+        valued: list = []
+        measured: list = []
+        kept: list = []
         try:
             bounds = [-1, 1]  # [lower, upper]
             try:
@@ -743,16 +772,27 @@ class CoreBackend:
                 dist_known[:] = [1, ub]  # (the value's own proof: at most ub plies)
             if all_moves:
                 if need_distance:
+                    # every move's value first, then the root's distance and
+                    # the moves' distances: a budget that runs out on the
+                    # distances still shows which moves keep the value
+                    kids = self._children(st, hero, False, value, None, mine,
+                                          progress=valued)
+                    values = [v for _, v, _ in kids]
                     root_distance()
                     dist = found[0]
-                kids = self._children(st, hero, want_distance, value, dist, mine)
+                    if want_distance:
+                        kids = self._children(st, hero, True, value, dist, mine, values,
+                                              progress=measured)
+                else:
+                    kids = self._children(st, hero, want_distance, value, dist, mine,
+                                          progress=measured)
                 moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in kids]
                 ordered, best = rank_moves(moves, mine)
                 result.moves = ordered
             else:
                 # with two threads the best moves run beside the root's distance
                 best = self._best_moves(st, hero, value, mine,
-                                        root_distance if need_distance else None)
+                                        root_distance if need_distance else None, kept)
                 dist = found[0] if need_distance else None
                 ordered = [MoveValue(m, Value(value), None) for m in best]
             if want_distance:
@@ -779,8 +819,37 @@ class CoreBackend:
             if lo > 1 or hi < UNLIM - 1:  # (1 and "finite" say nothing)
                 result.distance_lower = lo
                 result.distance_upper = hi if hi < UNLIM - 1 else None
+        if not result.exact:
+            if result.value is not None:
+                self._partial_moves(st, result, mine, all_moves, valued, measured, kept)
         result.nodes = self.nodes
         return result
+
+    @staticmethod
+    def _partial_moves(st: CState, result: SolveResult, mine: bool, all_moves: bool,
+                       valued: list, measured: list, kept: list) -> None:
+        """What a budget that ran out after the value leaves of the moves:
+        ``analyse`` lists every move with its value and distance where
+        proven (None where not); both commands give as ``best`` the moves
+        proven to keep the node's value (no move can do better than the
+        node), ``best_complete`` saying whether every move was asked."""
+        moves = st.moves()
+        if all_moves:
+            values: list[int | None] = [None] * len(moves)
+            dists: list[int | None] = [None] * len(moves)
+            for i in range(len(moves)):
+                if i < len(measured) and measured[i] is not None:
+                    values[i], dists[i] = measured[i]
+                elif i < len(valued) and valued[i] is not None:
+                    values[i] = valued[i][0]
+            result.moves = rank_partial(
+                [MoveValue(move_text(mv), None if v is None else Value(v), d)
+                 for mv, v, d in zip(moves, values, dists)], mine)
+            keeps = [None if v is None else v == result.value for v in values]
+        else:
+            keeps = list(kept) if len(kept) == len(moves) else [None] * len(moves)
+        result.best = [move_text(mv) for mv, k in zip(moves, keeps) if k]
+        result.best_complete = all(k is not None for k in keeps) and bool(moves)
 
     @property
     def nodes(self) -> int:

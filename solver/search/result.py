@@ -41,7 +41,11 @@ class SolveResult:
     ``player`` is 1-based.  When ``exact`` is false (a budget ran out) ``value``
     is ``None`` unless it was proven, and ``lower``/``upper`` bound it; a
     decisive value whose distance was not finished comes with the plies
-    proven so far (``distance_lower``/``distance_upper``).
+    proven so far (``distance_lower``/``distance_upper``), and with the moves
+    answered so far: ``best`` those proven to keep the value
+    (``best_complete`` false while some are not asked), and under
+    ``analyse`` every move in ``moves``, its value and distance None where
+    not proven.
     """
 
     player: int
@@ -61,6 +65,11 @@ class SolveResult:
     #: (None: no upper bound proven).
     distance_lower: int | None = None
     distance_upper: int | None = None
+    #: A partial answer: whether ``best`` names every best move.  It lists
+    #: there the moves proven to keep the value (none can do better than the
+    #: position); False while some moves were not asked.  (An exact answer's
+    #: ``best`` is always complete.)
+    best_complete: bool = False
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -78,6 +87,7 @@ class SolveResult:
             d["upper"] = self.upper.text
             if self.distance is None and self.distance_lower is not None:
                 d["distance_bounds"] = [self.distance_lower, self.distance_upper]
+            d["best_complete"] = self.best_complete
         if self.moves:
             d["moves"] = [m.to_json() for m in self.moves]
         return d
@@ -116,6 +126,16 @@ def rank_moves(moves: list[MoveValue], mine: bool) -> tuple[list[MoveValue], lis
         return ms, []
     best_v = ms[0].value
     return ms, [m.move for m in ms if m.value == best_v]
+
+
+def rank_partial(moves: list[MoveValue], mine: bool) -> list[MoveValue]:
+    """A partial answer's moves: the valued ones as :func:`rank_moves` sorts
+    them (of one value, those with a proven distance first), then the moves
+    not valued yet, in move order."""
+    proven = [m for m in moves if m.value is not None]
+    key = _order_key(mine)
+    proven.sort(key=lambda m: (key(m)[0], m.distance is None, key(m)[1]))
+    return proven + [m for m in moves if m.value is None]
 
 
 def on_hero_side(state: GameState, hero: int, seat: int) -> bool:
