@@ -129,11 +129,29 @@ def solve_best(backend: CoreBackend, state, max_time: float, repeat: int):
 
 def command_one(backend: CoreBackend, state, max_time: float, all_moves: bool):
     """``solve`` (or ``analyse``) of ``state`` from a cleared table, as the CLI
-    asks it: (exact, seconds, nodes)."""
+    asks it: (exact, seconds, nodes, what a partial answer still gave)."""
     backend.search.clear()
     t0 = time.perf_counter()
     r = backend.run(state, state.to_move, all_moves, max_time, None, True, True)
-    return r.exact, time.perf_counter() - t0, r.nodes
+    return r.exact, time.perf_counter() - t0, r.nodes, partial_note(r)
+
+
+def partial_note(r) -> str:
+    """What an answer cut off at the cap still tells the user ('' if exact):
+    the value (or its bounds), the distance bounds, the best moves proven."""
+    if r.exact:
+        return ""
+    if r.value is None:
+        return f"{r.lower.text}..{r.upper.text}"
+    note = r.value.text
+    if r.distance is not None:
+        note += f" in {r.distance}"
+    elif r.distance_lower is not None:
+        note += f" in {r.distance_lower}+" if r.distance_upper is None else \
+            f" in {r.distance_lower}-{r.distance_upper}"
+    if r.best:
+        note += f", {len(r.best)} best" + ("" if r.best_complete else " so far")
+    return note
 
 
 def run_commands(name, count, tt_mb, max_time, repeat=1, only=("value", "solve", "analyse"),
@@ -148,7 +166,7 @@ def run_commands(name, count, tt_mb, max_time, repeat=1, only=("value", "solve",
         runs = []
         for all_moves in (False, True):
             if ("analyse" if all_moves else "solve") not in only:
-                runs.append((False, 0.0, 0))
+                runs.append((False, 0.0, 0, ""))
                 continue
             best = None
             for _ in range(repeat):
@@ -158,7 +176,7 @@ def run_commands(name, count, tt_mb, max_time, repeat=1, only=("value", "solve",
                 if not run[0]:
                     break
             runs.append(best)
-        rows.append(((v[0] is not None, v[1], v[2]), runs[0], runs[1]))
+        rows.append(((v[0] is not None, v[1], v[2], ""), runs[0], runs[1]))
     out = {"family": name, "n": count}
     for k, col in (("value", 0), ("solve", 1), ("analyse", 2)):
         out[k + "_med"] = statistics.median(r[col][1] for r in rows)
@@ -178,13 +196,21 @@ def print_positions(r: dict) -> None:
     """One line per position of a ``run_commands`` result: where a family's time goes
     (a median hides the positions that decide the slowest and the totals)."""
     print()
-    print(f"{r['family']}: per position (seconds / nodes; * = out of time)")
+    print(f"{r['family']}: per position (seconds / nodes; * = out of time, with what the "
+          "partial answer gave)")
     print("| # | value | solve | analyse |")
     print("|---|---|---|---|")
     for i, row in enumerate(r["rows"]):
-        cells = [f"{s:.4f}{'' if ok else '*'} / {n:,}" if (s or n) else "-"
-                 for ok, s, n in row]
+        cells = [(f"{s:.4f}{'' if ok else '*'} / {n:,}" + (f" ({note})" if note else ""))
+                 if (s or n) else "-" for ok, s, n, note in row]
         print(f"| {i} | " + " | ".join(cells) + " |")
+    for k, col in (("solve", 1), ("analyse", 2)):
+        cut = [row[col] for row in r["rows"] if row[col][3]]
+        if cut:
+            valued = sum(1 for c in cut if ".." not in c[3])
+            named = sum(1 for c in cut if " best" in c[3])
+            print(f"{k}: {len(cut)} cut off at the cap; {valued} of them with the value "
+                  f"proven, {named} naming best moves")
 
 
 def run_family(name, count, tt_mb, max_time, with_python, py_limit, prune=True, repeat=1):
