@@ -87,6 +87,10 @@ class CoreBackend:
         self.helper: CoreBackend | None = None
         self.parallel_from = PARALLEL_FROM  # (tests set 0: every value on two threads)
         self.helper_busy = False  # the helper thread asks moves (_ask_moves)
+        #: the root move of the last successful proof of :meth:`_decide` (an
+        #: index into the state's moves, or -1): a move that keeps the value
+        #: when the prover moves at the root, asked first among the moves
+        self.decided_move = -1
         if helper_mb:
             self.helper = CoreBackend(helper_mb)
             self.helper.search.share_table(self.search)
@@ -217,6 +221,7 @@ class CoreBackend:
                     share = budget // 4 if prover == 1 and lone else budget
                     d = self._deepen_round(st, hero, prover, limits, share)
                     if d is not None:
+                        self.decided_move = self.search.root_move
                         return (1 if prover else -1), d
                 share = budget // 8 if limits else 0 if done else budget // lean
                 r = self._prove_round(st, hero, prover, share)
@@ -225,6 +230,7 @@ class CoreBackend:
                 done[prover] = r
                 limits.pop(prover, None)
                 if r[0]:
+                    self.decided_move = self.search.root_move
                     return (1 if prover else -1), r[1]
                 if prover == fail_ends:
                     return None, 0
@@ -293,6 +299,7 @@ class CoreBackend:
                 raise AssertionError("the helper was stopped with the question open")
             raise failed[0]
         if theirs[0][0] != 0:
+            self.decided_move = helper.decided_move
             return theirs[0]
         if fail_ends == 0:
             return None, 0
@@ -495,7 +502,7 @@ class CoreBackend:
 
     def _best_moves(self, st: CState, hero: int, value: int, mine: bool,
                     first: Callable[[], None] | None = None,
-                    progress: list | None = None) -> list[str]:
+                    progress: list | None = None, lead: int = -1) -> list[str]:
         """``solve``'s best moves: those that keep the node's ``value``, asking
         of each move only what decides that.
 
@@ -522,7 +529,8 @@ class CoreBackend:
         distance), which a helper thread's moves run beside (``_ask_moves``).
         ``progress``: filled in place with each move's answer as it comes
         (True: keeps the value, False: does not, None: not answered yet), so
-        that a budget that runs out still shows the moves proven to keep it."""
+        that a budget that runs out still shows the moves proven to keep it.
+        ``lead``: a move to ask first (the value proof's own, ``_lead_order``)."""
         moves = st.moves()
         won = (value > 0) == mine and value != 0  # the node is won for the mover
         lost = (value < 0) == mine and value != 0
@@ -545,13 +553,14 @@ class CoreBackend:
                 k = backend._decide(kid, hero, known_fail=mover)[0] == 0
             return k, k
 
-        out = self._ask_moves(st, moves, self._lead_order(st, hero, moves), keeps, first,
-                              progress)
+        out = self._ask_moves(st, moves, self._lead_order(st, hero, moves, lead), keeps,
+                              first, progress)
         return [move_text(mv) for mv, k in zip(moves, out) if k]
 
     def _children(self, st: CState, hero: int, want_distance: bool, value: int | None,
                   dist: int | None, mine: bool, values: list[int] | None = None,
-                  progress: list | None = None) -> list[tuple[CoreMove, int, int | None]]:
+                  progress: list | None = None,
+                  lead: int = -1) -> list[tuple[CoreMove, int, int | None]]:
         """Every move's (move, value, distance), in one table.
 
         ``value``: the node's value for ``hero``, if known (None: nothing is
@@ -564,7 +573,8 @@ class CoreBackend:
         (``analyse`` values the moves before it asks their distances), so only
         the distances are searched.  ``progress``: filled in place with each
         move's (value, distance) as it comes (None: not answered yet), for a
-        partial answer should a budget run out."""
+        partial answer should a budget run out.  ``lead``: a move to ask first
+        (the value proof's own, ``_lead_order``)."""
         winner = value is not None and value != 0 and (value > 0) == mine
         hint = (value, dist - 1) if (value is not None and winner and dist is not None) else (0, 1)
         moves = st.moves()
@@ -591,7 +601,7 @@ class CoreBackend:
 
         # with the values known no lead vouches for another: one queue
         queues = [list(range(len(moves)))] if values is not None else \
-            self._lead_order(st, hero, moves)
+            self._lead_order(st, hero, moves, lead)
         out = self._ask_moves(st, moves, queues, valued, out=progress)
         return [(mv, v, d) for mv, (v, d) in zip(moves, out)]
 
@@ -679,20 +689,31 @@ class CoreBackend:
         return out
 
     @staticmethod
-    def _lead_order(st: CState, hero: int, moves: list[CoreMove]) -> list[list[int]]:
+    def _lead_order(st: CState, hero: int, moves: list[CoreMove],
+                    first: int = -1) -> list[list[int]]:
         """The moves to ask, as queues asked one after the other: where a
         multi-card lead does no better for the attacker's side than any one
         of its cards (``single_leads_dominate``), the multi-card leads first,
         larger first, so that one that keeps the node's value settles its
         single cards' values without a search, then the rest; otherwise
         every move in move order, in one queue (and none vouches for
-        another: with transfers the claim is false)."""
+        another: with transfers the claim is false).  ``first``: the move the
+        value's proof played at the root (:attr:`decided_move`), asked before
+        all others -- its proof is mostly in the table, so even an answer cut
+        off by a budget names a move that keeps the value."""
         order = list(range(len(moves)))
-        if not st.single_leads_dominate(hero):
-            return [order]
-        order.sort(key=lambda i: -lead_size(moves[i]))
-        return [[i for i in order if lead_size(moves[i]) > 1],
-                [i for i in order if lead_size(moves[i]) <= 1]]
+        if st.single_leads_dominate(hero):
+            order.sort(key=lambda i: -lead_size(moves[i]))
+            queues = [[i for i in order if lead_size(moves[i]) > 1],
+                      [i for i in order if lead_size(moves[i]) <= 1]]
+        else:
+            queues = [order]
+        if 0 <= first < len(moves):
+            for q in queues:
+                if first in q:
+                    q.remove(first)
+            queues[0].insert(0, first)
+        return queues
 
     # ------------------------------------------------------------- API
     def load(self, state: GameState) -> CState:
@@ -742,6 +763,7 @@ class CoreBackend:
         self.reset_nodes()
         self.search.new_generation()
         st = self.load(state)
+        self.decided_move = -1
         result = SolveResult(hero + 1, None, [], [], None, 0, 0.0, False, [], Value.LOSS,
                              Value.WIN)
         mine = on_hero_side(state, hero, st.to_move())
@@ -759,6 +781,8 @@ class CoreBackend:
             finally:
                 result.lower, result.upper = Value(bounds[0]), Value(bounds[1])
             assert value is not None  # without fail_ends every question is decided
+            # the value proof's move at the root keeps a win of the mover's side
+            lead = self.decided_move if value != 0 and (value > 0) == mine else -1
             result.value = Value(value)
             result.lower = result.upper = result.value
             dist = None
@@ -776,7 +800,7 @@ class CoreBackend:
                     # the moves' distances: a budget that runs out on the
                     # distances still shows which moves keep the value
                     kids = self._children(st, hero, False, value, None, mine,
-                                          progress=valued)
+                                          progress=valued, lead=lead)
                     values = [v for _, v, _ in kids]
                     root_distance()
                     dist = found[0]
@@ -785,14 +809,15 @@ class CoreBackend:
                                               progress=measured)
                 else:
                     kids = self._children(st, hero, want_distance, value, dist, mine,
-                                          progress=measured)
+                                          progress=measured, lead=lead)
                 moves = [MoveValue(move_text(mv), Value(v), d) for mv, v, d in kids]
                 ordered, best = rank_moves(moves, mine)
                 result.moves = ordered
             else:
                 # with two threads the best moves run beside the root's distance
                 best = self._best_moves(st, hero, value, mine,
-                                        root_distance if need_distance else None, kept)
+                                        root_distance if need_distance else None, kept,
+                                        lead)
                 dist = found[0] if need_distance else None
                 ordered = [MoveValue(m, Value(value), None) for m in best]
             if want_distance:
