@@ -3,7 +3,8 @@
 The two provers of a value run at once, each in its own thread, in one
 transposition table (``CoreBackend._decide_parallel``); the moves' questions
 are shared out between the threads (``_ask_moves``), and a distance is two
-upward walks over neighbouring ply limits (``_distance_parallel``).  The
+upward walks over neighbouring ply limits (``_distance_parallel``; in
+``solve`` the helper joins the root's walk once it has asked the moves).  The
 table's entries are
 stored and read so that a half-written one is never taken for another, and
 the thread that answers the question stops the other.  Node counts then vary
@@ -28,6 +29,7 @@ from test_solver_distance import NAMES, oracle_moves, position, replay
 from solver.errors import BudgetExceeded, Interrupted
 from solver.game.rules import Rules
 from solver.game.value import Value
+from solver.notation import parse_position
 from solver.search import Solver
 from solver.search.driver import Aborted, CoreBackend
 from solver.search.native import load
@@ -124,6 +126,39 @@ def test_two_threads_answer_larger_endgames_as_one_thread_does(sizes, transfer):
             assert a.exact and b.exact
             assert answer(a) == answer(b), s
             assert b.nodes > 0 and two.helper.search.nodes > 0  # both threads searched
+
+
+def test_the_helper_joins_the_roots_distance_walk_once_it_has_asked_the_moves():
+    # solve: the helper asks the moves beside this thread's distance walk and
+    # then walks with it (_Walk); the answers stay those of one thread
+    one, two = CoreBackend(16), CoreBackend(16, threads=2)
+    joined = 0
+    for k in range(40):
+        s = deal_endgame(random.Random(k), [7, 7], Rules())
+        before = two.walks_joined
+        one.search.clear()
+        two.search.clear()
+        a = one.run(s, s.to_move, False, None, None, True, True)
+        b = two.run(s, s.to_move, False, None, None, True, True)
+        assert a.exact and b.exact and answer(a) == answer(b), s
+        joined += two.walks_joined > before
+    assert joined >= 3  # (6 of the 40)
+    assert not helpers_alive()
+
+
+def test_a_budget_during_a_joined_walk_ends_both_threads():
+    # a 3-player hero win in 79 plies: its moves are asked within a second,
+    # its distance walk takes half a minute
+    s = parse_position("trump H; hands JS QS TH JH JC | QH KH KD 9C QC | 7S 8H 9H JD 8C; "
+                       "attacker 1").state
+    b = CoreBackend(16, threads=2)
+    t0 = time.monotonic()
+    r = b.run(s, 0, False, 1.5, None, True, True)
+    assert time.monotonic() - t0 < 2.5
+    assert b.walks_joined == 1 and not helpers_alive()
+    assert not r.exact and r.value == Value.WIN and r.best == ["QS"] and r.best_complete
+    assert r.distance_lower is not None and r.distance_lower <= 79
+    assert not b.search.stopped and not b.helper.search.stopped
 
 
 def test_a_stopped_search_ends_within_a_thousand_nodes_and_runs_again_after():

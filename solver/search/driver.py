@@ -71,6 +71,81 @@ class Stopped(Aborted):
         super().__init__(False)
 
 
+class _Walk:
+    """An upward distance walk (:meth:`CoreBackend._distance`) that two
+    threads share, in one table: each walker takes the next limit not yet
+    handed out (and not yet ruled out) when it is done with one, so the two
+    prove neighbouring limits side by side and each pass finds the entries of
+    both.  A failure at ``L`` rules out every limit below its fail-soft
+    bound, a success at ``L`` every limit from its plies up; a walker whose
+    limit is ruled out meanwhile is stopped (``Search.stop``) and takes the
+    next.  The distance is found when the bounds meet (``known``: [lower,
+    upper], narrowed in place) and neither walker is still proving a limit
+    (a success's plies are only an upper bound: a limit below them still in
+    progress may lower it).  A walker may join late (the helper, once
+    it has asked the moves beside the root's distance); an exception in
+    either walker ends the walk for both (``failed``)."""
+
+    def __init__(self, hero: int, prover: int, known: list[int]):
+        self.hero, self.prover, self.known = hero, prover, known
+        self.lock = threading.Lock()
+        self.handed = known[0]  # the next limit to hand out
+        self.busy: dict[int, tuple[CoreBackend, int]] = {}  # id(backend) -> (backend, limit)
+        self.failed: list[BaseException] = []
+
+    def _take(self, backend: CoreBackend) -> int | None:
+        with self.lock:
+            limit = max(self.handed, self.known[0])
+            if limit >= self.known[1] or self.failed:
+                backend.search.stop(0)  # (a walker leaves unstopped)
+                return None
+            self.handed = limit + 1
+            backend.search.stop(0)  # (stops are set under the lock only)
+            self.busy[id(backend)] = (backend, limit)
+            return limit
+
+    def _report(self, backend: CoreBackend, limit: int, r: int, d: int) -> None:
+        known = self.known
+        with self.lock:
+            self.busy.pop(id(backend), None)
+            if r:
+                known[1] = min(known[1], d, limit)
+            else:
+                known[0] = max(known[0], d, limit + 1)
+            for other, its in self.busy.values():
+                if its < known[0] or its >= known[1]:
+                    other.search.stop()  # its answer is known already
+
+    def run(self, backend: CoreBackend, root: CState) -> None:
+        """Walk with ``backend`` (``root``: the walk's state in its search)
+        until the bounds meet."""
+        try:
+            while True:
+                limit = self._take(backend)
+                if limit is None:
+                    # no limit left to hand out; the other walker may still
+                    # prove one inside the bounds, whose answer decides them
+                    while True:
+                        with self.lock:
+                            if not self.busy or self.failed:
+                                return
+                        time.sleep(0.0002)
+                try:
+                    r, d = backend._prove(root, self.hero, self.prover, limit)
+                except Stopped:
+                    with self.lock:
+                        self.busy.pop(id(backend), None)
+                    continue
+                self._report(backend, limit, r, d)
+        except BaseException as e:
+            with self.lock:
+                self.failed.append(e)
+                self.busy.pop(id(backend), None)
+                for other, _ in self.busy.values():
+                    other.search.stop()
+            raise
+
+
 class CoreBackend:
     """Values, distances and variations from the core's boolean searches.
 
@@ -91,6 +166,10 @@ class CoreBackend:
         #: index into the state's moves, or -1): a move that keeps the value
         #: when the prover moves at the root, asked first among the moves
         self.decided_move = -1
+        #: while ``_ask_moves`` runs this thread's own question beside the
+        #: helper's moves: the distance walks it starts, for the helper to join
+        self.joinable: list[_Walk] | None = None
+        self.walks_joined = 0  # (how often the helper did: for tests)
         if helper_mb:
             self.helper = CoreBackend(helper_mb)
             self.helper.search.share_table(self.search)
@@ -392,6 +471,15 @@ class CoreBackend:
             return self._bisect(st, hero, prover, known)
         if ub - lb >= 2 and self._helper_free(st):
             return self._distance_parallel(st, hero, prover, known)
+        if self.joinable is not None and ub - lb >= 2:
+            # the helper asks the moves meanwhile (``_ask_moves``) and joins
+            # this walk when it is done with them
+            walk = _Walk(hero, prover, known)
+            self.joinable.append(walk)
+            walk.run(self, st)
+            if walk.failed:
+                raise walk.failed[0]
+            return known[1]
         while known[0] < known[1]:
             r, d = self._prove(st, hero, prover, known[0])
             if r:
@@ -402,57 +490,12 @@ class CoreBackend:
 
     def _distance_parallel(self, st: CState, hero: int, prover: int, known: list[int]) -> int:
         """:meth:`_distance` with two upward walks at once, this thread's and
-        the helper's, in one table: each takes the next limit not yet handed
-        out (and not yet ruled out) when it is done with one, so the two
-        prove neighbouring limits side by side and each pass finds the
-        entries of both.  A failure at ``L`` rules out every limit below its
-        fail-soft bound, a success at ``L`` every limit from its plies up;
-        a walk whose limit is ruled out meanwhile is stopped (``Search.stop``)
-        and takes the next.  The distance is found when the bounds meet
-        (``known``: [lower, upper], narrowed in place)."""
-        lock = threading.Lock()
-        handed = [known[0]]  # the next limit to hand out
-        busy: dict[int, tuple[CoreBackend, int]] = {}  # id(walk's backend) -> (backend, limit)
-        failed: list[BaseException] = []
-
-        def take(backend: CoreBackend) -> int | None:
-            with lock:
-                limit = max(handed[0], known[0])
-                if limit >= known[1] or failed:
-                    return None
-                handed[0] = limit + 1
-                backend.search.stop(0)  # (stops are set under the lock only)
-                busy[id(backend)] = (backend, limit)
-                return limit
-
-        def report(backend: CoreBackend, limit: int, r: int, d: int) -> None:
-            with lock:
-                busy.pop(id(backend), None)
-                if r:
-                    known[1] = min(known[1], d, limit)
-                else:
-                    known[0] = max(known[0], d, limit + 1)
-                for other, its in busy.values():
-                    if its < known[0] or its >= known[1]:
-                        other.search.stop()  # its answer is known already
-
-        def walk(backend: CoreBackend, root: CState) -> None:
-            while True:
-                limit = take(backend)
-                if limit is None:
-                    return
-                try:
-                    r, d = backend._prove(root, hero, prover, limit)
-                except Stopped:
-                    with lock:
-                        busy.pop(id(backend), None)
-                    continue
-                report(backend, limit, r, d)
-
-        with self._beside(st, walk, failed):
-            walk(self, st)
-        if failed:
-            raise failed[0]
+        the helper's, in one table (:class:`_Walk`)."""
+        walk = _Walk(hero, prover, known)
+        with self._beside(st, walk.run, walk.failed):
+            walk.run(self, st)
+        if walk.failed:
+            raise walk.failed[0]
         return known[1]
 
     def _bisect(self, st: CState, hero: int, prover: int, known: list[int]) -> int:
@@ -676,11 +719,35 @@ class CoreBackend:
             if first is not None:
                 first()
             return out
+        # this thread's own question (``first``) may start a distance walk:
+        # the helper joins it once it is done with the moves
+        first_done = [first is None]
+        walks: list[_Walk] = []
+
+        def helper_job(backend: CoreBackend, root: CState) -> None:
+            all_queues(backend, root)
+            while True:
+                with lock:
+                    if first_done[0] or failed:
+                        return
+                    walk = walks[0] if walks else None
+                if walk is not None:
+                    self.walks_joined += 1
+                    walk.run(backend, root)  # (``first`` walks the root, as this does)
+                    return
+                time.sleep(0.0002)
+
         self.helper_busy = True  # no value splits its provers, no distance its limits
         try:
-            with self._beside(st, all_queues, failed):
+            with self._beside(st, helper_job, failed):
                 if first is not None:
-                    first()
+                    self.joinable = walks
+                    try:
+                        first()
+                    finally:
+                        self.joinable = None
+                        with lock:
+                            first_done[0] = True
                 all_queues(self, st)
         finally:
             self.helper_busy = False
