@@ -757,14 +757,14 @@ class CoreBackend:
 
     @staticmethod
     def _lead_order(st: CState, hero: int, moves: list[CoreMove],
-                    first: int = -1) -> list[list[int]]:
+                    lead: int = -1) -> list[list[int]]:
         """The moves to ask, as queues asked one after the other: where a
         multi-card lead does no better for the attacker's side than any one
         of its cards (``single_leads_dominate``), the multi-card leads first,
         larger first, so that one that keeps the node's value settles its
         single cards' values without a search, then the rest; otherwise
         every move in move order, in one queue (and none vouches for
-        another: with transfers the claim is false).  ``first``: the move the
+        another: with transfers the claim is false).  ``lead``: the move the
         value's proof played at the root (:attr:`decided_move`), asked before
         all others -- its proof is mostly in the table, so even an answer cut
         off by a budget names a move that keeps the value."""
@@ -775,11 +775,11 @@ class CoreBackend:
                       [i for i in order if lead_size(moves[i]) <= 1]]
         else:
             queues = [order]
-        if 0 <= first < len(moves):
+        if 0 <= lead < len(moves):
             for q in queues:
-                if first in q:
-                    q.remove(first)
-            queues[0].insert(0, first)
+                if lead in q:
+                    q.remove(lead)
+            queues[0].insert(0, lead)
         return queues
 
     # ------------------------------------------------------------- API
