@@ -128,6 +128,23 @@ def test_two_threads_answer_larger_endgames_as_one_thread_does(sizes, transfer):
             assert b.nodes > 0 and two.helper.search.nodes > 0  # both threads searched
 
 
+def test_both_threads_prove_the_others_limits_against_a_lone_hero():
+    # 3-4 players, no teams: the thread asked the hero's side also proves the
+    # coalition's ply limits (_Deepening); every answer stays one thread's
+    one, two = CoreBackend(16), two_threads()
+    rng = random.Random("lone-hero")
+    for _ in range(12):
+        s = deal_endgame(rng, rng.choice([[4, 4, 4], [3, 3, 3, 3]]), Rules())
+        for all_moves in (False, True):
+            one.search.clear()
+            two.search.clear()
+            a = one.run(s, s.to_move, all_moves, None, None, True, True)
+            b = two.run(s, s.to_move, all_moves, None, None, True, True)
+            assert a.exact and b.exact and answer(a) == answer(b), s
+    assert two.shared_limits > 0 and two.helper.shared_limits > 0
+    assert not helpers_alive()
+
+
 def test_the_helper_joins_the_roots_distance_walk_once_it_has_asked_the_moves():
     # solve: the helper asks the moves beside this thread's distance walk and
     # then walks with it (_Walk); the answers stay those of one thread

@@ -146,6 +146,83 @@ class _Walk:
             raise
 
 
+class _Deepening:
+    """One prover's ply-limited proofs at growing limits (``_decide``'s
+    deepening, every ``DEEPEN_STEP`` plies from the first) that two threads
+    share, in one table: each takes the next limit not yet handed out, so
+    the two prove neighbouring limits side by side, as :class:`_Walk` does
+    for a distance.  Three or more players, a lone hero: the others' side
+    (the coalition) mostly wins, and its deepening is most of the value's
+    time (docs/solver.md), so the thread that proves the hero's side spends
+    the larger part of its rounds here.  The first success decides the value
+    (its plies an upper bound on the distance, which the distance walk makes
+    exact); a limit whose round budget ran out is handed out again (its work
+    is in the table).  ``close`` ends it (the prover's unlimited search
+    failed: no limit can succeed)."""
+
+    def __init__(self, hero: int, prover: int):
+        self.hero, self.prover = hero, prover
+        self.lock = threading.Lock()
+        self.handed = DEEPEN_STEP  # the next new limit
+        self.again: list[int] = []  # limits whose rounds ran out, to hand out again
+        self.success: int | None = None  # the plies of the first success
+        self.closed = False
+
+    @property
+    def over(self) -> bool:
+        """No limit is left to prove (a success, the last limit, or closed)."""
+        with self.lock:
+            return (self.closed or self.success is not None
+                    or (not self.again and self.handed >= DEEPEN_MAX))
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+
+    def _take(self) -> int | None:
+        with self.lock:
+            if self.closed or self.success is not None:
+                return None
+            if self.again:
+                self.again.sort()
+                return self.again.pop(0)
+            if self.handed >= DEEPEN_MAX:
+                return None
+            limit = self.handed
+            self.handed += DEEPEN_STEP
+            return limit
+
+    def round(self, backend: CoreBackend, root: CState, budget: int) -> int | None:
+        """Prove limits with ``backend`` (``root``: the state in its search)
+        for at most ``budget`` nodes (0: no round limit): the plies of a
+        success, or None (the round ran out, or no limit is left)."""
+        stop = backend.search.nodes + budget
+        while True:
+            left = stop - backend.search.nodes
+            if budget and left <= 0:
+                return None
+            limit = self._take()
+            if limit is None:
+                return None
+            r = None
+            try:
+                r = backend._prove_round(root, self.hero, self.prover,
+                                         left if budget else 0, limit)
+            finally:
+                if r is None:  # out of budget, stopped or aborted: not proven
+                    with self.lock:
+                        self.again.append(limit)
+            if r is None:
+                return None
+            backend.shared_limits += 1
+            if r[0]:
+                with self.lock:
+                    if self.success is None or r[1] < self.success:
+                        self.success = r[1]
+                backend.decided_move = backend.search.root_move
+                return r[1]
+
+
 class CoreBackend:
     """Values, distances and variations from the core's boolean searches.
 
@@ -170,6 +247,7 @@ class CoreBackend:
         #: helper's moves: the distance walks it starts, for the helper to join
         self.joinable: list[_Walk] | None = None
         self.walks_joined = 0  # (how often the helper did: for tests)
+        self.shared_limits = 0  # (limits of a _Deepening this thread proved: for tests)
         if helper_mb:
             self.helper = CoreBackend(helper_mb)
             self.helper.search.share_table(self.search)
@@ -233,7 +311,8 @@ class CoreBackend:
     def _decide(self, st: CState, hero: int, bounds: list[int] | None = None,
                 known_fail: int | None = None,
                 fail_ends: int | None = None,
-                favour: int | None = None) -> tuple[int | None, int]:
+                favour: int | None = None,
+                shared: _Deepening | None = None) -> tuple[int | None, int]:
         """The value for ``hero`` and the successful prover's distance bound.
 
         Only one of the two questions has to succeed for a decisive value, and
@@ -271,7 +350,11 @@ class CoreBackend:
         other side's success is the cheaper answer (3p5: 5 times the nodes).
         With two players and neither ``favour`` nor ``known_fail`` given,
         the side a greedy playout says wins (:meth:`_guess`) is favoured in
-        the same way, by ``PREDICT_LEAN``, and proves first.
+        the same way, by ``PREDICT_LEAN``, and proves first.  ``shared``:
+        the coalition's deepening, shared with the other thread
+        (:meth:`_decide_parallel`); the thread asked only the hero's side
+        (``known_fail`` 0) proves its limits too, with a whole round's
+        budget after each of the hero's turns.
         """
         done: dict[int, tuple[int, int]] = {}
         players, flags = self.search.game
@@ -298,11 +381,17 @@ class CoreBackend:
                 lean = lean_by if favour not in (None, prover) and players == 2 else 1
                 if prover in limits:
                     share = budget // 4 if prover == 1 and lone else budget
-                    d = self._deepen_round(st, hero, prover, limits, share)
+                    if shared is not None and prover == shared.prover:
+                        d = shared.round(self, st, share)
+                        if shared.over and d is None:
+                            limits.pop(prover)
+                    else:
+                        d = self._deepen_round(st, hero, prover, limits, share)
                     if d is not None:
                         self.decided_move = self.search.root_move
                         return (1 if prover else -1), d
-                share = budget // 8 if limits else 0 if done else budget // lean
+                helping = shared is not None and shared.prover in done and not shared.over
+                share = budget // 8 if limits or helping else 0 if done else budget // lean
                 r = self._prove_round(st, hero, prover, share)
                 if r is None:
                     continue
@@ -317,6 +406,11 @@ class CoreBackend:
                     bounds[prover] = 0
             if len(done) == 2:
                 return 0, 0
+            if shared is not None and shared.prover in done and not shared.over:
+                # the other thread's prover: its limits beside it
+                d = shared.round(self, st, budget)
+                if d is not None:
+                    return (1 if shared.prover else -1), d
             budget *= 2
 
     @staticmethod
@@ -351,22 +445,34 @@ class CoreBackend:
         failed: list[BaseException] = []
         helper = self.helper
         assert helper is not None  # _helper_free said there is one
+        players, flags = self.search.game
+        # a lone hero: both threads prove the others' limits (_Deepening)
+        deepening = (_Deepening(hero, 0) if players > 2 and not flags & _core.FLAG_TEAMS
+                     else None)
 
         def others(h: CoreBackend, hst: CState) -> None:
-            theirs.append(h._decide(hst, hero, known_fail=1))
-            if theirs[0][0] == 0 and bounds is not None:
-                bounds[0] = 0  # the others cannot win
+            theirs.append(h._decide(hst, hero, known_fail=1, shared=deepening))
+            if theirs[0][0] == 0:
+                if deepening is not None:
+                    deepening.close()  # no limit of theirs can succeed
+                if bounds is not None:
+                    bounds[0] = 0  # the others cannot win
             if theirs[0][0] != 0 or fail_ends == 0:
                 self.search.stop()  # the question is answered
 
         mine: tuple[int | None, int] | None = None
         with self._beside(st, others, failed):
             try:
-                mine = self._decide(st, hero, known_fail=0)
+                mine = self._decide(st, hero, known_fail=0, shared=deepening)
+                if mine[0] == 0 and bounds is not None:
+                    bounds[1] = 0  # the hero's side cannot win
+                if deepening is not None and mine[0] == 0 and fail_ends != 1:
+                    # the others' limits beside the helper until one decides
+                    d = deepening.round(self, st, 0)
+                    if d is not None:
+                        mine = (-1, d)
             except Stopped:
                 pass  # the helper answered the question: ``theirs`` below
-            if mine is not None and mine[0] == 0 and bounds is not None:
-                bounds[1] = 0  # the hero's side cannot win
             if mine is not None and (mine[0] != 0 or fail_ends == 1):
                 helper.search.stop()  # answered here
         if mine is not None and mine[0] != 0:
