@@ -148,31 +148,35 @@ class _Walk:
 
 class _Deepening:
     """One prover's ply-limited proofs at growing limits (``_decide``'s
-    deepening, every ``DEEPEN_STEP`` plies from the first) that two threads
-    share, in one table: each takes the next limit not yet handed out, so
-    the two prove neighbouring limits side by side, as :class:`_Walk` does
-    for a distance.  Three or more players, a lone hero: the others' side
-    (the coalition) mostly wins, and its deepening is most of the value's
-    time (docs/solver.md), so the thread that proves the hero's side spends
-    the larger part of its rounds here.  The first success decides the value
-    (its plies an upper bound on the distance, which the distance walk makes
-    exact); a limit whose round budget ran out is handed out again (its work
-    is in the table).  ``close`` ends it (the prover's unlimited search
-    failed: no limit can succeed)."""
+    deepening with 3+ players, every ``DEEPEN_STEP`` plies from the first,
+    up to ``DEEPEN_MAX``), kept across ``_decide``'s rounds: a limit whose
+    round budget ran out is proven again in a later round, its work in the
+    table.
 
-    def __init__(self, hero: int, prover: int):
-        self.hero, self.prover = hero, prover
+    Two threads may share one (``shared``, :meth:`_decide_parallel`), in
+    one table: each takes the next limit not yet handed out, so the two
+    prove neighbouring limits side by side, as :class:`_Walk` does for a
+    distance.  Three or more players, a lone hero: the others' side (the
+    coalition) mostly wins, and its deepening is most of the value's time
+    (docs/solver.md), so the thread that proves the hero's side spends the
+    larger part of its rounds on the others' limits.  The first success
+    decides the value (its plies an upper bound on the distance, which the
+    distance walk makes exact).  ``close`` ends it (the prover's unlimited
+    search failed: no limit can succeed)."""
+
+    def __init__(self, hero: int, prover: int, shared: bool = False):
+        self.hero, self.prover, self.shared = hero, prover, shared
         self.lock = threading.Lock()
         self.handed = DEEPEN_STEP  # the next new limit
         self.again: list[int] = []  # limits whose rounds ran out, to hand out again
-        self.success: int | None = None  # the plies of the first success
+        self.decided = False  # a limit succeeded
         self.closed = False
 
     @property
     def over(self) -> bool:
         """No limit is left to prove (a success, the last limit, or closed)."""
         with self.lock:
-            return (self.closed or self.success is not None
+            return (self.closed or self.decided
                     or (not self.again and self.handed >= DEEPEN_MAX))
 
     def close(self) -> None:
@@ -181,7 +185,7 @@ class _Deepening:
 
     def _take(self) -> int | None:
         with self.lock:
-            if self.closed or self.success is not None:
+            if self.closed or self.decided:
                 return None
             if self.again:
                 self.again.sort()
@@ -214,11 +218,11 @@ class _Deepening:
                         self.again.append(limit)
             if r is None:
                 return None
-            backend.shared_limits += 1
+            if self.shared:
+                backend.shared_limits += 1
             if r[0]:
                 with self.lock:
-                    if self.success is None or r[1] < self.success:
-                        self.success = r[1]
+                    self.decided = True
                 backend.decided_move = backend.search.root_move
                 return r[1]
 
@@ -285,29 +289,6 @@ class CoreBackend:
             return None
         return r, d
 
-    def _deepen_round(self, st: CState, hero: int, prover: int, limits: dict[int, int],
-                      budget: int) -> int | None:
-        """Ply-limited proofs for ``prover`` at growing limits, within
-        ``budget`` nodes: the plies of a success, or None.
-
-        ``limits[prover]`` is the next limit to try; it is kept across rounds
-        (a round that ran out resumes at the same limit, the table holding its
-        work) and dropped once it reaches ``DEEPEN_MAX``.
-        """
-        stop = self.search.nodes + budget
-        while limits.get(prover, DEEPEN_MAX) < DEEPEN_MAX:
-            left = stop - self.search.nodes
-            if left <= 0:
-                return None
-            r = self._prove_round(st, hero, prover, left, limits[prover])
-            if r is None:
-                return None
-            if r[0]:
-                return r[1]
-            limits[prover] += DEEPEN_STEP
-        limits.pop(prover, None)
-        return None
-
     def _decide(self, st: CState, hero: int, bounds: list[int] | None = None,
                 known_fail: int | None = None,
                 fail_ends: int | None = None,
@@ -324,7 +305,7 @@ class CoreBackend:
         failed the other runs to the end.  A draw needs both failures.
 
         With 3+ players each prover's turn first runs ply-limited proofs at
-        growing limits (``_deepen_round``).  Without a ply limit, play can
+        growing limits (:class:`_Deepening`).  Without a ply limit, play can
         wander hundreds of bouts deep through takes that pass cards round the
         table, and failures that rest on repetitions cannot be stored (R23);
         under a limit no repetition needs checking at all (a finite proof is
@@ -358,10 +339,13 @@ class CoreBackend:
         """
         done: dict[int, tuple[int, int]] = {}
         players, flags = self.search.game
-        limits = {1: DEEPEN_STEP, 0: DEEPEN_STEP} if players > 2 else {}
+        # with 3+ players each prover's ply-limited proofs, while any are left
+        deepenings = {p: _Deepening(hero, p) for p in (1, 0)} if players > 2 else {}
+        if shared is not None:
+            deepenings[shared.prover] = shared
         if known_fail is not None:
             done[known_fail] = (0, 0)
-            limits.pop(known_fail, None)
+            deepenings.pop(known_fail, None)
         lone = players > 2 and not flags & _core.FLAG_TEAMS
         order = (1, 0)
         lean_by = FAVOUR
@@ -379,24 +363,20 @@ class CoreBackend:
                 if prover in done:
                     continue
                 lean = lean_by if favour not in (None, prover) and players == 2 else 1
-                if prover in limits:
+                if prover in deepenings:
                     share = budget // 4 if prover == 1 and lone else budget
-                    if shared is not None and prover == shared.prover:
-                        d = shared.round(self, st, share)
-                        if shared.over and d is None:
-                            limits.pop(prover)
-                    else:
-                        d = self._deepen_round(st, hero, prover, limits, share)
+                    d = deepenings[prover].round(self, st, share)
                     if d is not None:
-                        self.decided_move = self.search.root_move
                         return (1 if prover else -1), d
+                    if deepenings[prover].over:
+                        del deepenings[prover]
                 helping = shared is not None and shared.prover in done and not shared.over
-                share = budget // 8 if limits or helping else 0 if done else budget // lean
+                share = budget // 8 if deepenings or helping else 0 if done else budget // lean
                 r = self._prove_round(st, hero, prover, share)
                 if r is None:
                     continue
                 done[prover] = r
-                limits.pop(prover, None)
+                deepenings.pop(prover, None)
                 if r[0]:
                     self.decided_move = self.search.root_move
                     return (1 if prover else -1), r[1]
@@ -447,8 +427,8 @@ class CoreBackend:
         assert helper is not None  # _helper_free said there is one
         players, flags = self.search.game
         # a lone hero: both threads prove the others' limits (_Deepening)
-        deepening = (_Deepening(hero, 0) if players > 2 and not flags & _core.FLAG_TEAMS
-                     else None)
+        deepening = (_Deepening(hero, 0, shared=True)
+                     if players > 2 and not flags & _core.FLAG_TEAMS else None)
 
         def others(h: CoreBackend, hst: CState) -> None:
             theirs.append(h._decide(hst, hero, known_fail=1, shared=deepening))
