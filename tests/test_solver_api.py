@@ -309,7 +309,7 @@ def test_a_win_cut_off_after_its_value_names_a_winning_move():
 def test_partial_answer_names_what_is_unfinished(capsys):
     """A budget that ran out in the variation, after every move was valued,
     says only the variation is missing; before the moves, both."""
-    from solver.cli.solve import _print
+    from solver.cli.solve import print_solve as _print
 
     moves = [MoveValue("9D", Value.LOSS, 23), MoveValue("AH", Value.LOSS, 15)]
     done = SolveResult(1, Value.LOSS, ["9D", "AH"], [], 23, 10, 1.0, False, moves,
