@@ -33,7 +33,11 @@ function prettyMove(m) {
 function showTab(name) {
   for (const b of document.querySelectorAll(".tabs button")) b.classList.toggle("active", b.dataset.tab === name);
   for (const p of document.querySelectorAll(".page")) p.classList.toggle("active", p.id === "page-" + name);
-  if (name === "editor") Editor.refresh();
+  if (name === "editor") {
+    const cur = Analysis.current();
+    if (!Editor.touched && cur) Editor.fromPosition(cur.json || cur.position);
+    else Editor.refresh();
+  }
   if (name === "play") Play.shown();
 }
 for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
@@ -389,6 +393,7 @@ const Editor = {
       this.table = []; this.out = []; this.faceUp = null; $("ed-pile").value = 0; this.changed();
     });
     this.setPlayers(2);
+    this.touched = false;
   },
 
   ranks() {
@@ -440,6 +445,7 @@ const Editor = {
   },
 
   clickCard(card) {
+    this.touched = true;
     const here = this.where(card);
     if (here === this.place) { this.remove(card); this.changed(); return; }
     this.remove(card);
@@ -511,11 +517,13 @@ const Editor = {
     $("ed-defender").value = j.defender ? String(j.defender) : "";
     $("ed-me").value = j.me ? String(j.me) : "";
     this.changed();
+    this.touched = false;  // filled from the board: the next position shown replaces it
   },
 
   refresh() { this.draw(); },
 
   changed() {
+    this.touched = true;
     this.draw();
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.check(), 150);
@@ -538,8 +546,10 @@ const Editor = {
     }
     this.valid = r.data.position;
     $("ed-use").disabled = false;
-    $("ed-status").textContent = "\u2713 A position: " + r.data.board.status;
-    $("ed-status").className = "status-line value-win";
+    const empty = r.data.board.seats.every(s => !s.size);
+    $("ed-status").textContent = empty ? "No cards in any hand yet: pick a place above and click cards."
+      : "\u2713 A position: " + r.data.board.status;
+    $("ed-status").className = "status-line " + (empty ? "muted" : "value-win");
     $("ed-text").textContent = r.data.position;
     if (!this.preview) this.preview = new DurakBoard($("ed-preview"), {});
     this.preview.set(r.data.board, { interactive: false, bottomSeat: 1 });
@@ -563,7 +573,7 @@ const Editor = {
     const grid = $("ed-grid");
     grid.textContent = "";
     const ranks = this.ranks();
-    grid.style.gridTemplateColumns = `repeat(${ranks.length}, var(--card-w))`;
+    grid.style.gridTemplateColumns = `repeat(${ranks.length}, minmax(0, 52px))`;
     const tag = { ta: "table", tc: "cover", out: "out", pile: "face-up" };
     for (const s of "SHDC") {
       for (const r of ranks) {
