@@ -26,6 +26,9 @@ from solver.search import Solver
 
 #: The transposition table of a worker's solver, MiB (the commands' default).
 WORKER_TT_MB = 64
+#: Workers run this much nicer than the server, so that the board's quick
+#: answers (moves, show) keep their speed while every core searches.
+WORKER_NICE = 5
 #: Progress messages are sent at most this often (seconds).
 PROGRESS_EVERY = 0.2
 
@@ -112,6 +115,10 @@ def serve(conn: Connection) -> None:
 
 def main(conn: Connection) -> None:
     """The process's entry point (a ``multiprocessing`` target)."""
+    try:
+        os.nice(WORKER_NICE)
+    except OSError:
+        pass
     try:
         serve(conn)
     finally:
