@@ -120,14 +120,14 @@ async def read_body(request: Request) -> dict[str, Any]:
     return obj
 
 
-def _check_fields(body: dict[str, Any], allowed: tuple[str, ...]) -> None:
+def check_fields(body: dict[str, Any], allowed: tuple[str, ...]) -> None:
     extra = sorted(set(body) - set(allowed))
     if extra:
         raise OptionError(f"unknown field(s) {', '.join(map(repr, extra))}; this endpoint takes "
                           f"{', '.join(allowed)}")
 
 
-def _int(body: dict[str, Any], key: str, lo: int, hi: int | None = None) -> int | None:
+def int_field(body: dict[str, Any], key: str, lo: int, hi: int | None = None) -> int | None:
     v = body.get(key)
     if v is None:
         return None
@@ -139,7 +139,7 @@ def _int(body: dict[str, Any], key: str, lo: int, hi: int | None = None) -> int 
     return v
 
 
-def _seconds(body: dict[str, Any], key: str) -> float | None:
+def seconds_field(body: dict[str, Any], key: str) -> float | None:
     v = body.get(key)
     if v is None:
         return None
@@ -148,7 +148,7 @@ def _seconds(body: dict[str, Any], key: str) -> float | None:
     return float(v)
 
 
-def _bool(body: dict[str, Any], key: str) -> bool:
+def bool_field(body: dict[str, Any], key: str) -> bool:
     v = body.get(key, False)
     if not isinstance(v, bool):
         raise OptionError(f"{key}: {v!r} is not true or false")
@@ -195,7 +195,7 @@ def moves_json(pos: Position) -> dict[str, Any]:
 # ------------------------------------------------------------ heavy answers
 
 def _hero(body: dict[str, Any], pos: Position, hidden_ok: bool) -> int | None:
-    hero = _int(body, "hero", 1)
+    hero = int_field(body, "hero", 1)
     players = pos.state.players
     if hero is not None and hero > players and not (hidden_ok and has_hidden_cards(pos.state)):
         raise PositionError("hero", f"seat {hero} is not in a {players}-player game")
@@ -211,32 +211,32 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
                   ) -> tuple[dict[str, Any], float]:
     """A task's parameters, checked and within the server's caps, and its wall-clock cap."""
     if kind in ("solve", "analyse"):
-        _check_fields(body, ("position", "hero", "max_time", "max_nodes", "seed"))
+        check_fields(body, ("position", "hero", "max_time", "max_nodes", "seed"))
         pos = await parse(body)
         params: dict[str, Any] = {
             "position": pos.to_json(),
             "hero": _hero(body, pos, hidden_ok=kind == "analyse"),
-            "max_time": _capped(_seconds(body, "max_time"), DEFAULT_MAX_TIME, limits.max_time),
-            "max_nodes": _int(body, "max_nodes", 1, MAX_NODES),
-            "seed": _int(body, "seed", 0),
+            "max_time": _capped(seconds_field(body, "max_time"), DEFAULT_MAX_TIME, limits.max_time),
+            "max_nodes": int_field(body, "max_nodes", 1, MAX_NODES),
+            "seed": int_field(body, "seed", 0),
         }
         return params, params["max_time"] + GRACE_SECONDS
     if kind == "hint":
-        _check_fields(body, ("position", "samples", "time", "max_time", "iterations", "seed",
+        check_fields(body, ("position", "samples", "time", "max_time", "iterations", "seed",
                              "me"))
         pos = await parse(body)
-        t = _seconds(body, "time") or _seconds(body, "max_time")
-        samples = _int(body, "samples", 1, limits.max_samples)
+        t = seconds_field(body, "time") or seconds_field(body, "max_time")
+        samples = int_field(body, "samples", 1, limits.max_samples)
         if t is None and samples is None:
             # the command's default deals; the server's cap on the time they may take
             samples = default_samples(pos.state.players)
         params = {"position": pos.to_json(), "samples": samples,
                   "max_time": min(t, limits.max_time) if t is not None else limits.max_time,
-                  "iterations": _int(body, "iterations", 0, MAX_ITERATIONS),
-                  "seed": _int(body, "seed", 0), "me": _int(body, "me", 1)}
+                  "iterations": int_field(body, "iterations", 0, MAX_ITERATIONS),
+                  "seed": int_field(body, "seed", 0), "me": int_field(body, "me", 1)}
         return params, params["max_time"] + GRACE_SECONDS
     if kind == "review":
-        _check_fields(body, ("game", "seat", "all", "max_time", "samples", "seed", "exact_only"))
+        check_fields(body, ("game", "seat", "all", "max_time", "samples", "seed", "exact_only"))
         game = body.get("game")
         if isinstance(game, str):
             if len(game) > MAX_POSITION_CHARS:
@@ -245,15 +245,16 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
         elif not isinstance(game, dict):
             raise OptionError("game: required field missing (a game record's text or its JSON "
                               "object, docs/game-record.md)")
-        seat = _int(body, "seat", 1)
-        if seat is not None and _bool(body, "all"):
+        seat = int_field(body, "seat", 1)
+        if seat is not None and bool_field(body, "all"):
             raise OptionError("give seat or all, not both")
-        params = {"game": game, "seat": seat, "all": _bool(body, "all"),
-                  "exact_only": _bool(body, "exact_only"),
-                  "max_time": _capped(_seconds(body, "max_time"), REVIEW_MAX_TIME,
+        params = {"game": game, "seat": seat, "all": bool_field(body, "all"),
+                  "exact_only": bool_field(body, "exact_only"),
+                  "max_time": _capped(seconds_field(body, "max_time"), REVIEW_MAX_TIME,
                                       limits.review_time),
-                  "samples": min(_int(body, "samples", 1) or REVIEW_SAMPLES, limits.max_samples),
-                  "seed": _int(body, "seed", 0) or 0}
+                  "samples": int_field(body, "samples", 1, limits.max_samples)
+                  or REVIEW_SAMPLES,
+                  "seed": int_field(body, "seed", 0) or 0}
         return params, limits.review_wall
     raise OptionError(f"unknown task {kind!r}; tasks are solve, analyse, hint, review")
 
@@ -337,7 +338,7 @@ def heavy(kind: str) -> Handler:
 async def api_show(request: Request) -> Response:
     """`durak show --json`: canonical position, JSON form, phase, to move, legal moves."""
     body = await read_body(request)
-    _check_fields(body, ("position",))
+    check_fields(body, ("position",))
     return JSONResponse(show_json(await parse(body)))
 
 
@@ -345,7 +346,7 @@ async def api_show(request: Request) -> Response:
 async def api_moves(request: Request) -> Response:
     """`durak moves --json`: the legal moves (400 when the mover's hand is hidden)."""
     body = await read_body(request)
-    _check_fields(body, ("position",))
+    check_fields(body, ("position",))
     return JSONResponse(moves_json(await parse(body)))
 
 
@@ -353,7 +354,7 @@ async def api_moves(request: Request) -> Response:
 async def api_board(request: Request) -> Response:
     """The page's view of a position: `show --json` plus the board to draw."""
     body = await read_body(request)
-    _check_fields(body, ("position",))
+    check_fields(body, ("position",))
     return JSONResponse(show_view(await parse(body)))
 
 
@@ -361,7 +362,7 @@ async def api_board(request: Request) -> Response:
 async def api_line(request: Request) -> Response:
     """The boards along a sequence of moves (a variation, or moves made by clicks)."""
     body = await read_body(request)
-    _check_fields(body, ("position", "moves"))
+    check_fields(body, ("position", "moves"))
     moves = body.get("moves") or []
     if not isinstance(moves, list):
         raise OptionError("moves: expected a list of move texts")
@@ -416,6 +417,7 @@ async def api_status(request: Request) -> Response:
                                   "position_chars": MAX_POSITION_CHARS}})
 
 
-__all__ = ["BadRequest", "Limits", "answer_response", "api_board", "api_job", "api_job_cancel",
+__all__ = ["BadRequest", "Limits", "answer_response", "bool_field", "check_fields", "int_field",
+           "seconds_field", "api_board", "api_job", "api_job_cancel",
            "api_jobs_create", "api_line", "api_moves", "api_show", "api_status", "guarded",
            "heavy", "moves_json", "prepare", "read_body"]
