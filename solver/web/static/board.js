@@ -152,8 +152,12 @@ class DurakBoard {
     const pile = el("div", "info-item pile-info");
     pile.appendChild(el("span", "label", "Pile"));
     const stack = el("div", "pile-stack");
-    if (v.pile.face_up) stack.appendChild(cardEl(v.pile.face_up, { trump: true }));
-    if (v.pile.count > (v.pile.face_up ? 1 : 0)) stack.appendChild(backEl(v.pile.count));
+    if (v.pile.count > (v.pile.face_up ? 1 : 0)) stack.appendChild(backEl());
+    if (v.pile.face_up) {
+      const up = cardEl(v.pile.face_up, { trump: true });
+      up.title = "the face-up trump, drawn last";
+      stack.appendChild(up);
+    }
     pile.appendChild(stack);
     pile.appendChild(el("span", "pile-count", v.pile.count ? `${v.pile.count} card${v.pile.count === 1 ? "" : "s"}` : "empty"));
     info.appendChild(pile);
