@@ -6,6 +6,8 @@ Each endpoint's answer is held equal to what the command prints with --json
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 import time
 from pathlib import Path
 
@@ -300,10 +302,9 @@ def test_the_page_and_its_files_are_served(web):
 def test_the_pages_files_are_tracked_and_shipped():
     # a fresh clone and `pip install .` have every file the page loads (a *.html
     # ignore rule once left index.html out of the repository)
-    import subprocess
     static = ROOT / "solver" / "web" / "static"
     page = (static / "index.html").read_text()
-    wanted = {"index.html"} | set(__import__("re").findall(r'/static/([\w.]+)', page))
+    wanted = {"index.html"} | set(re.findall(r'/static/([\w.]+)', page))
     if (ROOT / ".git").exists():
         tracked = subprocess.run(["git", "ls-files", "solver/web/static"], cwd=ROOT,
                                  capture_output=True, text=True).stdout.split()

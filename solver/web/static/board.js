@@ -170,6 +170,7 @@ class DurakBoard {
     out.appendChild(outCards);
     info.appendChild(out);
 
+    info.appendChild(el("span", "info-item legend", "\u2605 = trump"));
     if (v.rules && v.rules.length) {
       const r = el("div", "info-item rules-info");
       for (const name of v.rules) r.appendChild(el("span", "badge", name));
