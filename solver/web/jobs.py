@@ -136,8 +136,11 @@ class WorkerPool:
     def __init__(self, workers: int | None = None, max_queue: int = MAX_QUEUE):
         self.workers = workers or default_workers()
         self.max_queue = max_queue
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["solver.web.worker"])
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(["solver.web.worker"])
+        else:  # Windows: each worker starts an interpreter of its own
+            ctx = multiprocessing.get_context("spawn")
         self._slots = [_Slot(ctx) for _ in range(self.workers)]
         self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="durak-web-wait")
         self._queue: asyncio.Queue[Job] | None = None
