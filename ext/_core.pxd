@@ -112,7 +112,8 @@ ctypedef struct St:
     uint64_t shown      # trumps shown for a transfer this bout (R14 option)
     int8_t attacker     # the attacking seat (-1 once the game is over without one)
     int8_t defender     # the defending seat (-1 once the game is over)
-    int8_t turn         # thrower asked in P3/P4, -1 otherwise
+    int8_t turn         # thrower asked in P3/P4, -1 otherwise; those before him in R12
+                        # order have passed or cannot add, none after him has (F3, F15)
     int8_t take         # 1 once the defender has chosen to take (R16)
     int8_t limit        # R10 limit of the bout, 0 between bouts
     int8_t cap          # 6, or 5 in a first bout under first_bout_limit=5

@@ -1,8 +1,8 @@
 # Included by _core.pyx: the rules twin, part two -- the legal moves of a state
 # and the state after a move (gen_moves, play, settle, end_bout).
 #
-# Rules (R2, R8-R22, P1-P4, F1-F8) are a line-by-line port of
-# ``solver/engine.py`` onto the C struct :c:type:`St`; the tests
+# Rules (R2, R8-R22, P1-P4, F1-F15) are a line-by-line port of
+# ``solver/game/movegen.py`` onto the C struct :c:type:`St`; the tests
 # (``tests/test_core_movegen.py``) hold the two to the same move lists, in the
 # same order, and the same next states.
 
@@ -25,7 +25,7 @@ cdef inline int lead_limit(Ctx* c, St* s) noexcept nogil:
 
 
 cdef int gen_moves(Ctx* c, St* s, Mv* out, int singles) noexcept nogil:
-    """Every legal move, in solver.engine.legal_moves order.
+    """Every legal move, in solver.game.movegen.legal_moves order.
 
     ``singles``: leads of one card only (``single_leads_suffice``); the
     moves keep the index (``Mv.idx``) they have in the full list, so the
@@ -181,11 +181,12 @@ cdef void settle(Ctx* c, St* s, int* cand, int ncand) noexcept nogil:
         no = throw_order(c, s, order)
         start = 0
         if s.take and s.turn >= 0:
-            # P4, F3: from the asked seat on in R12 order; if he has just gone
-            # out (F7, F11: a new neighbour may join), from the seats after him
+            # P4, F3: the seat asked has added a card and is asked again; the seats
+            # before him in R12 order have passed.  (A thrower who has just gone
+            # out is no longer in the order: play asks the others, F15.)
             start = no
             for i in range(no):
-                if (order[i] - s.attacker + c.n) % c.n >= (s.turn - s.attacker + c.n) % c.n:
+                if order[i] == s.turn:
                     start = i
                     break
         for i in range(start, no):
@@ -201,8 +202,8 @@ cdef void settle(Ctx* c, St* s, int* cand, int ncand) noexcept nogil:
 
 
 cdef void play(Ctx* c, St* s, Mv* m) noexcept nogil:
-    """Apply a legal move in place (solver.engine.play)."""
-    cdef int seat = to_move(s), k = m.kind, low, nd, no, i, pos, ph
+    """Apply a legal move in place (solver.game.movegen.play)."""
+    cdef int seat = to_move(s), k = m.kind, low, nd, no, i, pos, ph, passed = 0
     cdef int order[MAXP]
     cdef uint64_t bit
     if k == K_SWAP:
@@ -257,12 +258,32 @@ cdef void play(Ctx* c, St* s, Mv* m) noexcept nogil:
         settle(c, s, NULL, 0)
         return
     if k == K_THROW:
+        if s.take and s.pile == 0 and s.hand[seat] == bit:
+            # F15 (F3, F7, F11): his last card, he goes out.  The seats before him in
+            # the order he was asked in have passed; every other thrower of the order
+            # after the card -- a seat that has just become the defender's neighbour
+            # too, even one before him in R12 order -- is asked, in R12 order.
+            no = throw_order(c, s, order)
+            passed = 0
+            for i in range(no):
+                if order[i] == seat:
+                    break
+                passed |= 1 << order[i]
         s.hand[seat] &= ~bit
         s.att |= bit
         s.opn |= bit
         s.turn = seat if s.take else -1
         s.tfloor = m.card
         s.tfseat = seat
+        if s.take and s.pile == 0 and s.hand[seat] == 0:
+            no = throw_order(c, s, order)
+            pos = 0
+            for i in range(no):
+                if not ((passed >> order[i]) & 1):
+                    order[pos] = order[i]
+                    pos += 1
+            settle(c, s, order, pos)
+            return
         settle(c, s, NULL, 0)
         return
     # K_PASS

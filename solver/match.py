@@ -33,7 +33,7 @@ from solver.game.moves import Move
 from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.games import Game
-from solver.hints import HintConfig, hint_knowledge
+from solver.hints import HintConfig, default_samples, hint_knowledge
 from solver.hints.knowledge import HandFact, Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
 from solver.sprt import Sprt, SprtState
@@ -71,7 +71,12 @@ def time_bin_top(b: int) -> float:
 
 
 #: The policies a match knows by name.
-POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast")
+POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong")
+#: ``strong``: the hint engine at four times its default deals and, with two
+#: players, twice its tree-search iterations per deal (about eight times the
+#: work of ``hint`` per decision): the strongest budget `durak play` offers.
+STRONG_DEALS_FACTOR = 4
+STRONG_ITERATIONS = 600
 
 
 class HintPolicy:
@@ -91,8 +96,9 @@ class HintPolicy:
     def __init__(self, samples: int | None = BOT_HINT_SAMPLES, time: float | None = None,
                  config: Any = None, inference: bool = False, model: Any = None,
                  oversample: int = INFERENCE_OVERSAMPLE, name: str | None = None,
-                 facts: bool = True, model_trust: float = 0.0):
+                 facts: bool = True, model_trust: float = 0.0, deals_factor: int = 1):
         self.samples = samples
+        self.deals_factor = deals_factor
         self.facts = facts
         self.model_trust = model_trust if facts else 0.0
         self.time = time
@@ -121,7 +127,10 @@ class HintPolicy:
             k = replace(k, facts=tuple(facts))
         if not_greedy and self.facts:
             k = replace(k, not_greedy=tuple(not_greedy))
-        res = hint_knowledge(k, samples=self.samples, seed=rng.getrandbits(32), max_time=self.time,
+        samples = self.samples
+        if samples is None and self.deals_factor != 1:
+            samples = self.deals_factor * default_samples(state.players)
+        res = hint_knowledge(k, samples=samples, seed=rng.getrandbits(32), max_time=self.time,
                              config=self.config,
                              observations=observations if self.inference else None,
                              model=self.model, oversample=self.oversample)
@@ -134,7 +143,9 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     number of players), ``hint-inf`` (the same, weighing its deals by the
     opponents' past moves) or ``hint-fast`` (128 deals whatever the number of
     players, one greedy playout per move and deal: the engine before three
-    players got more deals and two players a tree search, for matches against it)."""
+    players got more deals and two players a tree search, for matches against it)
+    or ``strong`` (:data:`STRONG_DEALS_FACTOR` times the deals, :data:`STRONG_ITERATIONS`
+    iterations per deal)."""
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
@@ -147,6 +158,9 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
         return HintPolicy(hint_samples or FAST_SAMPLES, hint_time,
                           config=HintConfig(uct_iters=0, uct_iters_multi=0),
                           name="hint-fast", facts=False)
+    if name == "strong":
+        return HintPolicy(hint_samples, hint_time, config=HintConfig(uct_iters=STRONG_ITERATIONS),
+                          name="strong", deals_factor=STRONG_DEALS_FACTOR)
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
 
 
@@ -162,6 +176,25 @@ class GameRecord:
     seconds: dict[str, float] = field(default_factory=dict)
     truncated: bool = False
     time_bins: dict[str, dict[int, int]] = field(default_factory=dict)  # side -> bin -> decisions
+
+
+def choose_move(policy: Policy, tracker: PublicTracker, seat: int, rng: random.Random) -> Move:
+    """The move ``policy`` chooses for ``seat`` (0-based, the seat to move) in the game
+    ``tracker`` follows: it sees only the seat's view and, as it asks, the other
+    seats' past decisions (``wants_observations``) and what the asking of
+    throwers proved (``wants_facts``; public because the engine runs the game, S3)."""
+    view = tracker.knowledge(seat).view
+    extra: dict[str, Any] = {}
+    if getattr(policy, "wants_observations", False):
+        extra["observations"] = tracker.observations(seat)
+    if getattr(policy, "wants_facts", False):
+        extra["facts"] = tracker.facts(seat)
+        extra["not_greedy"] = tracker.not_greedy(seat)
+        trust = getattr(policy, "model_trust", 0.0)
+        if trust:  # and what the moves say if they are the greedy player's
+            extra["facts"] = tuple(sorted(extra["facts"] + tracker.model_facts(seat, trust),
+                                          key=lambda f: (f.index, f.seat)))
+    return policy.choose(view, seat, rng, **extra)
 
 
 def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random],
@@ -183,20 +216,8 @@ def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random
         if s.is_over:
             return s.final_outcome(), t.history, decisions, secs, False
         seat = s.to_move
-        view = t.knowledge(seat).view
         t0 = time.perf_counter()
-        pol = policies[seat]
-        extra: dict[str, Any] = {}
-        if getattr(pol, "wants_observations", False):
-            extra["observations"] = t.observations(seat)
-        if getattr(pol, "wants_facts", False):
-            extra["facts"] = t.facts(seat)
-            extra["not_greedy"] = t.not_greedy(seat)
-            trust = getattr(pol, "model_trust", 0.0)
-            if trust:  # and what the moves say if they are the greedy player's
-                extra["facts"] = tuple(sorted(extra["facts"] + t.model_facts(seat, trust),
-                                              key=lambda f: (f.index, f.seat)))
-        move = pol.choose(view, seat, rngs[seat], **extra)
+        move = choose_move(policies[seat], t, seat, rngs[seat])
         dt = time.perf_counter() - t0
         secs[seat] += dt
         if times is not None:

@@ -37,3 +37,10 @@ import sys as _sys
 
 # tests/solver_positions.py is a helper module shared by the solver tests and benchmarks
 _sys.path.insert(0, _os.path.dirname(__file__))
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path_factory, monkeypatch):
+    """Every test saves what durak keeps for the user (game records) in a folder of
+    its own, never in the user's ~/.local/share/durak."""
+    monkeypatch.setenv("DURAK_DATA_DIR", str(tmp_path_factory.mktemp("durak-data")))

@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import OPTION_SETS
+from solver_positions import (NEIGHBOUR_RULES, OPTION_SETS, deal_few_ranks, f15_position,
+                              joins_before, neighbour_move)
 
 from solver.game import movegen as engine
 from solver.game.deal import new_game
@@ -28,8 +29,14 @@ def py_fields(s: GameState) -> dict:
                 trump_card=s.trump_card if s.pile > 0 else -1, fresh=int(s.out == 0))
 
 
-def check_walk(search, s: GameState, rng: random.Random, max_steps: int = 400) -> int:
-    """Walk one play-out, comparing every state and every successor; returns states seen."""
+def check_walk(search, s: GameState, rng: random.Random, max_steps: int = 400,
+               choose=None, seen_f15: list[int] | None = None) -> int:
+    """Walk one play-out, comparing every state and every successor; returns states seen.
+
+    ``choose(rng, state, moves)`` picks the index of the move to go on with
+    (default: uniform); ``seen_f15`` gets one count for every successor compared
+    that is F15's case (a seat nobody asked joins ahead of a thrower who goes out).
+    """
     cs = load(search, s)
     seen = 0
     for _ in range(max_steps):
@@ -42,7 +49,9 @@ def check_walk(search, s: GameState, rng: random.Random, max_steps: int = 400) -
             break
         for i, mv in enumerate(py_moves):
             assert cs.play(i).fields() == py_fields(engine.play(s, mv)), (s, str(mv))
-        i = rng.randrange(len(py_moves))
+            if seen_f15 is not None and joins_before(s, mv):
+                seen_f15.append(int(joins_before(s, mv, asked=True)))
+        i = rng.randrange(len(py_moves)) if choose is None else choose(rng, s, py_moves)
         s = engine.play(s, py_moves[i])
         cs = cs.play(i)
     return seen
@@ -69,6 +78,24 @@ def test_core_equals_engine_teams():
                   Rules(teams=True, throw_in_neighbours=True)):
         for _ in range(10):
             check_walk(search, new_game(4, rules, rng=rng), rng)
+
+
+def test_F15_core_equals_engine_where_neighbours_go_out():
+    """F15 (F7, F11, P3, P4): play-outs biased to seats going out mid-bout under
+    throw_in=neighbours -- 4-6 players, one to three cards a seat of two or three
+    ranks, the pile empty, the biggest leads, takes and throw-ins preferred --
+    and play-outs from F15's case built directly (the thrower asked after a take
+    plays his last card; the seat before him, never asked, can add)."""
+    rng = random.Random(15)
+    search = core.Search(1)
+    states = 0
+    f15: list[int] = []
+    for _ in range(400):
+        s = deal_few_ranks(rng, rng.randint(4, 6), rng.choice(NEIGHBOUR_RULES))
+        states += check_walk(search, s, rng, choose=neighbour_move, seen_f15=f15)
+    for _ in range(300):
+        states += check_walk(search, f15_position(rng), rng, seen_f15=f15)
+    assert states > 8000 and len(f15) > 300 and sum(f15) > 150, (states, len(f15), sum(f15))
 
 
 @pytest.mark.slow

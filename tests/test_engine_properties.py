@@ -10,10 +10,13 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solver_positions import (NEIGHBOUR_RULES, deal_few_ranks, f15_position, joins_before,
+                              neighbour_move)
 
-from solver.game.cards import beats, count, deck_mask, rank_of
+from solver.game.cards import beats, bit, count, deck_mask, rank_of
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves, play
+from solver.game.moves import Kind, Move
 from solver.game.rules import Rules
 from solver.game.state import NO_COVER, GameState, Phase
 
@@ -102,3 +105,75 @@ def test_R23_two_players_without_transfer_always_end():
             s = play(s, rng.choice(legal_moves(s)))
             n += 1
         assert n < 400
+
+
+# ---------------------------------------------------------------------- F15
+def _unsettled(s: GameState, m: Move) -> GameState | None:
+    """The state just after ``m``, before anyone is asked (P3, P4); None after a
+    move that leaves the defender to answer or changes no table (lead, transfer,
+    show, swap, a P3 throw-in)."""
+    seat = s.to_move
+    hands = list(s.hands)
+    if m.kind is Kind.PASS:
+        return s
+    if m.kind is Kind.TAKE:
+        return s.replace(take=True)
+    if m.kind is Kind.COVER:
+        hands[seat] &= ~bit(m.cards[0])
+        table = tuple((a, m.cards[0] if a == m.target else c) for a, c in s.table)
+        return s.replace(hands=tuple(hands), table=table)
+    if m.kind is Kind.THROW and s.take:
+        hands[seat] &= ~bit(m.cards[0])
+        return s.replace(hands=tuple(hands), table=s.table + ((m.cards[0], NO_COVER),))
+    return None
+
+
+def test_F15_asking_follows_an_explicit_record_of_who_passed():
+    """F15, F3, F2, P3, P4, held against a model that records who has passed.
+
+    The engine keeps no such record: the seat asked (``turn``) and the R12 order
+    say it -- everyone before him in the order has passed or cannot add.  The
+    model keeps the set: a pass adds the seat; a P4 throw-in keeps it (F3); any
+    other move starts a new round (P3: after the defender's answer, from the main
+    attacker; P4: after the take).  After every move the seat asked must be the
+    first thrower of the order *then* who has not passed and can add (F2, F15:
+    a seat that has just become the defender's neighbour has not passed, wherever
+    he sits), and the bout ends exactly when there is none.  On biased walks where
+    neighbours go out under throw_in=neighbours and on random games with every
+    option: both that the engine follows F15 and that ``turn`` loses nothing.
+    """
+    rng = random.Random(1515)
+    walks = [(deal_few_ranks(rng, rng.randint(4, 6), rng.choice(NEIGHBOUR_RULES)), True)
+             for _ in range(300)]
+    walks += [(f15_position(rng), True) for _ in range(200)]
+    for i, rules in enumerate(OPTION_SETS * 3):
+        players = 4 if rules.teams else rng.randint(2, 4 if rules.deck == 24 else 6)
+        walks.append((new_game(players, rules, rng=rng), False))
+    checked = joined = 0
+    for s, biased in walks:
+        passed: set[int] = set()
+        while not s.is_over:
+            ms = legal_moves(s)
+            m = ms[neighbour_move(rng, s, ms) if biased else rng.randrange(len(ms))]
+            seat = s.to_move
+            mid = _unsettled(s, m)
+            if m.kind is Kind.PASS:
+                passed = passed | {seat}
+            elif not (m.kind is Kind.THROW and s.take) and m.kind is not Kind.SWAP:
+                passed = set()
+            joined += joins_before(s, m, asked=True)
+            t = play(s, m)
+            if mid is not None and mid.phase in (Phase.THROW, Phase.TAKEN):
+                want = [x for x in mid.throw_order() if x not in passed and mid.can_throw(x)]
+                if want:
+                    assert t.table and t.turn == want[0], (s, str(m))
+                else:
+                    assert not t.table, (s, str(m))  # the bout has ended
+                checked += 1
+            if t.phase in (Phase.THROW, Phase.TAKEN):
+                order = t.throw_order()
+                i = order.index(t.turn)
+                assert all(x in passed or not t.can_throw(x) for x in order[:i]), (s, str(m))
+                assert not passed & set(order[i:]), (s, str(m))
+            s = t
+    assert checked > 5000 and joined > 100, (checked, joined)

@@ -241,20 +241,24 @@ def test_play_out_record_needs_a_deal_and_writes_a_replayable_record(tmp_path):
 
 def test_game_loop_with_piped_commands(tmp_path):
     """`durak game`: moves (with or without seat), draw, show, hint, undo, save; a bad move
-    is reported and left out (stdin may be a pipe)."""
+    is reported and left out (stdin may be a pipe); the record is kept in the file
+    named by --record after every entry."""
     start = tmp_path / "start.txt"
     start.write_text("players 2\ntrump 9H\nme 1\ndeal 1 6S 7S KH 8C 9C AC\nattacker 2\n")
     saved = tmp_path / "saved.txt"
+    kept = tmp_path / "kept.txt"
     cmds = ("2:6D\n6D/KH\n2:pass draw 7H\nshow\n1:6S 2:6S/AS 1:+AC 2:take draw 8H TS\n"
             "1:7S,7H\n2:KH\nundo\nhint\nsave " + str(saved) + "\n")
-    r = run("game", str(start), "-n", "8", stdin=cmds)
-    assert "error: move 9 '2:KH': KH is seen twice: it was discarded" in r.output
+    r = run("game", str(start), "-n", "8", "--record", str(kept), stdin=cmds)
+    assert "error: '2:KH': KH is seen twice: it was discarded" in r.output
     assert "undone: 1:7S,7H" in r.output and "recommended:" in r.output
     assert "Pile   22 card(s)" in r.output
     g = Game.parse(saved.read_text())
     assert [f"{s}:{m}" for s, m in g.moves] == ["2:6D", "1:6D/KH", "2:pass", "1:6S", "2:6S/AS",
                                                 "1:+AC", "2:take"]
     assert g.knowledge() == Game.parse(HAND2).knowledge()
+    assert Game.parse(kept.read_text()).tokens() == g.tokens()  # saved after every entry
+    assert start.read_text().count("\n") == 5  # the record started from is left alone
 
 
 HAND2 = """players 2; trump 9H; me 1; deal 1 6S 7S KH 8C 9C AC; attacker 2

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import pytest
 from builders import cards, state
+from solver_positions import NEIGHBOUR_RULES, deal_few_ranks, f15_position, neighbour_move
 
 from solver.bots import greedy_move
 from solver.game.cards import count
@@ -25,6 +26,7 @@ from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import HandFact, PublicTracker, agrees_with, facts_likelihood
 from solver.hints.sampler import Sampler, consistent
 from solver.match import HintPolicy, make_policy, play_game
+from solver.notation import parse_position
 
 
 def followed_games(players: int, rules: str, seeds, greedy_share: float = 0.7):
@@ -68,6 +70,42 @@ def test_a_full_table_proves_nothing_about_the_throwers():
     skipped: list[int] = []
     s = play(s, Move.parse("7S/8S"), skipped)
     assert skipped == []
+
+
+def test_F15_a_new_neighbour_is_asked_or_passed_over_and_recorded():
+    # Seat 2 led his last card, seat 3 took, seat 1 throws his last card (KD): seat
+    # 5 becomes seat 3's neighbour (F7, F15).  With KH he is asked (a pass proves
+    # he held a king); with 9H he is passed over (F2: he held none).
+    text = ("trump S; hands KD | - | 7C 8C 9C | 9D | {}; table KS; attacker 2; take; turn 1; "
+            "rules throw_in=neighbours")
+    t = PublicTracker(parse_position(text.format("KH")).state)
+    t.play(Move.parse("+KD"))
+    assert t.asked[-1][1] == () and t.state.to_move == 4
+    t.play(PASS)
+    assert [(f.seat, f.holds) for f in t.facts(2)] == [(4, True)]
+    t = PublicTracker(parse_position(text.format("9H")).state)
+    t.play(Move.parse("+KD"))
+    assert t.asked[-1][1] == (4,) and not t.state.table
+    assert [(f.seat, f.holds) for f in t.facts(2)] == [(4, False)]
+    assert agrees_with(t.state, t.facts(2))
+
+
+def test_F15_the_real_hands_agree_with_every_fact_where_neighbours_go_out():
+    """Soundness on walks where throwers go out mid-bout under throw_in=neighbours."""
+    rng = random.Random(1515)
+    seen_none = 0
+    for g in range(60):
+        start = f15_position(rng) if g % 2 else deal_few_ranks(rng, rng.randint(4, 6),
+                                                               rng.choice(NEIGHBOUR_RULES))
+        t = PublicTracker(start)
+        while not t.state.is_over:
+            ms = legal_moves(t.state)
+            t.play(ms[neighbour_move(rng, t.state, ms)])
+            for seat in range(t.state.players):
+                facts = t.facts(seat)
+                assert agrees_with(t.state, facts), (start, len(t.history), seat)
+                seen_none += sum(not f.holds for f in facts)
+    assert seen_none > 0
 
 
 # ------------------------------------------------------------ soundness

@@ -288,8 +288,10 @@ def test_weighted_aggregation_is_the_weighted_average():
     # a zero-weight deal cannot make the greedy move look dominated
     ranked = aggregate(moves, scores, False, moves[0], margins, True, (0.0, 0.5, 0.5))
     assert ranked[0].move == "7S"
-    kept = _keep_default(ranked, moves, scores, margins, moves[0], 1.0, True, (0.0, 0.5, 0.5))
+    kept, why = _keep_default(ranked, moves, scores, margins, moves[0], 1.0, True,
+                              (0.0, 0.5, 0.5))
     assert kept[0].move == "7S"  # 7S is at least as good on every deal that counts
+    assert why is None  # nothing was kept over it
 
 
 # ------------------------------------------------------------------ the match bot

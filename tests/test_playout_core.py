@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import OPTION_SETS
+from solver_positions import NEIGHBOUR_RULES, OPTION_SETS, deal_few_ranks, f15_position
 
 from solver.bots import greedy_move
 from solver.game import movegen as engine
@@ -85,6 +85,20 @@ def test_teams_greedy_move_and_playout_equal_python():
         for g in range(4):
             seen += walk(search, new_game(4, rules, rng=rng), rng, "random" if g % 2 else "greedy")
     assert seen > 300
+
+
+def test_F15_greedy_move_and_playout_where_neighbours_go_out():
+    """F15: from F15's case built directly (5-6 players, throw_in=neighbours: a
+    thrower after a take with his last card, the seat before him able to join)
+    and from deals biased to it, greedy and random games; every state checked."""
+    rng = random.Random(1515)
+    search = core.Search(1)
+    seen = 0
+    for g in range(40):
+        seen += walk(search, f15_position(rng), rng, "random" if g % 2 else "greedy")
+        s = deal_few_ranks(rng, rng.randint(4, 6), rng.choice(NEIGHBOUR_RULES))
+        seen += walk(search, s, rng, "random" if g % 2 else "greedy")
+    assert seen > 500
 
 
 def test_two_player_transfer_and_podkidnoy_many_games():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import OPTION_SETS, random_prefix
+from solver_positions import OPTION_SETS, f15_position, random_prefix
 
 from solver.errors import BudgetExceeded, OptionError
 from solver.game.deal import deal_endgame
@@ -50,6 +50,24 @@ def test_core_retrograde_equals_the_oracle(case):
         got = sorted((move_text(m), v, d) for m, v, d in graph.moves())
         want = sorted(retrograde_moves(s, hero))
         assert got == want, s
+
+
+def test_F15_core_retrograde_equals_the_oracle_where_neighbours_go_out():
+    """F15: the thrower after a take plays his last card and the seat before him
+    joins (5-6 players, throw_in=neighbours); first_out_wins ends the game with
+    the bout, so the graphs are small: every hero."""
+    solver = Solver(tt_mb=4)
+    rng = random.Random(151)
+    checked = 0
+    while checked < 20:
+        s = f15_position(rng, small=True)
+        if not s.rules.first_out_wins:
+            continue
+        checked += 1
+        for hero in range(s.players):
+            graph = core.RetroGraph(solver.core_state(s), hero, 1_000_000)
+            got = sorted((move_text(m), v, d) for m, v, d in graph.moves())
+            assert got == sorted(retrograde_moves(s, hero)), (s, hero)
 
 
 def test_the_variation_plays_to_the_stated_end():

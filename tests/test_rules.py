@@ -1,12 +1,15 @@
 """Rules tests, one or more per rule id of RULES.md, on hand-checked positions."""
 from __future__ import annotations
 
+import random
+
 from builders import after, cards, moves, state
 
 from solver.game.cards import beats
 from solver.game.cards import parse_card as C
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves, play
+from solver.game.rules import Rules, parse_rules
 from solver.game.state import Phase
 from solver.game.value import Value
 from solver.notation import parse_position
@@ -412,3 +415,128 @@ def test_F7_analyse_values_the_throw_as_the_rules_play_it():
     res = analyse(NEIGHBOURS_4P, hero=1)
     by = {m.move: m.value for m in res.moves}
     assert by["+KC"] == Value.LOSS  # seat 4 throws KH next; seat 1 is left the durak
+
+
+# ---------------------------------------------------------------------- F15
+# Under throw_in=neighbours, when a neighbour of the defender goes out mid-bout
+# (F7) the next active seat on that side becomes a neighbour at once (F11) and is
+# asked in R12 order like any thrower who has not passed (P3, P4, F3); the bout
+# does not end before he has passed or cannot add (F2).  He has not passed merely
+# because seats before him did.  Issue 51, item 10: seat 2 led his last card, so
+# seat 1 is seat 3's neighbour; seats 2 and 4 (9D) cannot add and seat 1 is asked.
+# When he throws his last card, seat 5 -- before him in R12 order -- becomes the
+# neighbour; nobody has asked him.
+F15_P4 = ("trump S; hands KD | - | 7C 8C 9C | 9D | KH; table KS; attacker 2; take; turn 1; "
+          "rules throw_in=neighbours")
+# the same in P3: seat 3 has covered KS; seat 1 throws his last card, seat 3 covers
+# it, and the next round of asking reaches seat 5
+F15_P3 = ("trump S; hands KD | - | AD 7C 8C | 9D | KH; table KS/AS; attacker 2; turn 1; "
+          "rules throw_in=neighbours")
+
+
+def _core_after(text: str, *move_texts: str):
+    """The core's state after the moves, and the rules engine's."""
+    s = parse_position(text).state
+    cs = Solver(tt_mb=1).core_state(s)
+    for t in move_texts:
+        cs = cs.play([move_text(m) for m in cs.moves()].index(t))
+        s = after(s, t)
+    return cs, s
+
+
+def test_F15_P4_the_new_neighbour_before_the_thrower_is_asked_when_he_goes_out():
+    _, s = _after_throw(F15_P4, "+KD")
+    assert s.hand_size(0) == 0 and s.throw_order() == [1, 3, 4]
+    # the bout goes on, still taken, and seat 5 is asked
+    assert s.phase is Phase.TAKEN and s.take and s.to_move == 4
+    assert moves(s) == ["+KH", "pass"]
+    # a pass ends it: seat 3 picks up KS KD, seat 4 leads (R18)
+    done = after(s, "pass")
+    assert not done.table and done.hands[2] == cards("7C 8C 9C KS KD") and done.attacker == 3
+    # a throw-in is his last card too: nobody is left to ask
+    done = after(s, "+KH")
+    assert not done.table and done.hands[2] == cards("7C 8C 9C KS KD KH") and done.attacker == 3
+
+
+def test_F15_P4_the_core_asks_the_new_neighbour_too():
+    cs, s = _core_after(F15_P4, "+KD")
+    assert cs.to_move() == s.to_move == 4
+    assert [move_text(m) for m in cs.moves()] == moves(s) == ["+KH", "pass"]
+    for t in ("pass", "+KH"):
+        cs2, s2 = _core_after(F15_P4, "+KD", t)
+        assert cs2.fields()["hands"] == s2.hands and cs2.fields()["attacker"] == s2.attacker
+
+
+def test_F15_P4_the_game_is_not_scored_before_the_new_neighbour_is_asked():
+    # first_out_wins: seats 2 and 1 have gone out in this bout, so it ends the game;
+    # seat 5 may still throw KH in, go out in the same bout and share the win (R21)
+    text = F15_P4.replace("throw_in=neighbours", "throw_in=neighbours,first_out_wins")
+    _, s = _after_throw(text, "+KD")
+    assert not s.is_over and s.to_move == 4
+    assert after(s, "pass").outcome() == (0, 0, -1, -1, -1)
+    assert after(s, "+KH").outcome() == (0, 0, -1, -1, 0)
+    # the solver values the throw as the rules play it (S2a: for the hero, seat 5)
+    by = {m.move: m.value for m in analyse(text, hero=5).moves}
+    assert by == {"+KD": Value.DRAW, "pass": Value.LOSS}
+
+
+def test_F15_P4_a_new_neighbour_who_cannot_add_is_not_asked():
+    # F2: with 9H instead of KH seat 5 cannot add; the bout ends, as in the core
+    text = F15_P4.replace("| KH;", "| 9H;")
+    cs, s = _core_after(text, "+KD")
+    assert not s.table and s.hands[2] == cards("7C 8C 9C KS KD") and s.attacker == 3
+    assert cs.fields()["hands"] == s.hands and cs.to_move() == s.to_move == 3
+
+
+def test_F15_P3_the_new_neighbour_is_asked_in_the_next_round():
+    s = parse_position(F15_P3).state
+    assert s.to_move == 0 and moves(s) == ["+KD", "pass"]
+    s = after(s, "+KD")
+    assert s.phase is Phase.DEFEND and s.hand_size(0) == 0
+    covered = after(s, "KD/AD")
+    assert covered.phase is Phase.THROW and covered.to_move == 4
+    assert moves(covered) == ["+KH", "pass"]
+    # a take after the throw-in: P4 asks from the main attacker on, seat 5 too
+    taken = after(s, "take")
+    assert taken.phase is Phase.TAKEN and taken.to_move == 4 and moves(taken) == ["+KH", "pass"]
+    for path in (("+KD", "KD/AD"), ("+KD", "take")):
+        cs, s2 = _core_after(F15_P3, *path)
+        assert cs.to_move() == s2.to_move == 4
+        assert [move_text(m) for m in cs.moves()] == moves(s2)
+
+
+def test_F15_four_players_the_seat_behind_the_attacker_joins_when_he_goes_out():
+    # seat 1 (the main attacker) throws his last card; seat 4 becomes seat 2's
+    # neighbour, after him in R12 order; seat 3 (6H) cannot add
+    text = ("trump S; hands KD | 7C 8C 9C 9D | 6H | KH; table KS; attacker 1; take; "
+            "rules throw_in=neighbours")
+    cs, s = _core_after(text, "+KD")
+    assert s.throw_order() == [0, 2, 3] and s.to_move == cs.to_move() == 3
+    assert moves(s) == ["+KH", "pass"]
+
+
+def test_F15_three_players_have_no_new_neighbour():
+    # with three players the defender's neighbours are the two other seats: under
+    # throw_in=neighbours the active throwers are those of the default rules, and
+    # one going out brings nobody new (NEIGHBOURS_3P: seat 1 passed, the bout ends)
+    rules = parse_rules("throw_in=neighbours")
+    for seed in range(20):
+        s = new_game(3, rules, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            if s.table:
+                everyone = s.replace(rules=Rules()).throw_order()
+                assert s.throw_order() == everyone or (
+                    [x for x in s.throw_order() if s.active(x)]
+                    == [x for x in everyone if s.active(x)])
+            s = play(s, rng.choice(legal_moves(s)))
+
+
+def test_F15_teams_the_new_neighbour_is_the_defenders_partner():
+    # teams=2v2: seat 1 throws his last card; the seat beyond him on that side is
+    # seat 4, the defender's partner, who never throws in (R22): nobody joins
+    text = ("trump S; hands KD | 7C 8C 9C 9D | 6H | KH; table KS; attacker 1; take; "
+            "rules throw_in=neighbours,teams=2v2")
+    cs, s = _core_after(text, "+KD")
+    assert not s.table and s.hands[1] == cards("7C 8C 9C 9D KS KD") and s.hands[3] == cards("KH")
+    assert cs.fields()["hands"] == s.hands

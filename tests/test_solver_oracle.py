@@ -14,12 +14,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import deal_endgame, random_prefix
+from solver_positions import cards_in_play, deal_endgame, f15_position, joins_before, random_prefix
 
+from solver.game.movegen import legal_moves
 from solver.game.rules import Rules
 from solver.game.value import Value
 from solver.notation import parse_position
-from solver.search import Solver
+from solver.search import Solver, retro
 from solver.search.reference import ReferenceSolver, TooLarge, retrograde_moves
 
 NAMES = {1: Value.WIN, 0: Value.DRAW, -1: Value.LOSS}
@@ -30,8 +31,13 @@ def solver():
     return Solver(tt_mb=16)
 
 
-def check(solver: Solver, s, hero: int, max_nodes: int | None = None) -> None:
-    if s.players > 2:
+def check(solver: Solver, s, hero: int, max_nodes: int | None = None,
+          ref_moves: list | None = None) -> None:
+    """The solver's answers for ``hero`` equal the oracle's (``ref_moves``: already
+    computed)."""
+    if ref_moves is not None:
+        pass
+    elif s.players > 2:
         # cycles are common (takes go round the table, R23): retrograde analysis
         ref_moves = retrograde_moves(s, hero)
     else:
@@ -139,6 +145,55 @@ def test_every_card_may_follow_in_a_takers_run(solver):
         check(solver, s, hero)
     two = parse_position("trump H; hands 6S 7H JC | KD KC 9D; table KH; attacker 2; take").state
     check(solver, two, two.to_move)
+
+
+def check_search_and_graph(solver: Solver, s, hero: int, monkeypatch) -> None:
+    """:func:`check` for the core's two ways to a multi-player answer: the whole
+    graph (ext/retro.pxi, small games) and the proof search (ext/search.pxi)."""
+    ref_moves = retrograde_moves(s, hero)
+    check(solver, s, hero, ref_moves=ref_moves)
+    with monkeypatch.context() as m:
+        m.setattr(retro, "MAX_CARDS", 0)  # no graph: the proof search answers
+        check(solver, s, hero, ref_moves=ref_moves)
+
+
+#: F15's positions of tests/test_rules.py: after the take seat 1 throws his last
+#: card; seat 5, before him in R12 order, joins as the defender's neighbour.
+F15_P4 = ("trump S; hands KD | - | 7C 8C 9C | 9D | KH; table KS; attacker 2; take; turn 1; "
+          "rules throw_in=neighbours")
+F15_P3 = ("trump S; hands KD | - | AD 7C 8C | 9D | KH; table KS/AS; attacker 2; turn 1; "
+          "rules throw_in=neighbours")
+
+
+@pytest.mark.parametrize("text,heroes", [
+    (F15_P4, range(5)), (F15_P4 + ",first_out_wins", range(5)),
+    (F15_P3, (0, 4)),  # the thrower and the seat that joins (the graph is larger)
+    (F15_P3 + ",first_out_wins", range(5))])
+def test_F15_the_issues_positions(solver, text, heroes, monkeypatch):
+    s = parse_position(text).state
+    for hero in heroes:
+        check_search_and_graph(solver, s, hero, monkeypatch)
+
+
+def test_F15_neighbours_going_out(solver, monkeypatch):
+    """F15 (F7, F11, P4): the thrower asked after a take plays his last card and
+    the seat before him, never asked, joins as the defender's neighbour (5 and 6
+    players, throw_in=neighbours with transfer, trump shows, first_out_wins).
+    Under first_out_wins the game ends with the bout, so every hero is checked;
+    in the others the game goes on and the oracle is slow: one hero each."""
+    rng = random.Random(1515)
+    fow = other = 0
+    while fow < 30 or other < 8:
+        s = f15_position(rng, small=True)
+        if not any(joins_before(s, m, asked=True) for m in legal_moves(s)):
+            continue  # the seat before him cannot add (F2): not the case wanted here
+        if s.rules.first_out_wins and fow < 30:
+            fow += 1
+            for hero in range(s.players):
+                check_search_and_graph(solver, s, hero, monkeypatch)
+        elif not s.rules.first_out_wins and other < 8 and cards_in_play(s) <= 7:
+            other += 1
+            check_search_and_graph(solver, s, rng.randrange(s.players), monkeypatch)
 
 
 def test_budgeted_endgame_values():

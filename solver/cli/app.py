@@ -19,6 +19,7 @@ COMMANDS = {
     "hint": "solver.cli.hint",
     "match": "solver.cli.match",
     "moves": "solver.cli.moves",
+    "play": "solver.cli.play",
     "play-out": "solver.cli.playout",
     "puzzle": "solver.cli.puzzle",
     "review": "solver.cli.review",

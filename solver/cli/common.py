@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 import click
 
 from solver.errors import BudgetExceeded, DurakError, PositionError
+from solver.game.outcome import outcome_info, outcome_text, phase_name
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
 
@@ -217,55 +218,6 @@ def load_position(arg: str) -> "Position":
 
 # ------------------------------------------------------------ shared answers
 
-PHASE_NAMES = {1: "lead", 2: "defend", 3: "throw", 4: "taken", 5: "over"}
-
-
-def phase_name(state: "GameState") -> str:
-    """P1..P4 / over as a word for JSON output."""
-    return PHASE_NAMES[int(state.phase)]
-
-
-def outcome_info(state: "GameState") -> dict[str, Any] | None:
-    """The result of a finished game as JSON-ready data (R20, R21, R22), else None.
-
-    ``scores`` per seat (+1 win, 0 draw, -1 loss); ``durak`` the 1-based seat
-    that lost under R20 (None for a draw, a team loss or R21); ``text`` one line.
-    """
-    res = state.outcome() if not state.table else None
-    if res is None:
-        return None
-    seats = range(state.players)
-    winners = [s + 1 for s in seats if res[s] > 0]
-    losers = [s + 1 for s in seats if res[s] < 0]
-    drawn = [s + 1 for s in seats if res[s] == 0]
-    rules = state.rules
-    durak = None
-    if not losers:
-        result, text = "draw", "draw: " + ("nobody holds cards (R20)" if not rules.first_out_wins
-                                           else f"seats {_seats(drawn)} went out together")
-    elif rules.first_out_wins:
-        result = "first_out"
-        text = (f"seat {_seats(winners)} went out first and wins (R21)" if winners
-                else f"seats {_seats(drawn)} went out together and share the win (R21)")
-    elif rules.teams:
-        result, text = "team_lost", f"team of seats {_seats(losers)} loses (R22)"
-    else:
-        durak = losers[0]
-        result, text = "durak", f"seat {durak} is the durak (R20)"
-    return {"result": result, "durak": durak, "winners": winners, "losers": losers,
-            "draws": drawn, "scores": list(res), "text": text}
-
-
-def outcome_text(state: "GameState") -> str:
-    """One line on how the game ended (R20-R22), or that it goes on."""
-    info = outcome_info(state)
-    return info["text"] if info is not None else "the game goes on"
-
-
-def _seats(seats: list[int]) -> str:
-    return "+".join(str(s) for s in seats)
-
-
 def emit_json(obj: Any) -> None:
     """Print one JSON object on stdout and nothing else."""
     click.echo(json.dumps(obj, ensure_ascii=False))
@@ -324,6 +276,7 @@ def print_hint_table(res: Any) -> None:
     title = (f"seat {res.player} asks, seat {res.to_move} to move: {how}, {kind} "
              f"(seed {res.seed}, {res.seconds:.2f} s)")
     t = table(title=title, title_justify="left")
+    t.add_column("", no_wrap=True)  # the recommended move's mark
     t.add_column("move")
     t.add_column("win", justify="right")
     t.add_column("95% interval", justify="right")
@@ -332,8 +285,8 @@ def print_hint_table(res: Any) -> None:
     t.add_column("score", justify="right")
     t.add_column("best in", justify="right")
     for i, m in enumerate(res.moves):
-        name = f"[bold]{m.move}[/bold]" if i == 0 else m.move
-        t.add_row(name, f"{m.win:.1%}", f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}",
+        name = f"[bold]{m.move}[/bold]" if m.move == res.best else m.move
+        t.add_row("*" if m.move == res.best else "", name, f"{m.win:.1%}", f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}",
                   f"{m.loss:.1%}", f"{m.score:+.3f}", f"{m.best:.0%}")
     con.print(t)
     con.print("[dim]Moves are ranked by mean score (+1 win, 0 draw, -1 loss), then by the mean "
@@ -350,4 +303,7 @@ def print_hint_table(res: Any) -> None:
         seats = ", ".join(str(s) for s in caught)
         con.print(f"[dim]Seat(s) {seats} seen leaving the greedy player's move: the greedy "
                   f"playout weighs {res.playout_weight:g} in a searched deal's score.[/dim]")
-    con.print(f"recommended: [bold]{res.best}[/bold]")
+    kept = getattr(res, "kept", None)
+    if kept is not None:
+        con.print(kept.text())
+    con.print(f"recommended: [bold]{res.best}[/bold] (marked *)")

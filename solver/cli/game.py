@@ -1,126 +1,162 @@
-"""`durak game`: keep a game record at the table, move by move, and ask for hints.
+"""`durak game`: follow a real game from one seat, move by move, with hints.
 
-Reads commands line by line from standard input (a terminal or a pipe):
-moves with or without their seat (``2:6D``, ``6D`` for the seat to move),
-``draw 7H KD`` (the asking seat's drawn cards), ``hint``, ``show``, ``undo``,
-``save FILE``, ``record`` (print it), ``quit``.  A bad move is reported and
-left out; the record stays as it was.
+The game starts from a record (GAME: its header at least -- players, trump, me,
+deal, attacker -- and any moves so far), from ``--resume FILE`` (a record saved
+by an earlier session, which goes on in the same file), or from the questions
+the prompt asks (or the options that answer them: ``--players``, ``--trump``,
+``--deal``, ...).  Then the prompt (:mod:`solver.cli.prompt`) takes the moves
+as they happen at the table and asks for the cards the player draws.  The
+record is saved after every accepted entry (``--record FILE``, else a new file
+in durak's data folder; its path is printed at the start and the end).
 """
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Callable, TypeVar
 
 import click
 
 from solver.cli.app import main
-from solver.cli.common import handles_errors, print_hint_table, read_game_text, stdout_console
+from solver.cli.common import handles_errors, read_game_text
 from solver.cli.hint import MAX_SAMPLES
-from solver.cli.show import render
-from solver.errors import DurakError
-from solver.games import Game
-from solver.hints import hint_knowledge
-from solver.notation.position import Position
-
-HELP = ("moves: 2:6D or 6D (the seat to move), draw 7H KD; commands: hint, show, undo, "
-        "save FILE, record, quit")
+from solver.cli.prompt import GamePrompt
+from solver.errors import DurakError, OptionError
+from solver.game.cards import card_name, parse_card
+from solver.game.rules import parse_rules
+from solver.games.session import GameSession, default_record_path
 
 
 @main.command("game")
-@click.argument("game")
+@click.argument("game", required=False)
+@click.option("--resume", "resume", default=None, metavar="FILE",
+              help="Go on with the record FILE (saved by an earlier `durak game`), in it.")
+@click.option("--record", "record", default=None, metavar="FILE",
+              help="Save the record here after every entry (default: a new file in durak's "
+                   "data folder, printed).")
+@click.option("--players", type=click.IntRange(2, 6), default=None, help="Players at the table.")
+@click.option("--rules", default=None, help="Rule options, e.g. transfer,throw_in=neighbours.")
+@click.option("--trump", default=None, help="The face-up trump card, e.g. 9H.")
+@click.option("--deal", default=None, help="Your six dealt cards, e.g. '6S 7S KH 8C 9C AC'.")
+@click.option("--seat", "me", type=click.IntRange(1, 6), default=None, help="Your seat.")
+@click.option("--attacker", type=click.IntRange(1, 6), default=None,
+              help="The seat that leads the first bout (the lowest trump, R6).")
 @click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help="Deals per hint (default 256 with two players, 512 with more).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the hints' deals.")
+              help="Seed of the hints' deals (the review's default too).")
 @handles_errors
-def game_command(game: str, samples: int | None, seed: int) -> None:
-    """Follow a game at the table: GAME is a record to start from (its header at least:
-    players, trump, me, deal, attacker; '-' is not allowed, stdin carries the commands)."""
+def game_command(game: str | None, resume: str | None, record: str | None,
+                 players: int | None, rules: str | None, trump: str | None, deal: str | None,
+                 me: int | None, attacker: int | None, samples: int | None, seed: int) -> None:
+    """Follow a game at a real table from your seat: type the moves as they are
+    played, the cards you draw when asked; `hint`, `auto`, `solve`, `undo`, `review`.
+
+    GAME is a record to start from (docs/game-record.md; its header at least).
+    Without GAME or --resume the prompt asks for the table: players, rules, the
+    trump card, your seat and cards, who leads.
+    """
     if game == "-":
-        raise click.UsageError("GAME: stdin carries the commands; give the record as a file "
-                               "or text")
-    base = Game.parse(read_game_text(game))
-    tokens = base.tokens()
-    con = stdout_console()
-    tty = sys.stdin.isatty()
-    if tty:
-        con.print(HELP)
-    current = base
-    while True:
-        if tty:
-            con.print("> ", end="")
-        line = sys.stdin.readline()
-        if not line:
-            break
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        word, _, rest = line.partition(" ")
-        cmd = word.lower()
-        try:
-            if cmd in ("quit", "exit"):
-                break
-            if cmd == "undo":
-                if not tokens:
-                    con.print("nothing to undo")
-                    continue
-                gone = tokens.pop()
-                current = base.with_tokens(tokens)
-                con.print(f"undone: {gone}")
-            elif cmd == "show":
-                k = current.knowledge()
-                for ln in render(Position(k.view, k.seat), True):
-                    con.print(ln)
-            elif cmd == "hint":
-                res = hint_knowledge(current.knowledge(), samples=samples, seed=seed)
-                print_hint_table(res)
-            elif cmd == "record":
-                con.print(current.format(), end="")
-            elif cmd == "save":
-                if not rest.strip():
-                    con.print("save: give a file name")
-                    continue
-                text = current.format()
-                with open(rest.strip(), "w", encoding="utf-8") as fh:
-                    fh.write(text)
-                con.print(f"saved {len(current.moves)} moves to {rest.strip()}")
-            elif cmd == "help":
-                con.print(HELP)
+        raise click.UsageError("GAME: stdin carries the moves; give the record as a file or text")
+    if game is not None and resume is not None:
+        raise OptionError("give GAME or --resume FILE, not both")
+    if resume is not None:
+        if record is not None:
+            raise OptionError("--resume FILE goes on in FILE; --record names another file")
+        session = GameSession.load(read_game_text(resume), path=resume, seed=seed)
+    else:
+        path = record or default_record_path("game")
+        if game is not None:
+            session = GameSession.load(read_game_text(game), path=path, seed=seed)
+        else:
+            session = _set_up(players, rules, trump, deal, me, attacker, path, seed)
+    if session.game.engine is not None:
+        raise OptionError("this record is a game against the engine: go on with "
+                          "`durak play --resume FILE`")
+    _start(session)
+    sys.exit(GamePrompt(session, "game", samples).run())
+
+
+def _start(session: GameSession) -> None:
+    s = session
+    click.echo(f"following a {s.game.players}-player game from seat {s.me}"
+               + (f" ({', '.join(s.game.rules.names())})" if s.game.rules.names() else "")
+               + f"; the record is saved in {s.path}", err=True)
+    if sys.stdin.isatty():
+        click.echo("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)",
+                   err=True)
+
+
+def _set_up(players: int | None, rules: str | None, trump: str | None, deal: str | None,
+            me: int | None, attacker: int | None, path: str | Path, seed: int) -> GameSession:
+    """The table from the options, asking for what they leave out (each answer
+    checked at once, asked again when wrong)."""
+    ask = _Asker()
+    n = players or ask("Players at the table (2-6)", "2", lambda t: _int_in(t, 2, 6))
+    rules_ = rules if rules is not None else ask(
+        "Rules (e.g. transfer, throw_in=neighbours; Enter: none)", "",
+        lambda t: str(parse_rules(t)) if t else "")
+    seat = me or ask(f"Your seat (1-{n}; seat 1 sits left of the dealer)", "1",
+                     lambda t: _int_in(t, 1, n))
+    deck = parse_rules(str(rules_)).deck
+    trump_ = trump or ask("The face-up trump card (e.g. 9H)", None,
+                          lambda t: card_name(parse_card(t, deck)) if len(t) > 1 else t)
+    deal_ = deal or ask("Your six cards (e.g. 6S 7S KH 8C 9C AC)", None,
+                        lambda t: _six_cards(t, deck))
+    lead = attacker or ask(f"Who leads the first bout (the lowest trump, R6; 1-{n})", None,
+                           lambda t: _int_in(t, 1, n))
+    try:
+        return GameSession.follow(n, trump_, deal_, me=seat, attacker=lead, rules=rules_,
+                                  path=path, seed=seed)
+    except DurakError as e:
+        raise OptionError(f"the table: {e}") from None
+
+
+T = TypeVar("T")
+
+
+class _Asker:
+    """Asks one question at a time on the terminal (or reads the answers from a pipe)."""
+
+    def __call__(self, question: str, default: str | None, check: Callable[[str], T]) -> T:
+        while True:
+            shown = f"{question}{f' [{default}]' if default else ''}: "
+            if sys.stdin.isatty():
+                try:
+                    text = input(shown).strip()
+                except EOFError:
+                    raise OptionError(f"no answer to: {question}") from None
             else:
-                new = _with_seats(current, line.split())
-                current = base.with_tokens(tokens + new)
-                tokens += new
-                st = current.final
-                if st.is_over:
-                    con.print(f"game over: {_result(current)}")
-                else:
-                    con.print(f"ok; seat {st.to_move + 1} to move")
-        except DurakError as e:
-            con.print(f"error: {' '.join(str(e).split())}")
-        except OSError as e:
-            con.print(f"error: {e}")
+                line = sys.stdin.readline()
+                if not line:
+                    raise OptionError(f"no answer to: {question}")
+                text = line.strip()
+            if not text and default is not None:
+                text = default
+            try:
+                return check(text)
+            except (DurakError, ValueError) as e:
+                if not sys.stdin.isatty():
+                    raise OptionError(f"{question}: {e}") from None
+                click.echo(f"  {e}", err=True)
 
 
-def _with_seats(game: Game, words: list[str]) -> list[str]:
-    """Give a move typed without its seat the seat to move (after the moves before it)."""
-    out: list[str] = []
-    drawing = False
-    for w in words:
-        if w.lower() == "draw":
-            drawing = True
-            out.append(w)
-            continue
-        if drawing and ":" not in w:
-            out.append(w)
-            continue
-        drawing = False
-        if ":" not in w:
-            seat = game.with_tokens(game.tokens() + out).final.to_move
-            w = f"{seat + 1}:{w}"
-        out.append(w)
-    return out
+def _six_cards(text: str, deck: int) -> str:
+    cards = [parse_card(c, deck) for c in text.replace(",", " ").split()]
+    if len(cards) != 6 or len(set(cards)) != 6:
+        raise ValueError(f"six different cards, got {len(set(cards))}")
+    return " ".join(card_name(c) for c in cards)
 
 
-def _result(game: Game) -> str:
-    res = game.outcome() or ()
-    return ", ".join(f"seat {s + 1} {'wins' if r > 0 else 'draws' if r == 0 else 'loses'}"
-                     for s, r in enumerate(res))
+def _int_in(text: str, lo: int, hi: int) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not lo <= v <= hi:
+        raise ValueError(f"{v} is not between {lo} and {hi}")
+    return v
+
+
+__all__ = ["game_command"]
+

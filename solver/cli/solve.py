@@ -73,7 +73,7 @@ def _run(position: str, hero: int | None, as_json: bool, max_time: float | None,
     elif ans.kind == "hint":
         print_hint_table(ans.result)
     else:
-        _print(cast("SolveResult", ans.result), all_moves)  # kind "solve"
+        print_solve(cast("SolveResult", ans.result), all_moves)  # kind "solve"
     if ans.interrupted:
         click.echo("durak: interrupted", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
@@ -97,7 +97,8 @@ def _unfinished(res: SolveResult, all_moves: bool) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _print(res: SolveResult, all_moves: bool) -> None:
+def print_solve(res: SolveResult, all_moves: bool) -> None:
+    """The answer of `durak solve` (``all_moves``: `durak analyse`) for people."""
     con = stdout_console()
     v = value_text(res.value)
     note = ""

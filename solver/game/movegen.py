@@ -177,7 +177,18 @@ def play(state: GameState, move: Move, skipped: list[int] | None = None) -> Game
         # P3: back to the defender, next round asks from the main attacker.
         # P4 (F3): the same seat is asked again.
         turn = seat if state.take else -1
-        return settle(state.replace(hands=tuple(hands), table=table, turn=turn), skipped=skipped)
+        s = state.replace(hands=tuple(hands), table=table, turn=turn)
+        if state.take and not s.active(seat):
+            # F15 (F3, F7, F11): he has played his last card and gone out.  Ask every
+            # thrower who has not passed, in R12 order: the seats after him, and a seat
+            # that has just become the defender's neighbour -- even one before him in
+            # R12 order, who was never asked.  Only the seats before him in the order
+            # he was asked in have passed.
+            asked = state.throw_order()
+            passed = asked[:asked.index(seat)]
+            return settle(s, candidates=[t for t in s.throw_order() if t not in passed],
+                          skipped=skipped)
+        return settle(s, skipped=skipped)
     if k is Kind.PASS:
         throwers = state.throw_order()
         after = throwers[throwers.index(seat) + 1:] if seat in throwers else []
@@ -200,14 +211,10 @@ def settle(state: GameState, candidates: list[int] | None = None,
     if candidates is None:
         order = state.throw_order()
         if state.take and state.turn >= 0:
-            # P4, F3: ask from the seat whose turn it is on, in R12 order.  If he
-            # has just gone out he is no longer in the order (under
-            # throw_in=neighbours the seat beyond him may have become the
-            # defender's neighbour, F7, F11): ask the seats after him, never
-            # those before him -- they have passed.
-            n, a = state.players, state.attacker
-            at = (state.turn - a) % n
-            candidates = [s for s in order if (s - a) % n >= at]
+            # P4, F3: the seat asked has added a card and is asked again; the seats
+            # before him in R12 order have passed.  (A thrower who has just gone
+            # out is no longer in the order: play() asks the others, F15.)
+            candidates = order[order.index(state.turn):]
         else:
             candidates = order
     for s in candidates:

@@ -40,7 +40,9 @@ class GameState:
     R10 limit of the bout in progress (0 between bouts), ``cap`` the most any
     bout may have (6, or 5 in the first bout under ``first_bout_limit=5``).
     ``shown`` holds the trumps shown for a transfer in this bout (R14 option).
-    ``turn`` is the thrower being asked in P3/P4, -1 otherwise.
+    ``turn`` is the thrower being asked in P3/P4, -1 otherwise: every thrower
+    before him in R12 order has passed or cannot add, and nobody after him has
+    passed -- all a state needs to know of the asking (F3, F15).
     """
 
     rules: Rules

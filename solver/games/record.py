@@ -38,9 +38,10 @@ from solver.game.rules import HAND_SIZE, Rules, bout_cap, parse_rules
 from solver.game.state import GameState
 from solver.games.replay import Event, Replay, replay_events
 from solver.hints.knowledge import Knowledge, PublicTracker, knowledge_of, not_greedy_in_views
+from solver.hints.sampler import Sampler
 
 #: The header keys of a record, in the order they are written.
-HEADER_KEYS = ("players", "rules", "trump", "me", "attacker", "deal", "pile", "moves")
+HEADER_KEYS = ("players", "rules", "trump", "me", "attacker", "engine", "deal", "pile", "moves")
 _MOVE_NUMBER = re.compile(r"^\d+\.$")
 
 
@@ -64,6 +65,7 @@ class Game:
     pile: tuple[int, ...] | None = None
     attacker: int | None = None
     events: list[Event] = field(default_factory=list)
+    engine: tuple[tuple[int, ...], str] | None = None
     _replay: Replay | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------ reading
@@ -217,9 +219,10 @@ class Game:
             if len(deals) != players:
                 raise RecordError("pile", "a pile order needs every deal (a full record)")
         attacker = _seat(fields["attacker"], players, "attacker") if "attacker" in fields else None
+        engine = _engine(fields["engine"], players) if "engine" in fields else None
         events = _events(tokens, deck, players)
         game = cls(players=players, rules=rules, trump=trump, trump_card=trump_card, me=me,
-                   deals=deals, pile=pile, attacker=attacker, events=events)
+                   deals=deals, pile=pile, attacker=attacker, events=events, engine=engine)
         game.replay()  # every error of the moves is found now
         return game
 
@@ -266,7 +269,7 @@ class Game:
                                         number=ev.number))
         return Game(players=self.players, rules=self.rules, trump=self.trump,
                     trump_card=self.trump_card, me=s0, deals={s0: self.deals[s0]}, pile=None,
-                    attacker=self.start().attacker, events=events)
+                    attacker=self.start().attacker, events=events, engine=self.engine)
 
     # ------------------------------------------------------------ replaying
     @property
@@ -323,13 +326,15 @@ class Game:
         f = self.final
         return f.outcome() if f.is_over else None
 
-    def knowledge(self, seat: int | None = None, at: int | None = None) -> Knowledge:
+    def knowledge(self, seat: int | None = None, at: int | None = None,
+                  passes: bool = True) -> Knowledge:
         """What ``seat`` (1-based, default the asking seat) knows before move ``at``
         (1-based; default: at the end of the record).
 
         A full record is followed by :class:`PublicTracker`; a record of one seat
         is replayed from that seat's view.  At the end of a record, throwers with
-        hidden hands asked before ``seat`` are taken to have passed.
+        hidden hands asked before ``seat`` are taken to have passed -- unless
+        ``passes`` is false (a game still being entered: they may yet throw in).
         """
         s0 = self.me if seat is None else seat - 1
         if not 0 <= s0 < self.players:
@@ -347,9 +352,11 @@ class Game:
         if at_ <= n:
             state = r.before[at_ - 1]
         else:
-            tmp = Replay(r.state, self.me)
-            tmp.implicit_passes(s0, PASS)
-            state = tmp.state
+            state = r.state
+            if passes:
+                tmp = Replay(r.state, self.me)
+                tmp.implicit_passes(s0, PASS)
+                state = tmp.state
         try:
             k = knowledge_of(state, s0)
         except PositionError as e:
@@ -358,6 +365,16 @@ class Game:
         views = list(r.before[:at_ - 1]) + [state]
         caught = not_greedy_in_views(s0, views, [m for _, m in r.moves[:at_ - 1]])
         return replace(k, not_greedy=caught) if caught else k
+
+    def known_state(self, seat: int | None = None, at: int | None = None,
+                    passes: bool = True) -> GameState | None:
+        """The whole state, every card placed, before move ``at`` (1-based; default
+        the end) when the pile is empty and ``seat``'s knowledge (1-based, default
+        the asking seat) leaves exactly one deal: the opponents' hands then follow
+        from what the seat saw (two players: S1), and the position may be solved
+        exactly from its view.  ``None`` otherwise.  ``passes`` as for
+        :meth:`knowledge`."""
+        return known_deal(self.knowledge(seat, at, passes))
 
     # ------------------------------------------------------------ writing
     def format(self) -> str:
@@ -368,6 +385,8 @@ class Game:
         lines.append(f"trump {card_name(self.trump_card) if self.trump_card >= 0 else SUITS[self.trump]}")
         lines.append(f"me {self.me + 1}")
         lines.append(f"attacker {self.start().attacker + 1}")
+        if self.engine is not None:
+            lines.append(f"engine {_engine_text(self.engine)}")
         for s in sorted(self.deals):
             lines.append(f"deal {s + 1} {_names(self.deals[s])}")
         if self.pile is not None:
@@ -401,6 +420,7 @@ class Game:
                              "trump": (card_name(self.trump_card) if self.trump_card >= 0
                                        else SUITS[self.trump]),
                              "me": self.me + 1, "attacker": self.start().attacker + 1,
+                             **({"engine": _engine_text(self.engine)} if self.engine else {}),
                              "deals": {str(s + 1): [card_name(c) for c in cards_of(self.deals[s])]
                                        for s in sorted(self.deals)}}
         if self.pile is not None:
@@ -419,6 +439,18 @@ class Game:
         game.replay()
         return game
 
+    def extended(self, tokens: list[str]) -> "Game":
+        """This record with ``tokens`` (``2:6D``, ``draw 7H``, ...) added after its
+        moves, replaying only them; raises :class:`RecordError` at the first bad one
+        (this record is left as it was)."""
+        words = [w for t in tokens for w in t.split()]
+        moves = sum(1 for e in self.events if e.kind == "move")
+        new = _events(words, self.rules.deck, self.players, moves)
+        r2 = self.replay().copy()
+        for ev in new:
+            r2.apply(ev)
+        return replace(self, events=self.events + new, _replay=r2)
+
     def with_moves(self, n: int) -> "Game":
         """The record cut after its first ``n`` moves (and the draws that follow them)."""
         events: list[Event] = []
@@ -432,9 +464,9 @@ class Game:
         return replace(self, events=events, _replay=None)
 
 
-def _events(tokens: list[str], deck: int, players: int) -> list[Event]:
+def _events(tokens: list[str], deck: int, players: int, number: int = 0) -> list[Event]:
+    """The events of a moves section's words; ``number``: the moves before them."""
     events: list[Event] = []
-    number = 0
     draw: list[int] | None = None
     draw_text: list[str] = []
 
@@ -476,6 +508,38 @@ def _events(tokens: list[str], deck: int, players: int) -> list[Event]:
         events.append(Event("move", seat - 1, mv, token=tok, number=number))
     flush()
     return events
+
+
+def known_deal(k: Knowledge) -> GameState | None:
+    """The one deal ``k`` leaves when the pile is empty (every card then placed by
+    what the seat saw), else None (:meth:`Game.known_state`)."""
+    if k.view.pile > 0:
+        return None
+    if k.fully_known:
+        return k.view
+    sampler = Sampler(replace(k, facts=()))
+    if sampler.count() != 1:
+        return None
+    return next(iter(sampler.enumerate()))
+
+
+def _engine(text: str, players: int) -> tuple[tuple[int, ...], str]:
+    """``engine 2,3 hint``: the engine's seats (1-based in the text) and its strength."""
+    parts = text.split()
+    if len(parts) != 2:
+        raise RecordError("engine", f"expected the engine's seats and its strength, as in "
+                                    f"`engine 2,3 hint`; got {text!r}")
+    seats = tuple(_seat(p, players, "engine") for p in parts[0].split(","))
+    if len(set(seats)) != len(seats):
+        raise RecordError("engine", f"a seat is named twice in {parts[0]!r}")
+    name = parts[1].lower()
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
+        raise RecordError("engine", f"not a strength name: {parts[1]!r}")
+    return tuple(sorted(seats)), name
+
+
+def _engine_text(engine: tuple[tuple[int, ...], str]) -> str:
+    return ",".join(str(s + 1) for s in engine[0]) + " " + engine[1]
 
 
 def _lowest_trump_holder(hands: tuple[int, ...], trump: int) -> int:
@@ -533,5 +597,5 @@ def load_game(text: str) -> Game:
     return Game.parse(text)
 
 
-__all__ = ["Game", "load_game"]
+__all__ = ["Game", "known_deal", "load_game"]
 

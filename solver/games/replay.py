@@ -78,20 +78,42 @@ class Replay:
     _draw_known: int = 0       # cards it drew that were already known (pile order, face-up trump)
     _draw_open: bool = False   # a draw item may follow now
 
+    def copy(self) -> "Replay":
+        """An independent copy (the states are immutable; the lists are copied)."""
+        return Replay(self.state, self.me, list(self.before), list(self.moves),
+                      self._draw_hidden, self._draw_known, self._draw_open)
+
+    @property
+    def draw_known(self) -> int:
+        """The cards the asking seat drew at the bout that has just ended that were
+        known already (the face-up trump, a known pile order): a draw may name them."""
+        return self._draw_known if self._draw_open else 0
+
+    @property
+    def draw_due(self) -> int:
+        """How many unseen cards the asking seat drew at the bout that has just
+        ended (R17) and the record has not named yet: a ``draw`` item may follow
+        now, and only now."""
+        return self._draw_hidden if self._draw_open else 0
+
     # ------------------------------------------------------------ moves
-    def implicit_passes(self, seat: int, move: Move | None = None) -> None:
+    def implicit_passes(self, seat: int, move: Move | None = None,
+                        passed: list[int] | None = None) -> None:
         """Pass for throwers whose hands the record hides, until ``seat`` is asked
         for ``move`` (a throw-in, pass or swap).
 
         A thrower with hidden cards is asked (F2 reading: he may hold a matching
         card); when the record's next move is another seat's, or not a throw-in,
         he did not throw, which the rules write as his ``pass`` or as his not
-        being asked at all (F2).
+        being asked at all (F2).  ``passed``, when given, gets the seats that
+        passed here, in order.
         """
         s = self.state
         throws = move is not None and move.kind in (Kind.THROW, Kind.PASS, Kind.SWAP)
         while (s.phase in (Phase.THROW, Phase.TAKEN) and s.hidden[s.to_move] > 0
                and (s.to_move != seat or not throws)):
+            if passed is not None:
+                passed.append(s.to_move)
             nxt = play(s, PASS)
             self._bout_end(s, PASS, nxt)
             s = nxt

@@ -156,6 +156,9 @@ class HintResult:
     #: (``HintConfig.uct_mix``, or ``uct_mix_not_greedy`` once a seat is caught).
     not_greedy: tuple[int, ...] = ()
     playout_weight: float = 0.0
+    #: The greedy player's move recommended over the move that scored best, its
+    #: advantage being within ``switch_z`` standard errors (None: not so).
+    kept: Kept | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -169,6 +172,7 @@ class HintResult:
             "effective_deals": round(self.effective_deals, 2), "inference": self.inference,
             "iterations": self.iterations, "facts": self.facts, "rejected": self.rejected,
             "not_greedy": list(self.not_greedy), "playout_weight": self.playout_weight,
+            "kept": self.kept.to_json() if self.kept is not None else None,
         }
 
 
@@ -290,15 +294,40 @@ def _dominated(i: int, scores: Sequence[Sequence[float]], margins: Sequence[Sequ
     return False
 
 
+@dataclass(frozen=True)
+class Kept:
+    """The greedy player's move kept as the recommendation over the move that
+    scored best (``top``): the top move's paired advantage (``advantage``, in
+    utility) was within ``z`` of its standard errors (``se``)."""
+
+    move: str
+    top: str
+    advantage: float
+    se: float
+    z: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "over": self.top, "advantage": round(self.advantage, 4),
+                "se": round(self.se, 4) if math.isfinite(self.se) else None, "z": self.z}
+
+    def text(self) -> str:
+        """One line for the hint table."""
+        within = ("one standard error" if self.z == 1 else f"{self.z:g} standard errors")
+        se = f"{self.se:.3f}" if math.isfinite(self.se) else "unknown"
+        return (f"kept: {self.move}, the greedy player's move: {self.top} scored "
+                f"{self.advantage:+.3f} more on the same deals, within {within} ({se})")
+
+
 def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores: Sequence[Sequence[float]],
                   margins: Sequence[Sequence[float]],
                   greedy: Move, z: float, mine: bool = True,
-                  weights: Sequence[float] | None = None) -> list[HintMove]:
+                  weights: Sequence[float] | None = None) -> tuple[list[HintMove], Kept | None]:
     """Put the greedy move first unless the top move beats it clearly (``switch_z``)
     or another move is at least as good on every scored deal and better on one
     (the recommendation is never a move the deals themselves show to be worse).
     With ``weights`` the advantage is the weighted one and deals of weight 0 do
-    not count for dominance."""
+    not count for dominance.  Returns the ranking and, when the greedy move was
+    put first, what it was kept over (:class:`Kept`)."""
     names = [str(m) for m in moves]
     g = names.index(str(greedy))
     t = names.index(ranked[0].move)
@@ -306,18 +335,19 @@ def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores: Sequenc
         live = [d for d, w in enumerate(weights) if w > 0]
         if _dominated(g, [scores[d] for d in live], [margins[d] for d in live],
                       1 if mine else -1):
-            return ranked
+            return ranked, None
         mean, se = _weighted_paired_advantage(t, g, scores, margins, weights)
     else:
         if _dominated(g, scores, margins, 1 if mine else -1):
-            return ranked
+            return ranked, None
         mean, se = paired_advantage(t, g, scores, margins)
     if not mine:
         mean = -mean
     if mean > 0 and mean > z * se:
-        return ranked
+        return ranked, None
     gi = next(i for i, h in enumerate(ranked) if h.move == names[g])
-    return [ranked[gi]] + ranked[:gi] + ranked[gi + 1:]
+    return ([ranked[gi]] + ranked[:gi] + ranked[gi + 1:],
+            Kept(names[g], ranked[0].move, mean, se, z))
 
 
 def _weighed(deals: Iterator[GameState], observations: Sequence[Observation],
@@ -555,9 +585,10 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         if max(w.weights) > min(w.weights):  # equal weights are no weights: the plain figures
             weights = w.weights
     ranked = aggregate(moves, scores, exact, greedy, margins, mine, weights)
+    kept = None
     if not exact and ranked[0].move != str(greedy):
-        ranked = _keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z, mine,
-                               weights)
+        ranked, kept = _keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z, mine,
+                                     weights)
     result = HintResult(
         player=k.seat + 1, to_move=to_move + 1, best=ranked[0].move, samples=len(scores),
         seed=seed, moves=ranked, exhaustive=exhaustive and complete,
@@ -567,7 +598,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         effective_deals=effective, inference=inference,
         iterations=0 if all(exact_flags) else iterations,
         facts=len(k.facts), rejected=sampler.rejected,
-        not_greedy=tuple(o + 1 for o in k.not_greedy), playout_weight=cfg.uct_mix,
+        not_greedy=tuple(o + 1 for o in k.not_greedy), playout_weight=cfg.uct_mix, kept=kept,
     )
     if interrupted:  # a KeyboardInterrupt still, carrying the answer from the deals scored
         raise Interrupted(partial=result)
@@ -575,4 +606,4 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
 
 
 __all__ = ["DEFAULT_SAMPLES", "DEFAULT_SAMPLES_MULTI", "MAX_UCT_ITERS", "TIME_ONLY_SAMPLES",
-           "HintMove", "HintResult", "aggregate", "default_samples", "hint", "hint_knowledge"]
+           "HintMove", "HintResult", "Kept", "aggregate", "default_samples", "hint", "hint_knowledge"]

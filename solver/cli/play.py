@@ -1,0 +1,76 @@
+"""`durak play`: a game against the engine at the terminal.
+
+A new deal (``--players``, ``--rules``, ``--seed``) with the engine in every
+other seat at a chosen strength (``--vs``: ``greedy``, ``hint`` -- the hint
+engine at its default budget -- ``strong``, or ``random``); the tool deals the
+draws.  The same prompt as `durak game` (:mod:`solver.cli.prompt`): moves,
+``hint``, ``auto``, ``undo``, ``show``, ``review`` at the end, ``quit``.  The
+record is saved after every move (``--record FILE``, else a new file in
+durak's data folder); ``--resume FILE`` goes on with a saved game.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from solver.cli.app import main
+from solver.cli.common import handles_errors, read_game_text
+from solver.cli.hint import MAX_SAMPLES
+from solver.cli.prompt import GamePrompt
+from solver.errors import OptionError
+from solver.game.rules import parse_rules
+from solver.games.session import (DEFAULT_STRENGTH, ENGINE_STRENGTHS, GameSession,
+                                  default_record_path)
+
+
+@main.command("play")
+@click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True,
+              help="Players at the table (you and the engine's seats).")
+@click.option("--rules", default="", help="Rule options, e.g. transfer,trump_swap.")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Seed of the deal (default: a fresh one, printed).")
+@click.option("--vs", "strength", type=click.Choice(ENGINE_STRENGTHS), default=DEFAULT_STRENGTH,
+              show_default=True,
+              help="The engine's strength: greedy (rules of thumb), hint (the hint engine at "
+                   "its default), strong (four times its deals), random.")
+@click.option("--seat", "me", type=click.IntRange(1, 6), default=1, show_default=True,
+              help="Your seat.")
+@click.option("--record", "record", default=None, metavar="FILE",
+              help="Save the record here after every move (default: a new file in durak's "
+                   "data folder, printed).")
+@click.option("--resume", "resume", default=None, metavar="FILE",
+              help="Go on with a game saved by `durak play` (in the same file).")
+@click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
+              help="Deals per hint (default 256 with two players, 512 with more).")
+@handles_errors
+def play_command(players: int, rules: str, seed: int | None, strength: str, me: int,
+                 record: str | None, resume: str | None, samples: int | None) -> None:
+    """Play a game against the engine: a new deal, the engine in the other seats."""
+    if resume is not None:
+        if record is not None:
+            raise OptionError("--resume FILE goes on in FILE; --record names another file")
+        session = GameSession.load(read_game_text(resume), path=resume)
+        if session.game.engine is None:
+            raise OptionError("this record is not a game against the engine: follow it with "
+                              "`durak game --resume FILE`")
+        click.echo(f"going on with the game in {resume}: you are seat {session.me}, the "
+                   f"engine ({session.strength}) plays seat(s) "
+                   f"{', '.join(map(str, session.engine_seats))}", err=True)
+    else:
+        if me > players:
+            raise OptionError(f"seat: seat {me} is not at a {players}-player table")
+        if seed is None:
+            seed = int.from_bytes(os.urandom(3), "little")
+        session = GameSession.new(players, parse_rules(rules), seed=seed, human=me,
+                                  engine=strength, path=record or default_record_path("play"))
+        names = ", ".join(session.game.rules.names()) or "podkidnoy"
+        click.echo(f"new game: {players} players, {names}, seed {seed}; you are seat {me}, the "
+                   f"engine ({strength}) plays seat(s) "
+                   f"{', '.join(map(str, session.engine_seats))}; the record is saved in "
+                   f"{session.path}", err=True)
+    if sys.stdin.isatty():
+        click.echo("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)",
+                   err=True)
+    sys.exit(GamePrompt(session, "play", samples).run())

@@ -1,0 +1,386 @@
+"""The prompt of a game at the terminal: `durak game` (a real game followed from one
+seat) and `durak play` (a game against the engine).
+
+A thin front end over :class:`~solver.games.session.GameSession`: it draws the
+board the session describes (:meth:`~GameSession.snapshot`, :meth:`~GameSession.turn`),
+passes every line typed to :meth:`~GameSession.enter_line` and runs the
+commands (``hint``, ``auto``, ``solve``, ``review``, ``undo``, ...).  No rule of
+the game is decided here.
+
+The session saves its record after every accepted entry, so leaving by
+``quit``, Ctrl-D or Ctrl-C (or SIGTERM) loses nothing: the record's path is
+printed on the way out, with the commands that go on from it.
+"""
+from __future__ import annotations
+
+import sys
+from contextlib import nullcontext
+from typing import Any, Callable
+
+from rich.text import Text
+
+from solver.answers import solve_answer
+from solver.cli.common import ExitCode, ProgressBar, print_hint_table, stdout_console
+from solver.cli.review import print_review
+from solver.cli.show import card_text, render
+from solver.cli.solve import print_solve
+from solver.errors import DurakError, Interrupted
+from solver.game.cards import SUIT_SYMBOLS, parse_card
+from solver.games.review import review
+from solver.games.session import GameSession
+from solver.notation.position import Position
+from solver.hints import HintResult
+from solver.search import Solver, SolveResult
+
+#: Seconds `solve` at the prompt may take (the exact answer of a known endgame).
+SOLVE_MAX_TIME = 20.0
+
+HELP_FOLLOW = (
+    "Type what happens at the table: a move of the seat to move (6S, 6S/8S or just 8S to "
+    "cover, take, pass, +8C or just 8C to throw in, >6H to transfer), or another seat's "
+    "with its seat (3:+8C); the cards you draw when asked (7H KD); Enter passes for a "
+    "seat whose hand you cannot see.\n"
+    "Commands: hint (the hint table), auto (play the hint's move), solve (the exact answer "
+    "once every card is known), show (the whole position), undo (the last entry), "
+    "review, record, save FILE, help, quit.")
+HELP_PLAY = (
+    "Type your move: 6S (a lead; 6S,6D or 6S 6D for two cards), 8S or 6S/8S to cover, take, "
+    "8C or +8C to throw in, pass, >6H to transfer.\n"
+    "Commands: hint (the hint table), auto (play the hint's move), solve (the exact answer "
+    "once every card is known), show (the whole position), undo (your last move and the "
+    "engine's answers), review (your moves, judged), record, save FILE, help, quit.")
+
+_ROLE = {"lead": "leads", "defend": "defends", "throw": "may throw in", "taken": "may add cards"}
+_YOUR = {"lead": "you lead", "defend": "you defend", "throw": "you may throw in",
+         "taken": "you may add cards to the take"}
+
+
+class GamePrompt:
+    """One game at the prompt.  ``kind``: ``game`` (followed) or ``play`` (against
+    the engine); ``samples``: deals per hint (None: the hint's default)."""
+
+    def __init__(self, session: GameSession, kind: str, samples: int | None = None,
+                 out: Callable[[Any], None] | None = None):
+        self.session = session
+        self.kind = kind
+        self.samples = samples
+        self.con = stdout_console()
+        self.tty = sys.stdin.isatty()
+        self.board = sys.stdout.isatty()
+        self.print: Callable[[Any], None] = out or self.con.print
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> int:
+        """Read lines until the game is left; returns the exit code."""
+        try:
+            self._engine_moves()
+            self._show_turn()
+            while True:
+                line = self._read()
+                if line is None:
+                    self._leave("end of input")
+                    return int(ExitCode.OK)
+                if not self._do(line):
+                    self._leave("quit")
+                    return int(ExitCode.OK)
+        except KeyboardInterrupt:
+            self._leave("interrupted")
+            return int(ExitCode.INTERRUPTED)
+
+    def _read(self) -> str | None:
+        if self.tty:
+            try:
+                return input(self._prompt())
+            except EOFError:
+                self.print("")
+                return None
+        line = sys.stdin.readline()
+        return None if not line else line.rstrip("\n")
+
+    def _prompt(self) -> str:
+        t = self.session.turn()
+        if t.draw_due:
+            return f"your {t.draw_due} drawn card(s)> "
+        if t.seat is None:
+            return "game over> "
+        if t.seat == self.session.me:
+            return "your move> "
+        return f"seat {t.seat}> "
+
+    def _do(self, line: str) -> bool:
+        """One line; False to leave."""
+        text = line.split("#", 1)[0].strip()
+        word, _, rest = text.partition(" ")
+        cmd = word.lower()
+        try:
+            self._engine_moves()  # where a Ctrl-C stopped the engine's thinking
+            if not text:
+                return self._enter_empty()
+            if cmd in ("quit", "exit", "q"):
+                return False
+            if cmd in ("help", "?"):
+                self.print(HELP_PLAY if self.kind == "play" else HELP_FOLLOW)
+            elif cmd == "undo":
+                self._undo()
+            elif cmd == "show":
+                for ln in render(Position(self.session.view(), self.session.me - 1), True):
+                    self.print(ln)
+            elif cmd == "hint":
+                self._hint()
+            elif cmd == "auto":
+                self._auto()
+            elif cmd == "solve":
+                self._solve()
+            elif cmd == "review":
+                self._review()
+            elif cmd == "record":
+                self.print(Text(self.session.record_text().rstrip("\n")))
+            elif cmd == "save":
+                self._save(rest.strip())
+            else:
+                self._entries(text)
+        except DurakError as e:
+            self.print(Text("error: " + " ".join(str(e).split()), style="red"))
+        except OSError as e:
+            self.print(Text(f"error: {e}", style="red"))
+        except KeyboardInterrupt:  # Ctrl-C while working: stop the work, keep the game
+            self.print(Text("interrupted; the game goes on (Ctrl-C at the prompt, Ctrl-D or "
+                            "`quit` leaves)", style="yellow"))
+        return True
+
+    # ------------------------------------------------------------ entries
+    def _entries(self, text: str) -> None:
+        for acc in self.session.enter_line(text):
+            if acc.note:
+                self.print(Text(acc.note, style="yellow"))
+            if not self.board:
+                self.print(f"ok: {' '.join(acc.entries)}")
+        self._engine_moves()
+        self._show_turn()
+
+    def _enter_empty(self) -> bool:
+        """Enter on its own: a pass for a seat whose hand the player cannot see."""
+        t = self.session.turn()
+        if (t.seat is not None and t.seat != self.session.me and t.moves is None
+                and t.phase in ("throw", "taken") and not t.draw_due):
+            self._entries(f"{t.seat}:pass")
+        return True
+
+    def _engine_moves(self) -> None:
+        s = self.session
+        while s.engine_to_move:
+            seat = s.turn().seat
+            with self._busy(f"seat {seat} (engine) is thinking"):
+                acc = s.engine_move()
+            move = acc.entries[-1].split(":", 1)[1]
+            self.print(Text(f"seat {seat} (engine): ").append_text(self._move_text(move)))
+
+    def _undo(self) -> None:
+        s = self.session
+        gone = s.undo_turn() if s.game.engine is not None else [s.undo()]
+        self.print(f"undone: {' '.join(reversed(gone))}")
+        self._show_turn()
+
+    # ------------------------------------------------------------ answers
+    def _hint(self) -> SolveResult | HintResult:
+        """The advice the review will judge this decision by: exact once every card is
+        placed, else the hint table."""
+        s = self.session
+        try:
+            with ProgressBar("hint: scoring deals") as bar:
+                res = s.hint(samples=self.samples, progress=bar.callback)
+        except Interrupted as e:  # Ctrl-C: the hint from the deals scored so far
+            if not isinstance(e.partial, HintResult):
+                raise
+            res = e.partial
+        if isinstance(res, SolveResult):
+            self.print("every card is known: the exact value of every move")
+            print_solve(res, True)
+        else:
+            print_hint_table(res)
+            if res.interrupted:
+                self.print(Text(f"hint interrupted after {res.samples} deals", style="yellow"))
+        return res
+
+    def _auto(self) -> None:
+        res = self._hint()
+        if isinstance(res, HintResult) and res.interrupted:
+            return
+        self._entries(f"{self.session.me}:{res.best if isinstance(res, HintResult) else res.best[0]}")
+
+    def _solve(self) -> None:
+        s = self.session
+        state = s.known_state()
+        if state is None:
+            v = s.view()
+            why = (f"the pile still holds {v.pile} card(s)" if v.pile
+                   else "the other hands do not follow from what you saw yet")
+            self.print(f"not yet: {why}; `hint` estimates the moves")
+            return
+        with self._busy("solving"):
+            ans = solve_answer(state, s.me, max_time=SOLVE_MAX_TIME, solver=Solver())
+        print_solve(ans.result, False)  # type: ignore[arg-type]
+        if not ans.exact:
+            self.print(Text(f"(cut off after {SOLVE_MAX_TIME:g} s: what is proven so far)",
+                            style="yellow"))
+
+    def _review(self) -> None:
+        s = self.session
+        with ProgressBar("reviewing") as bar:
+            res = review(s.game, seat=s.me, seed=s.seed, progress=bar.callback)
+        print_review(res)
+        if res.interrupted:
+            self.print(Text("review interrupted", style="yellow"))
+
+    def _save(self, name: str) -> None:
+        if not name:
+            self.print("save: give a file name")
+            return
+        path = self.session.save_copy(name)
+        self.print(f"saved {len(self.session.entries)} entries to {path}")
+
+    # ------------------------------------------------------------ drawing
+    def _busy(self, what: str) -> Any:
+        if sys.stderr.isatty():
+            return self.con.status(what, spinner="dots")
+        return nullcontext()
+
+    def _move_text(self, move: str) -> Text:
+        out = Text()
+        deck = self.session.game.rules.deck
+        trump = self.session.game.trump
+        for part in _split_move(move):
+            try:
+                out.append_text(card_text(parse_card(part, deck), True, trump))
+            except DurakError:
+                out.append(part)
+        return out
+
+    def _show_turn(self) -> None:
+        s = self.session
+        if self.board:
+            for ln in board_lines(s):
+                self.print(ln)
+        self.print(self._next_line())
+
+    def _next_line(self) -> Text:
+        s = self.session
+        t = s.turn()
+        if t.seat is None:
+            info = s.outcome
+            text = info["text"] if info else "the game is over"
+            tail = " -- `review` judges your moves, `undo` takes back, `quit` leaves"
+            return Text(f"Game over: {text}", style="bold").append(tail, style="dim")
+        if t.draw_due:
+            return Text(f"The bout is over: name the {t.draw_due} card(s) you drew "
+                        f"(R17), e.g. 7H KD", style="bold")
+        role = _ROLE.get(t.phase, t.phase)
+        if t.seat == s.me:
+            head = Text(f"Your move ({_YOUR.get(t.phase, t.phase)}): ", style="bold")
+            moves = list(t.moves or ())
+            return head.append(" ".join(moves)).append("   hint · auto · help", style="dim")
+        if t.moves is not None:  # a hand that follows from what was seen
+            return Text(f"Seat {t.seat} {role}: ", style="bold").append(" ".join(t.moves))
+        return Text(f"Seat {t.seat} {role}: ", style="bold").append(_expect(t, s))
+
+    def _leave(self, why: str) -> None:
+        s = self.session
+        path = s.path
+        if path is None:
+            return
+        n = len(s.entries)
+        again = "durak play --resume" if self.kind == "play" else "durak game --resume"
+        msg = (f"{why}: the record ({n} entries) is saved in {path}\n"
+               f"go on with `{again} {path}`, review it with `durak review {path}`")
+        print(msg, file=sys.stderr)
+        s.close()
+
+
+def _expect(t: Any, s: GameSession) -> str:
+    """What to type for a seat whose hand the player cannot see."""
+    if t.phase == "lead":
+        return f"type the card(s) seat {t.seat} led, e.g. 6D (two: 6D 6S)"
+    if t.phase == "defend":
+        first = t.open[0] if t.open else "6S"
+        transfer = ", or >card to transfer" if s.game.rules.any_transfer else ""
+        return (f"type the card that covered {' '.join(t.open)} ({first}/card, or just the "
+                f"card), take{transfer}")
+    ranks = "/".join(t.ranks)
+    return f"type the card seat {t.seat} threw in (a {ranks}), or pass (Enter)"
+
+
+def _split_move(move: str) -> list[str]:
+    """A move's text cut into card names and the signs between (for colouring)."""
+    out: list[str] = []
+    cur = ""
+    for ch in move:
+        if ch in "/,+>!":
+            if cur:
+                out.append(cur)
+            out.append(ch)
+            cur = ""
+        else:
+            cur += ch
+    if cur:
+        out.append(cur)
+    return out
+
+
+def board_lines(s: GameSession) -> list[Text]:
+    """The board in a few lines: trump, pile and discards; each other seat with its
+    hand size (and the cards known in it); the table; the player's hand."""
+    snap = s.snapshot()
+    view = s.view()
+    trump = view.trump
+    lines: list[Text] = []
+    head = Text("Trump ").append(SUIT_SYMBOLS[trump], style="bold red" if trump in (1, 2)
+                                 else "bold")
+    if snap["trump_card"]:
+        head.append(f"   pile {snap['pile']}, face up ")
+        head.append_text(card_text(parse_card(snap["trump_card"]), True, trump))
+    else:
+        head.append(f"   pile {snap['pile']}")
+    head.append(f"   out {len(snap['out'])}")
+    if snap["rules"]:
+        head.append(f"   rules: {', '.join(snap['rules'])}", style="dim")
+    lines.append(head)
+    width = 17
+    for seat in snap["seats"]:
+        if seat["me"]:
+            continue
+        name = f"Seat {seat['seat']}" + (" (engine)" if seat["engine"] else "")
+        ln = Text(name.ljust(width))
+        known = [parse_card(c) for c in seat["cards"]]
+        for c in known:
+            ln.append_text(card_text(c, True, trump)).append(" ")
+        if seat["hidden"]:
+            ln.append(("+ " if known else "") + f"{seat['hidden']} unseen", style="dim")
+        if not seat["size"]:
+            ln.append("no cards", style="dim")
+        if seat["roles"]:
+            ln.append("   " + ", ".join(seat["roles"]), style="cyan")
+        lines.append(ln)
+    if snap["table"]:
+        t = Text("Table".ljust(width))
+        for i, (a, c) in enumerate(snap["table"]):
+            if i:
+                t.append("   ")
+            t.append_text(card_text(parse_card(a), True, trump))
+            if c:
+                t.append("/").append_text(card_text(parse_card(c), True, trump))
+        if snap["take"]:
+            t.append("   (taken)", style="yellow")
+        lines.append(t)
+    me = next(x for x in snap["seats"] if x["me"])
+    mine = Text(f"You, seat {me['seat']}".ljust(width), style="bold")
+    for c in me["cards"]:
+        mine.append_text(card_text(parse_card(c), True, trump)).append(" ")
+    if me["hidden"]:
+        mine.append(f"+ {me['hidden']} not named yet", style="dim")
+    if me["roles"]:
+        mine.append("   " + ", ".join(me["roles"]), style="cyan")
+    lines.append(mine)
+    return lines
+
+
+__all__ = ["GamePrompt", "board_lines"]

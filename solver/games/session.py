@@ -1,0 +1,731 @@
+"""A game in progress, fed entry by entry: the one model behind `durak game`,
+`durak play` and the web board's games.
+
+A :class:`GameSession` holds a game record (docs/game-record.md) and the list of
+entries accepted so far -- moves with their seats (``2:6D``) and the asking
+seat's draws (``draw 7H KD``).  Everything else follows from the rules: whose
+turn it is, the legal moves, what each seat draws when a bout ends (R17), what
+is public (:meth:`Game.knowledge`).  The front ends hold no game logic: they
+show :meth:`GameSession.snapshot` and :meth:`GameSession.turn`, pass what the
+player typed or clicked to :meth:`GameSession.enter`, and ask for hints.
+
+Two kinds of game:
+
+* **followed** (:meth:`GameSession.follow`): a game at a real table seen from one
+  seat: its own deal and draws are entered, the others' cards become known as
+  they are played.  The session asks for the seat's drawn cards when a bout
+  ends (:attr:`Turn.draw_due`).
+* **against the engine** (:meth:`GameSession.new`): a new deal with every card
+  known to the model (a full record); the engine plays the other seats
+  (:meth:`GameSession.engine_move`) and deals the draws.  The player still sees
+  only his seat's view (:meth:`GameSession.snapshot`).
+
+Every accepted entry is checked by replaying the record (the record's replay is
+the single judge of legality) and saved at once when the session has a file:
+nothing typed is lost to Ctrl-C, and :meth:`GameSession.load` goes on from the
+file.  :meth:`GameSession.undo` takes back exactly the last accepted entry.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import random
+import re
+import time
+import zlib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO, Any, Callable
+
+from solver.errors import DurakError, MoveError, OptionError, RecordError
+from solver.game.cards import SUITS, card_name, cards_of, parse_card
+from solver.game.deal import new_game
+from solver.game.movegen import legal_moves
+from solver.game.moves import Kind, Move, parse_move_with_seat
+from solver.game.outcome import outcome_info, phase_name
+from solver.game.rules import Rules
+from solver.game.state import NO_COVER, GameState, Phase
+from solver.games.record import Game, known_deal
+from solver.games.replay import Replay
+from solver.games.review import REVIEW_MAX_TIME, advise
+from solver.hints import HintResult
+from solver.hints.knowledge import Knowledge, PublicTracker
+from solver.match import choose_move, make_policy
+from solver.notation import format_position
+from solver.search import SolveResult
+
+#: The engine's strengths a game against it offers (:func:`solver.match.make_policy`).
+ENGINE_STRENGTHS = ("greedy", "hint", "strong", "random")
+#: The default strength: the hint engine at its default budget.
+DEFAULT_STRENGTH = "hint"
+#: The most entries a session takes (a record far longer than any real game).
+MAX_ENTRIES = 4000
+
+_WORDS = {"take": "take", "pass": "pass", "swap": "swap"}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What happens next, as the asking seat can tell.
+
+    ``seat``: the seat to move (1-based; None once the game is over); ``phase``:
+    lead, defend, throw, taken or over; ``moves``: its legal moves when the
+    asking seat knows its hand (its own; the others' once they follow from what
+    it saw), else None; ``draw_due``: how many drawn cards the asking seat must
+    name before anything else (a followed game, R17); ``engine``: the engine
+    moves next; ``open``: the attack cards still to cover; ``ranks``: the ranks
+    that may be thrown in (R9).
+    """
+
+    seat: int | None
+    phase: str
+    moves: tuple[str, ...] | None
+    draw_due: int = 0
+    engine: bool = False
+    open: tuple[str, ...] = ()
+    ranks: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "phase": self.phase,
+                "moves": list(self.moves) if self.moves is not None else None,
+                "draw_due": self.draw_due, "engine": self.engine, "open": list(self.open),
+                "ranks": list(self.ranks)}
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """What one call of :meth:`GameSession.enter` added: the entries (``2:6D``,
+    ``3:pass``, ``draw 7H``) and a note for the player (the passes the record
+    implied, a move held until the draw is named)."""
+
+    entries: tuple[str, ...]
+    note: str = ""
+
+
+class GameSession:
+    """A game in progress (see the module docstring).
+
+    ``game``: the record so far; ``path``: the file it is saved to after every
+    accepted entry (None: not saved); ``seed``: the seed of the hints' deals (the
+    same seed `durak review` uses by default, so the review judges the moves
+    on the deals the hints saw).
+    """
+
+    def __init__(self, game: Game, path: str | os.PathLike[str] | None = None, seed: int = 0):
+        if game.engine is not None and game.engine[1] not in ENGINE_STRENGTHS:
+            raise RecordError("engine", f"unknown strength {game.engine[1]!r} "
+                                        f"(known: {', '.join(ENGINE_STRENGTHS)})")
+        if game.engine is not None and not game.full:
+            raise RecordError("engine", "a game against the engine is a full record "
+                                        "(every deal and the pile order)")
+        if game.engine is not None and game.me in game.engine[0]:
+            raise RecordError("engine", f"the engine cannot play the asking seat {game.me + 1}")
+        self.base = replace(game, events=[], _replay=None)
+        self.game = game
+        self.entries: list[str] = game.tokens()
+        # the record after each entry, so an undo is exact and costs nothing
+        self._games: list[Game] = [self.base]
+        for tok in self.entries:
+            self._games.append(self._games[-1].extended([tok]))
+        self.seed = seed
+        self.held: str | None = None   # a move typed before the draw it made due
+        self._policy: Any = None
+        self._known: tuple[Game, GameState | None] | None = None
+        self._kcache: tuple[tuple[int, int], Game, Knowledge] | None = None
+        self._file: _RecordFile | None = None
+        if path is not None:
+            self._file = _RecordFile(Path(path))
+            self.save()
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def new(cls, players: int = 2, rules: Rules | None = None, seed: int | None = None,
+            human: int = 1, engine: str = DEFAULT_STRENGTH,
+            path: str | os.PathLike[str] | None = None) -> "GameSession":
+        """A new deal (seeded; default a fresh seed) against the engine at ``engine``
+        strength in every seat but ``human`` (1-based)."""
+        if engine not in ENGINE_STRENGTHS:
+            raise OptionError(f"engine: unknown strength {engine!r} "
+                              f"(known: {', '.join(ENGINE_STRENGTHS)})")
+        if not 1 <= human <= players:
+            raise OptionError(f"seat: seat {human} is not at this {players}-player table")
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "little")
+        start = new_game(players, rules or Rules(), seed=seed)
+        g = Game.from_play(start, [], me=human)
+        g = replace(g, engine=(tuple(s for s in range(players) if s != human - 1), engine))
+        return cls(g, path, seed=0)
+
+    @classmethod
+    def follow(cls, players: int, trump: str, deal: str, me: int = 1,
+               attacker: int | None = None, rules: Rules | str | None = None,
+               path: str | os.PathLike[str] | None = None, seed: int = 0) -> "GameSession":
+        """A game at a real table followed from seat ``me`` (1-based): its dealt
+        cards, the face-up trump card (the suit when the deal leaves no pile),
+        the seat that leads the first bout (R6)."""
+        rules_text = str(rules) if isinstance(rules, Rules) else (rules or "")
+        lines = [f"players {players}", f"trump {trump}", f"me {me}", f"deal {me} {deal}"]
+        if rules_text:
+            lines.append(f"rules {rules_text}")
+        if attacker is not None:
+            lines.append(f"attacker {attacker}")
+        return cls(Game.parse("\n".join(lines)), path, seed)
+
+    @classmethod
+    def load(cls, text: str, path: str | os.PathLike[str] | None = None,
+             seed: int = 0) -> "GameSession":
+        """A session that goes on from a record's text (and saves to ``path``)."""
+        return cls(Game.parse(text), path, seed)
+
+    # ------------------------------------------------------------ state
+    @property
+    def me(self) -> int:
+        """The asking seat (1-based): the player's."""
+        return self.game.me + 1
+
+    @property
+    def engine_seats(self) -> tuple[int, ...]:
+        """The seats the engine plays (1-based)."""
+        return tuple(s + 1 for s in self.game.engine[0]) if self.game.engine else ()
+
+    @property
+    def strength(self) -> str | None:
+        return self.game.engine[1] if self.game.engine else None
+
+    @property
+    def state(self) -> GameState:
+        """The game now as the record knows it: every card in a game against the
+        engine, the asking seat's replay view in a followed game."""
+        return self.game.final
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """How the game ended (:func:`~solver.game.outcome.outcome_info`), or None."""
+        return outcome_info(self.state) if self.is_over else None
+
+    @property
+    def path(self) -> Path | None:
+        return self._file.path if self._file is not None else None
+
+    def knowledge(self, seat: int | None = None) -> Knowledge:
+        """What ``seat`` (1-based, default the player's) knows now: every public fact
+        of the game (:meth:`Game.knowledge`)."""
+        s0 = self.game.me + 1 if seat is None else seat
+        key = (id(self.game), s0)
+        if self._kcache is None or self._kcache[0] != key:
+            self._kcache = (key, self.game, self.game.knowledge(s0, passes=False))
+        return self._kcache[2]
+
+    def view(self) -> GameState:
+        """The player's view now: the whole state once the opponents' hands follow
+        from what he saw (pile empty, one deal left), else his knowledge's view
+        (in a followed game, until he names the cards he drew, the record's view
+        with them hidden)."""
+        if self._replay().draw_due:
+            return self.state
+        return self.known_state() or self.knowledge().view
+
+    def known_state(self) -> GameState | None:
+        """Every card placed, from what the player saw (:meth:`Game.known_state`):
+        the position `durak solve` may answer exactly."""
+        if self.is_over or self._replay().draw_due:
+            return None
+        if self._known is None or self._known[0] is not self.game:
+            self._known = (self.game, known_deal(self.knowledge()))
+        return self._known[1]
+
+    def _replay(self) -> Replay:
+        return self.game.replay()
+
+    def turn(self) -> Turn:
+        """Whose turn it is and what they may do (:class:`Turn`)."""
+        s = self.state
+        due = self._replay().draw_due
+        if s.is_over:
+            return Turn(None, "over", None, due)
+        seat = s.to_move
+        moves = None
+        view = self.view()  # the player's: the engine's hand is not shown
+        if not view.hidden[seat]:
+            moves = tuple(str(m) for m in legal_moves(view))
+        open_ = tuple(card_name(a) for a in s.open_attacks)
+        ranks = tuple(sorted({card_name(c)[:-1] for c in cards_of(s.table_mask)},
+                             key="23456789TJQKA".index))
+        return Turn(seat + 1, phase_name(s), moves, due,
+                    engine=seat in (self.game.engine[0] if self.game.engine else ()),
+                    open=open_, ranks=ranks if s.phase in (Phase.THROW, Phase.TAKEN) else ())
+
+    @property
+    def engine_to_move(self) -> bool:
+        t = self.turn()
+        return t.engine and t.draw_due == 0
+
+    # ------------------------------------------------------------ entries
+    def enter(self, text: str) -> Accepted:
+        """Take one line of play: a move (with or without its seat, with or without
+        its ``+``, ``>`` or attack card where only one reading fits), ``draw 7H KD``
+        or, when a draw is due, the drawn cards alone.  Raises a
+        :class:`~solver.errors.DurakError` with one line saying what was wrong
+        (and what was meant, where it can tell); nothing is changed then."""
+        words = " ".join(text.split())
+        if not words:
+            raise MoveError("empty entry: type a move, e.g. 6S, or `take`")
+        if self.is_over:
+            raise MoveError("the game is over: no move may follow (R20); `undo` takes the "
+                            "last move back")
+        if len(self.entries) >= MAX_ENTRIES:
+            raise OptionError(f"the record holds {MAX_ENTRIES} entries, the most a game takes")
+        due = self._replay().draw_due
+        head = words.split(" ", 1)[0].lower()
+        if head == "draw":
+            return self.draw(words[4:])
+        if due:
+            deck = self.game.rules.deck
+            # cards of his hand before the draw are a move typed too soon, not a draw
+            own = self.state.hands[self.game.me] & ~self._replay().draw_known
+            if _all_cards(words, deck) and not any(
+                    own >> parse_card(c, deck) & 1 for c in re.split(r"[\s,]+", words) if c):
+                return self.draw(words)
+            raise MoveError(f"first the {due} card(s) seat {self.me} drew (R17), "
+                            f"e.g. `{_example_draw(due)}`")
+        token = self._resolve(words)
+        return self._play_token(token)
+
+    def enter_line(self, line: str) -> list[Accepted]:
+        """Several entries typed on one line, as a record writes them: a new entry
+        starts at each move with its seat (``2:6S``) and at each ``draw``; the
+        words between belong to it (``7S 7H`` is a lead of two cards).  Entered
+        in order; at the first bad one the error is raised, the ones before it
+        stay accepted."""
+        out = []
+        for item in split_entries(line):
+            out.append(self.enter(item))
+        return out
+
+    def play(self, move: Move | str, seat: int | None = None) -> Accepted:
+        """Play a move object (or its text) for ``seat`` (1-based, default the seat to move)."""
+        text = str(move)
+        if seat is not None:
+            text = f"{seat}:{text}"
+        return self.enter(text)
+
+    def draw(self, cards: str) -> Accepted:
+        """The asking seat's drawn cards (``7H KD``), due when a bout has just ended."""
+        names = [c for c in re.split(r"[\s,]+", cards.strip()) if c]
+        if not names:
+            raise MoveError(f"draw: name the card(s) seat {self.me} drew, e.g. `draw 7H KD`")
+        deck = self.game.rules.deck
+        try:
+            parsed = [card_name(parse_card(c, deck)) for c in names]
+        except DurakError as e:
+            raise MoveError(f"draw: {e}") from None
+        token = "draw " + " ".join(parsed)
+        self._commit(self.entries + [token])
+        note = ""
+        done = [token]
+        if self.held is not None:
+            held, self.held = self.held, None
+            try:
+                acc = self._play_token(held)
+            except DurakError as e:
+                note = f"the move typed before the draw was not played: {e}"
+            else:
+                done.extend(acc.entries)
+                note = acc.note
+        return Accepted(tuple(done), note)
+
+    def undo(self) -> str:
+        """Take back exactly the last accepted entry; returns it.  A move held until
+        a draw is named is forgotten first."""
+        if self.held is not None:
+            held, self.held = self.held, None
+            return f"{held} (held until the draw; not played)"
+        if not self.entries:
+            raise MoveError("nothing to undo")
+        gone = self.entries[-1]
+        self._commit(self.entries[:-1])
+        return gone
+
+    def undo_turn(self) -> list[str]:
+        """In a game against the engine: take back the player's last move and the
+        engine's answers after it, so it is the player's turn again."""
+        gone: list[str] = []
+        mine = f"{self.me}:"
+        while self.entries:
+            last = self.entries[-1]
+            gone.append(self.undo())
+            if last.startswith(mine):
+                break
+        if not gone:
+            raise MoveError("nothing to undo")
+        return gone
+
+    def engine_move(self, policy: Any = None) -> Accepted:
+        """Play the engine's move for the seat to move (an engine seat), chosen from
+        that seat's view only (:func:`solver.match.choose_move`); its random
+        generator is seeded by the deal and the move number, so a game replays."""
+        t = self.turn()
+        if t.seat is None:
+            raise MoveError("the game is over")
+        seat = t.seat - 1
+        if policy is None:
+            if not t.engine:
+                raise MoveError(f"seat {t.seat} is not played by the engine")
+            if self._policy is None:
+                assert self.strength is not None
+                self._policy = make_policy(self.strength)
+            policy = self._policy
+        tracker = PublicTracker(self.game.start())
+        for _, m in self._replay().moves:
+            tracker.play(m)
+        rng = random.Random(f"engine:{self._fingerprint()}:{len(self.entries)}")
+        move = choose_move(policy, tracker, seat, rng)
+        return self._play_token(f"{t.seat}:{move}")
+
+    def _fingerprint(self) -> int:
+        return zlib.crc32(self.base.format().encode())
+
+    # ------------------------------------------------------------ answers
+    def hint(self, samples: int | None = None, seed: int | None = None,
+             max_time: float | None = None, exact_time: float | None = REVIEW_MAX_TIME,
+             progress: Callable[[int, int], None] | None = None) -> SolveResult | HintResult:
+        """The advice for the player now, exactly what `durak review` judges this
+        decision by (:func:`solver.games.review.advise`): the exact analysis of every
+        move once his knowledge places every card (pile empty), else the hint
+        engine on his knowledge -- every public fact of the game -- at its default
+        deals and the session's seed."""
+        t = self.turn()
+        if t.seat is None:
+            raise MoveError("the game is over: there is no move to hint")
+        if t.seat != self.me:
+            raise MoveError(f"it is seat {t.seat}'s turn; a hint is for seat {self.me}, "
+                            "the player, on his turn")
+        if t.draw_due:
+            raise MoveError(f"first the {t.draw_due} card(s) seat {self.me} drew (R17)")
+        return advise(self.knowledge(), self.known_state(), samples=samples,
+                      seed=self.seed if seed is None else seed, max_time=max_time,
+                      exact_time=exact_time, progress=progress)
+
+    # ------------------------------------------------------------ output
+    def record_text(self) -> str:
+        return self.game.format()
+
+    def save(self) -> None:
+        """Write the record to the session's file, whole (a temporary file renamed
+        over it: a stop at any moment leaves the old record or the new one)."""
+        if self._file is not None:
+            self._file.write(self.game.format())
+
+    def save_copy(self, path: str | os.PathLike[str]) -> Path:
+        """Write the record to another file as well (whole, by a rename)."""
+        p = Path(path)
+        write_whole(p, self.game.format())
+        return p
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def snapshot(self, seat: int | None = None) -> dict[str, Any]:
+        """The board as ``seat`` (1-based, default the player) sees it, JSON-ready:
+        what the terminal draws and the web board shows."""
+        s1 = self.me if seat is None else seat
+        if s1 == self.me:
+            view = self.view()
+        else:
+            view = self.knowledge(s1).view
+        over = self.is_over
+        if over:
+            view = self.state if self.game.full else view
+        t = self.turn()
+        seats = []
+        for s in range(view.players):
+            roles = []
+            if not over:
+                if s == view.attacker:
+                    roles.append("attacker")
+                if s == view.defender:
+                    roles.append("defender")
+                if s == view.to_move:
+                    roles.append("to move")
+            if not view.active(s) or (over and view.hand_size(s) == 0):
+                roles.append("out")
+            seats.append({"seat": s + 1, "cards": [card_name(c) for c in cards_of(view.hands[s])],
+                          "hidden": view.hidden[s], "size": view.hand_size(s), "roles": roles,
+                          "engine": s + 1 in self.engine_seats, "me": s + 1 == s1})
+        moves = list(t.moves) if t.moves is not None and t.seat == s1 else None
+        return {
+            "players": view.players, "rules": view.rules.names(), "trump": SUITS[view.trump],
+            "trump_card": card_name(view.trump_card) if view.trump_card >= 0 and view.pile else None,
+            "pile": view.pile, "out": [card_name(c) for c in cards_of(view.out)],
+            "table": [[card_name(a), card_name(c) if c != NO_COVER else None]
+                      for a, c in view.table],
+            "take": view.take, "limit": view.limit if view.table else None,
+            "seats": seats, "me": s1, "turn": t.to_json(), "moves": moves,
+            "over": over, "outcome": self.outcome,
+            "exact": not over and self.known_state() is not None,
+            "position": format_position(view, s1 - 1) if not over else None,
+            "history": list(self.entries), "held": self.held,
+            "engine": ({"seats": list(self.engine_seats), "strength": self.strength}
+                       if self.game.engine else None),
+            "record": str(self.path) if self.path else None,
+        }
+
+    # ------------------------------------------------------------ inside
+    def _commit(self, entries: list[str]) -> None:
+        """Make ``entries`` the record (raising at a bad one, nothing changed), then
+        save it.  Entries added to the present ones are replayed alone; a shorter
+        list (an undo) is a record this session had before."""
+        n = len(self.entries)
+        if len(entries) > n and entries[:n] == self.entries:
+            games = []
+            g = self.game
+            for tok in entries[n:]:
+                g = g.extended([tok])
+                games.append(g)
+            self._games.extend(games)
+        elif len(entries) < n and entries == self.entries[:len(entries)]:
+            del self._games[len(entries) + 1:]
+        else:
+            self._games = [self.base]
+            for tok in entries:
+                self._games.append(self._games[-1].extended([tok]))
+        self.game = self._games[-1]
+        self.entries = list(entries)
+        self.save()
+
+    def _try(self, token: str) -> Game | DurakError:
+        try:
+            return self.game.extended([token])
+        except DurakError as e:
+            return e
+
+    def _play_token(self, token: str) -> Accepted:
+        """Accept one move token (``2:6D``); in a followed game, the passes of hidden
+        throwers it implies that end a bout with a draw due come first, as
+        entries of their own, and the move waits for the draw."""
+        passed = self._implied_passes(token)
+        if passed:
+            entries = [f"{s + 1}:pass" for s in passed]
+            self._commit(self.entries + entries)
+            due = self._replay().draw_due
+            self.held = token
+            who = ", ".join(str(s + 1) for s in passed)
+            return Accepted(tuple(entries), f"seat(s) {who} passed and the bout ended; name the "
+                                            f"{due} card(s) seat {self.me} drew (R17), then "
+                                            f"{token} is played")
+        self._commit(self.entries + [token])
+        return Accepted((token,))
+
+    def _implied_passes(self, token: str) -> list[int]:
+        """The hidden throwers' passes ``token`` implies when they end a bout after
+        which the asking seat must name drawn cards (else none: the record
+        implies them by itself)."""
+        if self.game.full:
+            return []
+        seat, mv = parse_move_with_seat(token.split(" ", 1)[0], self.game.rules.deck)
+        if seat is None:
+            return []
+        r = self._replay().copy()
+        passed: list[int] = []
+        r.implicit_passes(seat - 1, mv, passed)
+        return passed if r.draw_due else []
+
+    def _resolve(self, words: str) -> str:
+        """The one record token (``seat:move``) a typed move means; see :meth:`enter`."""
+        deck = self.game.rules.deck
+        s = self.state
+        seat: int | None = None
+        body = words
+        m = re.fullmatch(r"(\d+)\s*:\s*(.+)", words)
+        if m:
+            seat, body = int(m.group(1)), m.group(2)
+        if self.game.engine is not None:
+            if seat is not None and seat != self.me:
+                raise MoveError(f"you play seat {self.me}; the engine plays seat {seat}")
+            if s.to_move != self.game.me:
+                raise MoveError(f"it is seat {s.to_move + 1}'s turn (the engine's)")
+            seat = self.me
+        readings = _readings(body, s, deck)
+        asked = seat if seat is not None else s.to_move + 1
+        good = self._valid(readings, [asked])
+        if len(good) > 1:  # the reading of the turn now before one implying passes first
+            now = [g for g in good if _fits(g, s)]
+            good = now if len(now) == 1 else good
+        if len(good) == 1:
+            return good[0]
+        if len(good) > 1:
+            raise MoveError(f"{words!r} can mean {_either(good)}: type the one you mean")
+        # nothing fits the seat asked; in a followed game a hidden thrower asked now
+        # may have passed, and another thrower played it
+        others: list[int] = []
+        if seat is None and self.game.engine is None and s.phase in (Phase.THROW, Phase.TAKEN):
+            others = [t + 1 for t in s.throw_order() if t != s.to_move]
+        alt = self._valid(readings, others)
+        if alt:
+            raise MoveError(f"{words!r} is not a move of seat {asked} here; did you mean "
+                            f"{_either(alt)}?")
+        err = self._try(f"{asked}:{readings[0]}")
+        problem = getattr(err, "problem", str(err))
+        raise MoveError(f"{words!r}: {problem}")
+
+    def _valid(self, readings: list[str], seats: list[int]) -> list[str]:
+        out = []
+        for st in seats:
+            for r in readings:
+                tok = f"{st}:{r}"
+                if not isinstance(self._try(tok), DurakError) and tok not in out:
+                    out.append(tok)
+        return out
+
+
+def split_entries(line: str) -> list[str]:
+    """A typed line cut into entries: at each word with a seat prefix (``2:6S``) and
+    at each ``draw``; a ``#`` starts a comment."""
+    words = line.split("#", 1)[0].split()
+    items: list[list[str]] = []
+    for w in words:
+        if not items or re.match(r"\d+:", w) or w.lower() == "draw":
+            items.append([w])
+        else:
+            items[-1].append(w)
+    return [" ".join(i) for i in items]
+
+
+def _readings(body: str, state: GameState, deck: int) -> list[str]:
+    """Every move text that ``body`` may mean here: a bare card may be a lead, a
+    throw-in (``+``), a transfer (``>``, ``>!``) or a cover of an open attack
+    card (``A/C``); several bare cards a lead; other forms are taken as typed."""
+    low = body.strip().lower()
+    if low in _WORDS:
+        return [_WORDS[low]]
+    parts = [p for p in re.split(r"[\s,]+", body.strip()) if p]
+    if parts and all(_is_card(p, deck) for p in parts):
+        cards = [parse_card(p, deck) for p in parts]
+        names = [card_name(c) for c in cards]
+        if len(cards) > 1:
+            return [",".join(names)]
+        c = names[0]
+        out = [c, f"+{c}", f">{c}", f">!{c}"]
+        out += [f"{card_name(a)}/{c}" for a in state.open_attacks]
+        return out
+    try:
+        _, mv = parse_move_with_seat(body, deck)
+    except DurakError as e:
+        raise MoveError(f"{body!r} is not a move: {e}") from None
+    return [str(mv)]
+
+
+#: The kinds of move each phase of the turn asks for (P1-P4; a swap at any time, F12).
+_PHASE_KINDS = {Phase.LEAD: (Kind.LEAD,), Phase.DEFEND: (Kind.COVER, Kind.TAKE, Kind.TRANSFER,
+                                                        Kind.SHOW),
+                Phase.THROW: (Kind.THROW, Kind.PASS), Phase.TAKEN: (Kind.THROW, Kind.PASS)}
+
+
+def _fits(token: str, state: GameState) -> bool:
+    """Whether ``token`` is a move of the seat to move of the kind its turn asks for
+    (not one that needs the seats asked to throw in to pass first)."""
+    seat, mv = parse_move_with_seat(token)
+    return (seat == state.to_move + 1
+            and (mv.kind is Kind.SWAP or mv.kind in _PHASE_KINDS.get(state.phase, ())))
+
+
+def _is_card(text: str, deck: int) -> bool:
+    try:
+        parse_card(text, deck)
+    except DurakError:
+        return False
+    return True
+
+
+def _all_cards(words: str, deck: int) -> bool:
+    parts = [p for p in re.split(r"[\s,]+", words) if p]
+    return bool(parts) and all(_is_card(p, deck) for p in parts)
+
+
+def _either(tokens: list[str]) -> str:
+    return " or ".join(tokens)
+
+
+def _example_draw(n: int) -> str:
+    return " ".join(["7H", "KD", "6S", "9C", "TS", "QH"][:max(1, min(n, 6))])
+
+
+def data_dir() -> Path:
+    """Where durak keeps what it saves for the user: ``$DURAK_DATA_DIR``, else
+    ``$XDG_DATA_HOME/durak``, else ``~/.local/share/durak``."""
+    env = os.environ.get("DURAK_DATA_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "durak"
+
+
+def default_record_path(kind: str) -> Path:
+    """A new record file for a session of ``kind`` (``game``, ``play``):
+    ``<data dir>/games/<kind>-YYYYmmdd-HHMMSS.txt`` (a number added if taken)."""
+    folder = data_dir() / "games"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{kind}-{stamp}.txt"
+    n = 2
+    while path.exists():
+        path = folder / f"{kind}-{stamp}-{n}.txt"
+        n += 1
+    return path
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole: a temporary file beside it, synced, renamed
+    over it -- a stop at any moment leaves the old file or the new one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise OptionError(f"record: cannot write {str(path)!r}: {e.strerror}") from None
+
+
+class _RecordFile:
+    """A session's record file: locked while the session lives (a second session
+    on the same file is refused), written whole by a rename."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        # a lock file of its own (the record is replaced by a rename, a new file
+        # each time); left in place, as unlinking a lock file races with the next
+        lock_path = path.with_name(f".{path.name}.lock")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock: IO[str] | None = open(lock_path, "a", encoding="utf-8")
+        except OSError as e:
+            raise OptionError(f"record: cannot write {str(path)!r}: {e.strerror}") from None
+        try:
+            fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self._lock.close()
+            self._lock = None
+            raise OptionError(f"record: {str(path)!r} is open in another durak session") from None
+
+    def write(self, text: str) -> None:
+        write_whole(self.path, text)
+
+    def close(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+
+__all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "GameSession", "Turn",
+           "default_record_path", "split_entries"]
