@@ -118,6 +118,21 @@ def test_a_multi_card_lead_and_a_cover_choice_by_clicks(page, server):
     page.wait_for_function("document.querySelectorAll('#board .pair .cover').length === 1")
 
 
+def test_a_transfer_and_a_take_by_clicks(page, server):
+    open_board(page, server, "trump S; hands 9D 8C | 7H TD 8D | JS 9C QC; table 7D; attacker 1; "
+                             "rules transfer")
+    assert status(page).startswith("Seat 2 defends")
+    page.click("#board .card.playable[data-card='7H']")  # its one use: the transfer (R14)
+    page.wait_for_function("document.querySelector('#board .status').textContent"
+                           ".startsWith('Seat 3 defends')")
+    assert page.locator("#board .pair .attack").count() == 2
+    page.click("#board .action[data-move='take']")
+    # nobody holds a seven to throw in (F2): seat 3 picks both up, seat 1 leads (R18)
+    page.wait_for_function("document.querySelector('#board .status').textContent"
+                           " === 'Seat 1 leads'")
+    assert page.inner_text("#board .seat[data-seat='3'] .seat-size") == "5 cards"
+
+
 # ------------------------------------------------------------ the analysis
 
 def test_build_a_position_in_the_editor_and_solve_it(page, server):
@@ -225,3 +240,70 @@ def test_a_phone_width_window_has_no_sideways_scrolling(browser, server):
             assert width <= 390, (tab, width)
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------ a game
+
+def click_some_move(page) -> None:
+    """Make one legal move of the player by clicks: a card (and, where it has several
+    uses, the attack card it covers or the first button offered), else a button."""
+    cards = page.locator("#play-board .card.playable")
+    if cards.count():
+        cards.first.click()
+        if page.locator("#play-board .card.selected").count():
+            targets = page.locator("#play-board .card.target")
+            if targets.count():
+                targets.first.click()
+            else:
+                page.locator("#play-board .actions .action").first.click()
+    else:
+        page.locator("#play-board .actions .action").first.click()
+
+
+def wait_for_my_turn(page) -> str:
+    page.wait_for_function(
+        "() => { const s = document.getElementById('play-status').textContent;"
+        " return s.startsWith('Your move') || s.startsWith('Game over'); }", timeout=60_000)
+    return page.inner_text("#play-status")
+
+
+def test_a_whole_game_by_clicks_with_a_hint_and_a_reload(page, server):
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    page.click("#tab-play")
+    page.select_option("#pl-engine", "greedy")
+    page.fill("#pl-seed", "7")
+    page.click("#pl-start")
+    moves, hinted, reloaded = 0, False, False
+    for _ in range(400):
+        st = wait_for_my_turn(page)
+        if st.startswith("Game over"):
+            break
+        if moves == 3 and not hinted:
+            hinted = True
+            page.click("#play-hint")
+            page.wait_for_selector("#play-hint-result .wdl", timeout=60_000)
+            assert page.inner_text("#play-hint-result .verdict").startswith("Best for seat 1:")
+        if moves == 6 and not reloaded:
+            reloaded = True
+            history = page.inner_text("#play-log")
+            page.reload()
+            page.wait_for_selector("body[data-ready='1']", state="attached")
+            wait_for_my_turn(page)
+            assert page.inner_text("#play-log") == history  # the same game goes on
+            continue
+        before = page.evaluate("document.getElementById('play-log').textContent")
+        click_some_move(page)
+        page.wait_for_function(
+            "(b) => document.getElementById('play-log').textContent !== b", arg=before)
+        moves += 1
+    else:
+        raise AssertionError("the game did not end")
+    assert hinted and reloaded and moves > 6
+    assert re.match(r"Game over: .*; (you win|you lose|a draw for you)$",
+                    page.inner_text("#play-status"))
+    # the record can be downloaded
+    with page.expect_download() as dl:
+        page.click("#play-record")
+    text = Path(dl.value.path()).read_text()
+    assert text.startswith("# durak game record") and "engine 2 greedy" in text

@@ -24,11 +24,12 @@ from typing import Any, Awaitable, Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from solver.cli.common import MAX_NODES, outcome_info, phase_name
+from solver.cli.common import MAX_NODES
 from solver.cli.show import show_json
 from solver.errors import DurakError, OptionError, PositionError
 from solver.game.defaults import has_hidden_cards
 from solver.game.movegen import legal_moves
+from solver.game.outcome import outcome_info, phase_name
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES
 from solver.hints import default_samples
 from solver.notation import format_position, parse_position

@@ -3,7 +3,7 @@
 ``create_app()`` builds it; `durak serve` runs it with uvicorn.  The page
 (``static/index.html`` and its scripts) is a thin front end over the API of
 :mod:`solver.web.api` (the commands' ``--json`` answers) and the games of
-:mod:`solver.web.play`.
+:mod:`solver.web.play` (the game-session model).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from solver import __version__
-from solver.web import api
+from solver.web import api, play
 from solver.web.jobs import WorkerPool
 from solver.web.openapi import openapi_spec
 from solver.web.store import DATA_DIR_ENV, GameStore, default_data_dir
@@ -55,9 +55,11 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await pool.start()
         app.state.store = GameStore(data)
+        app.state.games = play.Games(app.state.store, pool)
         try:
             yield
         finally:
+            await app.state.games.close()
             await pool.close()
             app.state.store.close()
 
@@ -76,6 +78,13 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
         Route("/api/jobs", api.api_jobs_create, methods=["POST"]),
         Route("/api/jobs/{job_id}", api.api_job, methods=["GET"]),
         Route("/api/jobs/{job_id}", api.api_job_cancel, methods=["DELETE"]),
+        Route("/api/games", play.api_games_create, methods=["POST"]),
+        Route("/api/games", play.api_games_list, methods=["GET"]),
+        Route("/api/games/{game_id}", play.api_game, methods=["GET"]),
+        Route("/api/games/{game_id}/play", play.api_game_play, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", play.api_game_undo, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", play.api_game_hint, methods=["POST"]),
+        Route("/api/games/{game_id}/record", play.api_game_record, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = []

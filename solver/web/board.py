@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.cli.common import outcome_info, phase_name
+from solver.game.outcome import outcome_info, phase_name
 from solver.cli.show import show_json
 from solver.errors import HiddenCardsError, IllegalMoveError, MoveError
 from solver.game.cards import SUIT_SYMBOLS, SUITS, card_name, cards_of, sorted_for_display

@@ -136,6 +136,7 @@ class WorkerPool:
     def __init__(self, workers: int | None = None, max_queue: int = MAX_QUEUE):
         self.workers = workers or default_workers()
         self.max_queue = max_queue
+        ctx: Any
         if "forkserver" in multiprocessing.get_all_start_methods():
             ctx = multiprocessing.get_context("forkserver")
             ctx.set_forkserver_preload(["solver.web.worker"])

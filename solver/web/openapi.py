@@ -13,6 +13,7 @@ _POSITION = {"description": "A position: the notation's string (docs/notation.md
 _SEAT = {"type": "integer", "minimum": 1}
 _SECONDS = {"type": "number", "exclusiveMinimum": 0}
 _SEED = {"type": "integer", "minimum": 0}
+_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 
 
 def _body(props: dict[str, Any], required: tuple[str, ...] = ("position",)) -> dict[str, Any]:
@@ -120,6 +121,38 @@ def openapi_spec(version: str) -> dict[str, Any]:
                                        "schema": {"type": "string"}}],
                        "responses": {"200": {"description": "the job, cancelled"},
                                      "404": {"description": "no such job"}}}},
+        "/api/games": {
+            **post("A new deal against the engine; the player is seat 1",
+                   _body({"players": {"type": "integer", "minimum": 2, "maximum": 6},
+                          "rules": {"type": "array", "items": {"type": "string"}},
+                          "engine": {"enum": ["greedy", "hint", "strong"]}, "seed": _SEED},
+                         ()),
+                   {"201": {"description": "the game"}, **_ERRORS}),
+            "get": {"summary": "The games kept, most recent first",
+                    "responses": {"200": {"description": "`{\"games\": [...]}`"}}}},
+        "/api/games/{game_id}": {"get": {
+            "summary": "A game as the player sees it: `board`, `snapshot` (the game-session "
+                       "model's), `thinking`, `over`, `outcome`",
+            "parameters": [_GAME_ID], "responses": {"200": {"description": "the game"},
+                                                    "404": {"description": "no such game"}}}},
+        "/api/games/{game_id}/play": {**post(
+            "The player's move (the engine answers in the background)",
+            _body({"move": {"type": "string"}}, ("move",)),
+            {"200": {"description": "the game"}, "409": {"description": "the engine is moving"},
+             **_ERRORS}), "parameters": [_GAME_ID]},
+        "/api/games/{game_id}/undo": {**post(
+            "Take back the player's last move and the engine's answers",
+            {"required": False, "content": {"application/json": {"schema": {"type": "object"}}}},
+            {"200": {"description": "the game"}, **_ERRORS}), "parameters": [_GAME_ID]},
+        "/api/games/{game_id}/hint": {**post(
+            "A hint for the player's move, as a job (poll /api/jobs/{id}): `durak hint --json`",
+            _body({"samples": {"type": "integer", "minimum": 1}, "time": _SECONDS}, ()),
+            {"202": {"description": "the job"}, **_HEAVY}), "parameters": [_GAME_ID]},
+        "/api/games/{game_id}/record": {"get": {
+            "summary": "The game's record (docs/game-record.md) as a text file",
+            "parameters": [_GAME_ID],
+            "responses": {"200": {"description": "the record",
+                                  "content": {"text/plain": {}}}}}},
         "/api/status": {"get": {"summary": "Version, workers, jobs running and waiting, caps",
                                 "responses": {"200": {"description": "ok"}}}},
         "/api/openapi.json": {"get": {"summary": "This document",

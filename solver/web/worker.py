@@ -2,7 +2,8 @@
 
 The app's pool (:mod:`solver.web.jobs`) keeps a few of these processes; each
 reads a task from its pipe, computes the answer with the functions the
-commands call (:mod:`solver.answers`, the game review) and writes back progress messages and one final message.  A process is
+commands call (:mod:`solver.answers`, the game review, the game session's
+engine and hint) and writes back progress messages and one final message.  A process is
 killed to cancel its task, so nothing here needs to poll for cancellation.
 
 Messages from the worker: ``("progress", done, total)`` any number of times,
@@ -22,7 +23,8 @@ from solver.answers import analyse_answer, hint_answer, solve_answer
 from solver.errors import DurakError
 from solver.games import Game
 from solver.games.review import review
-from solver.search import Solver
+from solver.games.session import GameSession
+from solver.search import Solver, SolveResult
 
 #: The transposition table of a worker's solver, MiB (the commands' default).
 WORKER_TT_MB = 64
@@ -64,6 +66,29 @@ def _review(params: dict[str, Any], solver: Solver, progress: Progress,
     return res.to_json(), 0, None
 
 
+def _engine(params: dict[str, Any], solver: Solver, progress: Progress,
+            all_moves: bool = False) -> tuple[dict[str, Any], int, str | None]:
+    """The engine's move in a game on the web board: the record after it."""
+    s = GameSession.load(params["record"])
+    acc = s.engine_move()
+    return {"record": s.record_text(), "entries": list(acc.entries)}, 0, None
+
+
+def _game_hint(params: dict[str, Any], solver: Solver, progress: Progress,
+               all_moves: bool = False) -> tuple[dict[str, Any], int, str | None]:
+    """The player's hint in a game on the web board: the session's advice (the exact
+    analysis once the player's knowledge places every card, else the hint table)."""
+    s = GameSession.load(params["record"])
+    res = s.hint(samples=params.get("samples"), max_time=params.get("max_time"),
+                 progress=progress)
+    if isinstance(res, SolveResult):
+        return res.to_json(), 0, None
+    if res.complete:
+        return res.to_json(), 0, None
+    return res.to_json(), 3, (f"{res.samples} of the {res.wanted} deals asked for were scored "
+                              f"in {params.get('max_time'):g} s; the answer rests on fewer deals")
+
+
 def run_task(kind: str, params: dict[str, Any], solver: Solver,
              progress: Progress) -> tuple[dict[str, Any], int, str | None]:
     """One task's answer: ``(json, exit_code, budget_message)``; raises what the answer raises."""
@@ -75,6 +100,10 @@ def run_task(kind: str, params: dict[str, Any], solver: Solver,
         return _hint(params, solver, progress)
     if kind == "review":
         return _review(params, solver, progress)
+    if kind == "engine":
+        return _engine(params, solver, progress)
+    if kind == "game_hint":
+        return _game_hint(params, solver, progress)
     if kind == "sleep":  # the tests' stand-in for a long search
         end = time.monotonic() + float(params.get("seconds", 1.0))
         while time.monotonic() < end:

@@ -38,7 +38,8 @@ function showTab(name) {
     if (!Editor.touched && cur) Editor.fromPosition(cur.json || cur.position);
     else Editor.refresh();
   }
-  if (name === "play") Play.shown();
+  if (name === "play") { Play.shown(); if (Play.id) setUrl({ game: Play.id }); }
+  if (name === "analysis" && Analysis.current()) setUrl({ position: Analysis.current().position });
 }
 for (const b of document.querySelectorAll(".tabs button")) b.addEventListener("click", () => showTab(b.dataset.tab));
 
@@ -203,6 +204,8 @@ const Analysis = {
     if (a.budget) out.appendChild(el("div", "budget-note", "Budget ran out: " + a.budget + ". What is shown is what was proven."));
     if (ans.samples !== undefined) { out.appendChild(hintTable(ans, (m) => this.playFrom(a.idx, m))); return; }
     out.appendChild(verdict(ans));
+    out.appendChild(el("div", "muted small", `With best play by everybody; values are seat ${ans.player}'s` +
+      " (win, draw or loss), a ply is one move of either side."));
     if (ans.best && ans.best.length) {
       const done = ans.exact || ans.best_complete;
       out.appendChild(el("div", null, (done ? "Best: " : "Best so far: ") + ans.best.map(prettyMove).join("  ")));
@@ -227,7 +230,7 @@ const Analysis = {
     }
     if (ans.moves && ans.moves.length) {
       const t = el("table", "moves");
-      t.innerHTML = "<thead><tr><th>move</th><th>value</th><th>distance (plies)</th></tr></thead>";
+      t.innerHTML = `<thead><tr><th>move</th><th>value for seat ${ans.player}</th><th>distance (plies)</th></tr></thead>`;
       const tb = el("tbody");
       for (const m of ans.moves) {
         const tr = el("tr", "clickable");
@@ -280,6 +283,26 @@ function verdict(ans) {
   return d;
 }
 
+// an exact answer's verdict and its moves' table (a game's hint once every card is known)
+function exactTable(ans, onPick) {
+  const box = el("div");
+  box.appendChild(verdict(ans));
+  const t = el("table", "moves");
+  t.innerHTML = `<thead><tr><th>move</th><th>value for seat ${ans.player}</th><th>distance (plies)</th></tr></thead>`;
+  const tb = el("tbody");
+  for (const m of ans.moves || []) {
+    const tr = el("tr", onPick ? "clickable" : "");
+    tr.appendChild(el("td", null, prettyMove(m.move)));
+    tr.appendChild(el("td", "value-" + m.value, m.value));
+    tr.appendChild(el("td", null, m.distance === null || m.distance === undefined ? "" : String(m.distance)));
+    if (onPick) tr.addEventListener("click", () => onPick(m.move));
+    tb.appendChild(tr);
+  }
+  t.appendChild(tb);
+  box.appendChild(t);
+  return box;
+}
+
 function hintTable(ans, onPick) {
   const box = el("div");
   box.appendChild(el("div", "verdict", `Best for seat ${ans.player}: ${prettyMove(ans.best)}`));
@@ -309,7 +332,7 @@ function hintTable(ans, onPick) {
 // Run a task as a job: progress bar, Cancel, the answer (or null).
 async function runJob(body, ui) {
   ui.error.textContent = "";
-  const r = await api("/api/jobs", body);
+  const r = ui.starter ? await ui.starter() : await api("/api/jobs", body);
   if (!r.ok) { ui.error.textContent = r.data.error; return null; }
   let job = r.data;
   ui.setJob(job.id);
@@ -336,6 +359,7 @@ async function runJob(body, ui) {
     }
   } finally {
     ui.progress.hidden = true; ui.cancel.hidden = true; ui.start.disabled = false;
+    if (ui.done) ui.done();
     ui.setJob(null);
   }
   if (job.state !== "done") { ui.error.textContent = job.error; return null; }
@@ -627,8 +651,166 @@ const Editor = {
 
 // ================================================================== play
 const Play = {
-  init() {},
-  shown() {},
+  id: null, game: null, timer: null, hintJob: null,
+
+  init() {
+    this.board = new DurakBoard($("play-board"), { onMove: (m) => this.move(m) });
+    rulesBox($("pl-rules"));
+    $("pl-start").addEventListener("click", () => this.create());
+    $("play-again").addEventListener("click", () => this.newPanel());
+    $("play-undo").addEventListener("click", () => this.undo());
+    $("play-hint").addEventListener("click", () => this.hint());
+    $("play-analyse").addEventListener("click", async () => {
+      if (!this.game || !this.game.snapshot.position) return;
+      showTab("analysis");
+      await Analysis.load(this.game.snapshot.position);
+    });
+    $("play-hint-cancel").addEventListener("click", () => { if (this.hintJob) api(`/api/jobs/${this.hintJob}`, undefined, "DELETE"); });
+    $("play-review").addEventListener("click", () => this.review());
+  },
+
+  async shown() {
+    if (this.id) return;
+    const q = new URLSearchParams(window.location.search);
+    const saved = q.get("game") || window.localStorage.getItem("durak.game");
+    if (saved && await this.open(saved, true)) return;
+    this.newPanel();
+  },
+
+  async newPanel() {
+    $("play-new-panel").hidden = false;
+    const r = await api("/api/games");
+    const box = $("pl-recent");
+    box.textContent = "";
+    if (r.ok && r.data.games.length) {
+      box.className = "recent";
+      box.appendChild(el("div", "panel-title", "Your games"));
+      for (const g of r.data.games.slice(0, 8)) {
+        const a = el("a", null, `${g.players} players, ${g.engine}${g.over ? " (over)" : ""}`);
+        a.href = `/?game=${g.id}`;
+        a.addEventListener("click", (e) => { e.preventDefault(); this.open(g.id); });
+        box.appendChild(a);
+      }
+    }
+  },
+
+  async create() {
+    $("pl-error").textContent = "";
+    const body = { players: parseInt($("pl-players").value, 10), engine: $("pl-engine").value,
+                   rules: rulesOf($("pl-rules")) };
+    const seed = $("pl-seed").value;
+    if (seed !== "") body.seed = parseInt(seed, 10);
+    $("pl-start").disabled = true;
+    const r = await api("/api/games", body);
+    $("pl-start").disabled = false;
+    if (!r.ok) { $("pl-error").textContent = r.data.error; return; }
+    this.show(r.data);
+  },
+
+  async open(id, quiet) {
+    const r = await api(`/api/games/${encodeURIComponent(id)}`);
+    if (!r.ok) {
+      if (!quiet) $("pl-error").textContent = r.data.error;
+      window.localStorage.removeItem("durak.game");
+      return false;
+    }
+    this.show(r.data);
+    return true;
+  },
+
+  show(g) {
+    this.id = g.id;
+    this.game = g;
+    window.localStorage.setItem("durak.game", g.id);
+    if (document.getElementById("page-play").classList.contains("active")) setUrl({ game: g.id });
+    $("play-new-panel").hidden = true;
+    $("play-game-panel").hidden = false;
+    const mine = !g.thinking && !g.over && g.board.to_move === g.me;
+    this.board.set(g.board, { interactive: mine, bottomSeat: g.me });
+    const st = $("play-status");
+    st.textContent = g.board.status;
+    st.className = "status-line" + (g.over ? (g.outcome.scores[g.me - 1] > 0 ? " value-win" :
+      g.outcome.scores[g.me - 1] < 0 ? " value-loss" : " value-draw") : "");
+    $("play-error").textContent = g.engine_error || "";
+    $("play-hint").disabled = !mine;
+    $("play-analyse").disabled = !g.snapshot.position;
+    $("play-review").hidden = !g.over;
+    $("play-undo").disabled = g.thinking || !g.snapshot.history.some(e => e.startsWith(`${g.me}:`));
+    $("play-record").href = `/api/games/${g.id}/record`;
+    $("play-record").setAttribute("download", `durak-game-${g.id}.txt`);
+    $("play-info").textContent = `Seat ${g.me} is you; the engine (${g.strength}) plays the others.` +
+      (g.snapshot.exact ? " Every card is known now: Analyse gives the exact values." : "");
+    const log = $("play-log");
+    log.textContent = g.snapshot.history.length ? "Moves: " + g.snapshot.history.map(prettyMove).join("  ") : "";
+    log.scrollTop = log.scrollHeight;
+    clearTimeout(this.timer);
+    if (g.thinking) this.timer = setTimeout(() => this.open(g.id, true), 300);
+  },
+
+  async move(m) {
+    $("play-error").textContent = "";
+    $("play-hint-result").textContent = "";
+    const r = await api(`/api/games/${this.id}/play`, { move: m });
+    if (!r.ok) { $("play-error").textContent = r.data.error; this.board.draw(); return; }
+    this.show(r.data);
+  },
+
+  async undo() {
+    $("play-hint-result").textContent = "";
+    const r = await api(`/api/games/${this.id}/undo`, {});
+    if (!r.ok) { $("play-error").textContent = r.data.error; return; }
+    this.show(r.data);
+  },
+
+  // `durak review` of the finished game, the player's decisions
+  async review() {
+    $("play-hint-result").textContent = "";
+    const rec = await fetch(`/api/games/${this.id}/record`);
+    if (!rec.ok) { $("play-error").textContent = "the record could not be read"; return; }
+    const job = await runJob({ task: "review", game: await rec.text(), seat: this.game.me }, {
+      progress: $("play-progress"), fill: $("play-progress-fill"), text: $("play-progress-text"),
+      cancel: $("play-hint-cancel"), start: $("play-review"), error: $("play-error"),
+      setJob: (j) => { this.hintJob = j; },
+    });
+    if (!job) return;
+    const r = job.answer, out = $("play-hint-result");
+    out.appendChild(el("div", "verdict", `Review of seat ${this.game.me}'s decisions`));
+    for (const n of r.decisive || []) {
+      const d = r.decisions.find(x => x.move === n);
+      if (d) out.appendChild(el("div", "budget-note", `Decisive: move ${n}, you played ${prettyMove(d.played)}: ` +
+        `${d.best_value} \u2192 ${d.played_value} (best ${prettyMove(d.best)})`));
+    }
+    const sum = (r.summary || []).find(x => x.seat === this.game.me);
+    if (sum) out.appendChild(el("div", "muted small", Object.entries(sum.labels).filter(([, k]) => k)
+      .map(([l, k]) => `${k} ${l}`).join(", ") + `; mean loss ${sum.mean_loss.toFixed(3)}`));
+    const t = el("table", "moves");
+    t.innerHTML = "<thead><tr><th>#</th><th>played</th><th>chance</th><th>best</th><th>best chance</th><th>label</th></tr></thead>";
+    const tb = el("tbody");
+    const fmt = (x, v) => v ? v : x.toFixed(2);
+    for (const d of r.decisions) {
+      const tr = el("tr");
+      for (const v of [String(d.move), prettyMove(d.played), fmt(d.played_chance, d.played_value),
+                       prettyMove(d.best), fmt(d.best_chance, d.best_value), d.label]) tr.appendChild(el("td", null, v));
+      tr.lastChild.className = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" }[d.label] || "";
+      tb.appendChild(tr);
+    }
+    t.appendChild(tb);
+    out.appendChild(t);
+  },
+
+  async hint() {
+    $("play-hint-result").textContent = "";
+    const job = await runJob(null, {
+      starter: () => api(`/api/games/${this.id}/hint`, {}),
+      progress: $("play-progress"), fill: $("play-progress-fill"), text: $("play-progress-text"),
+      cancel: $("play-hint-cancel"), start: $("play-hint"), error: $("play-error"),
+      setJob: (j) => { this.hintJob = j; },
+    });
+    if (!job) return;
+    const ans = job.answer, pick = (m) => this.move(m);
+    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
+    $("play-hint-result").appendChild(ans.samples !== undefined ? hintTable(ans, pick) : exactTable(ans, pick));
+  },
 };
 
 // ================================================================== start
@@ -641,7 +823,6 @@ async function start() {
   const q = new URLSearchParams(window.location.search);
   if (q.get("game")) {
     showTab("play");
-    await Play.open(q.get("game"));
   } else {
     const pos = q.get("position") || "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1";
     await Analysis.load(pos);
