@@ -211,7 +211,7 @@ const Analysis = {
       out.appendChild(el("div", null, (done ? "Best: " : "Best so far: ") + ans.best.map(prettyMove).join("  ")));
     }
     if (ans.pv && ans.pv.length) {
-      out.appendChild(el("div", "panel-title", "Variation (click to step through)"));
+      out.appendChild(el("div", "panel-title", "Variation from the analysed position (click to step through)"));
       const row = el("div", "row");
       const prev = el("button", null, "\u25C0"); prev.type = "button"; prev.id = "pv-prev";
       const next = el("button", null, "\u25B6"); next.type = "button"; next.id = "pv-next";
