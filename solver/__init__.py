@@ -8,6 +8,8 @@ The Python API mirrors the ``durak`` commands (docs/notation.md)::
     solver.hint(position, samples=64, seed=1).best
     game = solver.Game.parse(record_text)  # a whole game (docs/game-record.md)
     solver.review(game, seat=1).decisions  # every decision of seat 1, labelled
+    s = solver.GameSession.new(2, seed=7, engine="hint")  # a game against the engine
+    s.enter("6S"); s.engine_move(); s.snapshot()           # what the prompts and the web drive
 
 ``position`` is a position string, a JSON-like dict, a parsed ``Position`` or
 a ``GameState``.  Seats are 1-based everywhere in this API; budgets are the
@@ -34,13 +36,14 @@ _HOMES = {
     "solver.game.value": ("Value",),
     "solver.games": ("Game",),
     "solver.games.review": ("Review", "review"),
+    "solver.games.session": ("GameSession",),
     "solver.hints": ("HintConfig", "HintResult", "hint"),
     "solver.notation": ("Position", "format_position", "parse_position"),
     "solver.search": ("MoveValue", "Solver", "SolveResult", "analyse", "solve"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
-__all__ = ["BudgetExceeded", "DurakError", "Game", "GameState", "HiddenCardsError",
+__all__ = ["BudgetExceeded", "DurakError", "Game", "GameSession", "GameState", "HiddenCardsError",
            "HintConfig", "HintResult", "IllegalMoveError", "Interrupted", "Move",
            "MoveError", "MoveValue", "Phase", "Position", "PositionError", "RecordError",
            "Review", "Rules", "SolveResult", "Solver", "Value", "analyse", "card_name",
@@ -72,6 +75,7 @@ if TYPE_CHECKING:  # the names as type checkers and editors see them
     from solver.game.value import Value
     from solver.games import Game
     from solver.games.review import Review, review
+    from solver.games.session import GameSession
     from solver.hints import HintConfig, HintResult, hint
     from solver.notation import Position, format_position, parse_position
     from solver.search import MoveValue, Solver, SolveResult, analyse, solve

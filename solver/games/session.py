@@ -570,7 +570,9 @@ class GameSession:
         if alt:
             raise MoveError(f"{words!r} is not a move of seat {asked} here; did you mean "
                             f"{_either(alt)}?")
-        err = self._try(f"{asked}:{readings[0]}")
+        # the error of the reading the turn asks for (a throw-in in P3, a cover in P2)
+        first = next((r for r in readings if _fits(f"{asked}:{r}", s)), readings[0])
+        err = self._try(f"{asked}:{first}")
         problem = getattr(err, "problem", str(err))
         raise MoveError(f"{words!r}: {problem}")
 
