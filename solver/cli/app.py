@@ -23,6 +23,7 @@ COMMANDS = {
     "play-out": "solver.cli.playout",
     "puzzle": "solver.cli.puzzle",
     "review": "solver.cli.review",
+    "serve": "solver.cli.serve",
     "show": "solver.cli.show",
     "solve": "solver.cli.solve",
 }

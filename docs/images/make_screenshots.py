@@ -1,0 +1,117 @@
+"""The web board's screenshots in docs/images/ (docs/web.md, README.md): how they were made.
+
+Starts `durak serve` on a free port of 127.0.0.1 with a fresh data directory,
+drives Debian's Chromium through Playwright (as tests/test_web_browser.py
+does) and saves each page at a laptop's size (1280x800) and a phone's
+(390x844).  Run from the repository's root:
+
+    python docs/images/make_screenshots.py
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = Path(__file__).resolve().parent
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+SMALL = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
+THREE = "trump S; hands 7D 9D 6C | 8D TD 7C | JS 7H 8C; attacker 1; rules transfer"
+BOARD = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; table 8S/JS 8D; attacker 1; "
+         "out 7S 9S TS 6H 7H 8H TH 7D 9D 6C 7C 8C 9C TC; me 1")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def ready(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+
+
+def shots(base: str) -> None:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=os.environ.get("DURAK_CHROMIUM",
+                                                                   "/usr/bin/chromium"),
+                                    headless=True, args=ARGS)
+        for size, suffix in ((LAPTOP, ""), (PHONE, "-phone")):
+            page = browser.new_page(viewport=size)
+            # the board: a bout in progress, the pile with its face-up trump, a hidden hand
+            ready(page, f"{base}/?position={quote(BOARD)}")
+            page.screenshot(path=OUT / f"web-board{suffix}.png", full_page=True)
+            # the analysis, its variation stepped to the second move
+            ready(page, f"{base}/?position={quote(SMALL)}")
+            page.click("#analyse-btn")
+            page.wait_for_selector("#pv-moves button")
+            page.click("#pv-next")
+            page.click("#pv-next")
+            page.screenshot(path=OUT / f"web-analysis{suffix}.png", full_page=True)
+            # the editor, a position being built by clicks: 7D from seat 1's hand to the table
+            ready(page, f"{base}/?position={quote(THREE)}")
+            page.click("#tab-editor")
+            page.wait_for_function("document.getElementById('ed-text').textContent.length > 0")
+            page.click("#ed-places button[data-place='ta']")
+            page.click("#ed-grid .card[data-card='7D']")
+            page.wait_for_function("document.getElementById('ed-text').textContent"
+                                   ".includes('table 7D')")
+            page.screenshot(path=OUT / f"web-editor{suffix}.png", full_page=True)
+            # a game in progress, with a hint
+            page.click("#tab-play")
+            page.select_option("#pl-engine", "greedy")
+            page.fill("#pl-seed", "7")
+            page.click("#pl-start")
+            for _ in range(3):
+                page.wait_for_function("document.getElementById('play-status').textContent"
+                                       ".startsWith('Your move')", timeout=60_000)
+                page.locator("#play-board .card.playable").first.click()
+                page.wait_for_timeout(300)
+            page.wait_for_function("document.getElementById('play-status').textContent"
+                                   ".startsWith('Your move')", timeout=60_000)
+            page.click("#play-hint")
+            page.wait_for_selector("#play-hint-result .wdl", timeout=60_000)
+            page.screenshot(path=OUT / f"web-game{suffix}.png", full_page=True)
+            page.close()
+        browser.close()
+
+
+def main() -> int:
+    port = free_port()
+    data = tempfile.mkdtemp(prefix="durak-shots-")
+    server = subprocess.Popen([sys.executable, "-m", "solver.cli", "serve", "--port", str(port),
+                               "--data-dir", data], cwd=ROOT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(base + "/api/status", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        shots(base)
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(20)
+    for f in sorted(OUT.glob("web-*.png")):
+        print(f.relative_to(ROOT))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

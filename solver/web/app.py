@@ -1,0 +1,97 @@
+"""The web app: one Starlette application, its routes, its worker pool.
+
+``create_app()`` builds it; `durak serve` runs it with uvicorn.  The page
+(``static/index.html`` and its scripts) is a thin front end over the API of
+:mod:`solver.web.api` (the commands' ``--json`` answers) and the games of
+:mod:`solver.web.play` (the game-session model).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from solver import __version__
+from solver.web import api, play
+from solver.web.jobs import WorkerPool
+from solver.web.openapi import openapi_spec
+from solver.web.store import DATA_DIR_ENV, GameStore, default_data_dir
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+async def index(request: Request) -> Response:
+    """The page: board, editor, analysis and play (one HTML file, its scripts in /static)."""
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def openapi(request: Request) -> Response:
+    """The API described for programs (OpenAPI 3.1)."""
+    return JSONResponse(openapi_spec(__version__))
+
+
+def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
+               data_dir: str | None = None, allowed_hosts: list[str] | None = None
+               ) -> Starlette:
+    """The app; ``workers`` processes answer heavy requests (default: one per core).
+
+    ``data_dir`` holds the games (default: ``$DURAK_DATA_DIR``, else the user's data
+    directory, :func:`~solver.web.store.default_data_dir`).  ``allowed_hosts`` (the ``Host`` header's names) guards a server on 127.0.0.1
+    against DNS rebinding; None allows any (the tests' client).
+    """
+    pool = WorkerPool(workers)
+    data = data_dir or os.environ.get(DATA_DIR_ENV) or str(default_data_dir())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await pool.start()
+        app.state.store = GameStore(data)
+        app.state.games = play.Games(app.state.store, pool)
+        try:
+            yield
+        finally:
+            await app.state.games.close()
+            await pool.close()
+            app.state.store.close()
+
+    routes: list[Any] = [
+        Route("/", index),
+        Route("/api/openapi.json", openapi),
+        Route("/api/status", api.api_status),
+        Route("/api/show", api.api_show, methods=["GET", "POST"]),
+        Route("/api/moves", api.api_moves, methods=["GET", "POST"]),
+        Route("/api/board", api.api_board, methods=["GET", "POST"]),
+        Route("/api/line", api.api_line, methods=["POST"]),
+        Route("/api/solve", api.heavy("solve"), methods=["POST"]),
+        Route("/api/analyse", api.heavy("analyse"), methods=["POST"]),
+        Route("/api/hint", api.heavy("hint"), methods=["POST"]),
+        Route("/api/review", api.heavy("review"), methods=["POST"]),
+        Route("/api/jobs", api.api_jobs_create, methods=["POST"]),
+        Route("/api/jobs/{job_id}", api.api_job, methods=["GET"]),
+        Route("/api/jobs/{job_id}", api.api_job_cancel, methods=["DELETE"]),
+        Route("/api/games", play.api_games_create, methods=["POST"]),
+        Route("/api/games", play.api_games_list, methods=["GET"]),
+        Route("/api/games/{game_id}", play.api_game, methods=["GET"]),
+        Route("/api/games/{game_id}/play", play.api_game_play, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", play.api_game_undo, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", play.api_game_hint, methods=["POST"]),
+        Route("/api/games/{game_id}/record", play.api_game_record, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = []
+    if allowed_hosts is not None:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.pool = pool
+    app.state.limits = limits or api.Limits()
+    app.state.version = __version__
+    return app

@@ -1,0 +1,293 @@
+"""Heavy work off the event loop: a pool of worker processes, one job each.
+
+The pool keeps one process per slot (as many slots as cores by default).  A
+job waits in a bounded queue for a free slot; its slot sends it to the
+process (:mod:`solver.web.worker`) and a thread of the pool waits for the
+process's messages, so the event loop never blocks on a search.  A job is
+cancelled by killing its process (the slot starts a fresh one), which stops a
+search at once wherever it is: the page's Cancel button, a client that went
+away, a job nobody polled for a while, or the server's hard cap on a job's
+wall-clock time.
+
+Processes come from a ``forkserver`` that has imported the solver once, so a
+fresh worker is ready in a few milliseconds, not the second an interpreter
+needs to import the package.
+"""
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from solver.web import worker
+
+#: Jobs that may wait for a slot before the pool answers "busy" (HTTP 503).
+MAX_QUEUE = 64
+#: A job followed by polling (``/api/jobs``) is cancelled when nobody asked
+#: about it for this many seconds (the page was closed).
+STALE_SECONDS = 15.0
+#: Finished jobs are kept this long for their answer to be fetched.
+KEEP_SECONDS = 600.0
+#: At most this many finished jobs are kept.
+KEEP_JOBS = 256
+
+
+def default_workers() -> int:
+    """One slot per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class PoolBusy(Exception):
+    """Every slot is busy and the queue is full (HTTP 503)."""
+
+
+@dataclass
+class Job:
+    """One heavy request: its task, its state and, once done, its answer."""
+
+    kind: str
+    params: dict[str, Any]
+    wall_cap: float  # seconds the job may run before it is killed
+    id: str = field(default_factory=lambda: secrets.token_hex(8))
+    state: str = "queued"  # queued, running, done, error, cancelled
+    done: int = 0
+    total: int = 0
+    created: float = field(default_factory=time.monotonic)
+    started: float | None = None
+    finished: float | None = None
+    seen: float = field(default_factory=time.monotonic)  # last poll
+    watched: bool = False  # followed by polling: cancelled when nobody polls
+    answer: dict[str, Any] | None = None
+    exit_code: int | None = None
+    budget: str | None = None
+    error: str | None = None
+    cancel_requested: bool = False
+    future: asyncio.Future[None] | None = None
+
+    @property
+    def finished_state(self) -> bool:
+        return self.state in ("done", "error", "cancelled")
+
+    def to_json(self) -> dict[str, Any]:
+        now = time.monotonic()
+        elapsed = 0.0 if self.started is None else (self.finished or now) - self.started
+        out: dict[str, Any] = {
+            "id": self.id, "task": self.kind,
+            "state": "cancelling" if self.cancel_requested and not self.finished_state
+            else self.state,
+            "progress": {"done": self.done, "total": self.total,
+                         "elapsed": round(elapsed, 3),
+                         "budget": self.params.get("max_time")},
+        }
+        if self.state == "done":
+            out.update(answer=self.answer, exit_code=self.exit_code, budget=self.budget)
+        elif self.state in ("error", "cancelled"):
+            out.update(error=self.error, exit_code=self.exit_code)
+        return out
+
+
+class _Slot:
+    """One worker process and the pipe to it."""
+
+    def __init__(self, ctx: Any):
+        self._ctx = ctx
+        self.proc: Any = None
+        self.conn: Connection | None = None
+
+    def ensure(self) -> Connection:
+        if self.proc is None or not self.proc.is_alive():
+            self.stop()
+            parent, child = self._ctx.Pipe()
+            self.proc = self._ctx.Process(target=worker.main, args=(child,), daemon=True,
+                                          name="durak-web-worker")
+            self.proc.start()
+            child.close()
+            self.conn = parent
+        assert self.conn is not None
+        return self.conn
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            if self.proc.is_alive():
+                self.proc.kill()
+            self.proc.join(5)
+            self.proc = None
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.proc is None else self.proc.pid
+
+
+class WorkerPool:
+    """``workers`` processes answering heavy jobs; start it in the app's lifespan."""
+
+    def __init__(self, workers: int | None = None, max_queue: int = MAX_QUEUE):
+        self.workers = workers or default_workers()
+        self.max_queue = max_queue
+        ctx: Any
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(["solver.web.worker"])
+        else:  # Windows: each worker starts an interpreter of its own
+            ctx = multiprocessing.get_context("spawn")
+        self._slots = [_Slot(ctx) for _ in range(self.workers)]
+        self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="durak-web-wait")
+        self._queue: asyncio.Queue[Job] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._jobs: dict[str, Job] = {}
+
+    # ---------------------------------------------------------------- life
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._queue = asyncio.Queue()
+        await asyncio.gather(*(loop.run_in_executor(self._threads, s.ensure)
+                               for s in self._slots))
+        self._tasks = [asyncio.create_task(self._run_slot(i)) for i in range(self.workers)]
+        self._tasks.append(asyncio.create_task(self._reap()))
+
+    async def close(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        for job in list(self._jobs.values()):
+            if not job.finished_state:
+                job.cancel_requested = True
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for s in self._slots:
+            s.stop()
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+    # ---------------------------------------------------------------- jobs
+    def submit(self, kind: str, params: dict[str, Any], wall_cap: float,
+               watched: bool = False) -> Job:
+        """Queue a job; :class:`PoolBusy` when the queue is full."""
+        assert self._queue is not None, "the pool is not started"
+        if self._queue.qsize() >= self.max_queue:
+            raise PoolBusy(f"the server is busy: {self._queue.qsize()} jobs are waiting "
+                           f"for its {self.workers} worker(s); try again later")
+        job = Job(kind, params, wall_cap, watched=watched)
+        job.future = asyncio.get_running_loop().create_future()
+        self._jobs[job.id] = job
+        self._queue.put_nowait(job)
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        job = self._jobs.get(job_id)
+        if job is not None:
+            job.seen = time.monotonic()
+        return job
+
+    def cancel(self, job: Job, why: str = "cancelled") -> None:
+        """Stop a job: a queued one never starts, a running one's process is killed."""
+        if job.finished_state:
+            return
+        job.cancel_requested = True
+        job.error = why
+        if job.state == "queued":
+            self._finish(job, "cancelled", exit_code=130)
+
+    def stats(self) -> dict[str, Any]:
+        states = [j.state for j in self._jobs.values()]
+        return {"workers": self.workers, "running": states.count("running"),
+                "queued": states.count("queued"),
+                "pids": [s.pid for s in self._slots]}
+
+    async def wait(self, job: Job) -> None:
+        assert job.future is not None
+        await asyncio.shield(job.future)
+
+    # ------------------------------------------------------------ internals
+    def _finish(self, job: Job, state: str, **kw: Any) -> None:
+        job.state = state
+        job.finished = time.monotonic()
+        for k, v in kw.items():
+            setattr(job, k, v)
+        if job.future is not None and not job.future.done():
+            job.future.set_result(None)
+
+    async def _run_slot(self, i: int) -> None:
+        assert self._queue is not None
+        loop = asyncio.get_running_loop()
+        slot = self._slots[i]
+        while True:
+            job = await self._queue.get()
+            if job.finished_state or job.cancel_requested:
+                continue
+            job.state = "running"
+            job.started = time.monotonic()
+            try:
+                msg = await loop.run_in_executor(self._threads, self._exchange, slot, job)
+            except asyncio.CancelledError:
+                slot.stop()
+                self._finish(job, "cancelled", exit_code=130, error="the server stopped")
+                raise
+            if msg[0] == "done":
+                self._finish(job, "done", answer=msg[1], exit_code=msg[2], budget=msg[3])
+            elif msg[0] == "error":
+                self._finish(job, "error", error=msg[1], exit_code=msg[2])
+            else:  # cancelled, over its cap or the process died: a fresh process
+                await loop.run_in_executor(self._threads, slot.stop)
+                await loop.run_in_executor(self._threads, slot.ensure)
+                if msg[0] == "cancelled":
+                    self._finish(job, "cancelled", exit_code=130,
+                                 error=job.error or "cancelled")
+                elif msg[0] == "cap":
+                    self._finish(job, "error", exit_code=3,
+                                 error=f"the server's cap of {job.wall_cap:g} s for one job "
+                                       "ran out before an answer")
+                else:
+                    self._finish(job, "error", exit_code=1,
+                                 error="internal error: the worker process died "
+                                       f"({msg[1]}); a fresh one took its place")
+
+    def _exchange(self, slot: _Slot, job: Job) -> tuple[Any, ...]:
+        """In a pool thread: send the job, follow its messages until the last one."""
+        try:
+            conn = slot.ensure()
+            conn.send((job.kind, job.params))
+        except (OSError, EOFError) as e:
+            return ("died", f"{type(e).__name__}")
+        deadline = job.started + job.wall_cap if job.started else time.monotonic() + job.wall_cap
+        while True:
+            if job.cancel_requested:
+                return ("cancelled",)
+            if time.monotonic() > deadline:
+                return ("cap",)
+            try:
+                if not conn.poll(0.05):
+                    continue
+                msg = conn.recv()
+            except (EOFError, OSError):
+                code = slot.proc.exitcode if slot.proc is not None else None
+                return ("died", f"exit code {code}")
+            if msg[0] == "progress":
+                job.done, job.total = msg[1], msg[2]
+                continue
+            return tuple(msg)
+
+    async def _reap(self) -> None:
+        """Cancel watched jobs nobody polls; forget old finished ones."""
+        while True:
+            await asyncio.sleep(1.0)
+            now = time.monotonic()
+            for job in list(self._jobs.values()):
+                if job.watched and not job.finished_state and now - job.seen > STALE_SECONDS:
+                    self.cancel(job, f"cancelled: nobody asked about it for {STALE_SECONDS:g} s")
+            done = sorted((j for j in self._jobs.values() if j.finished_state),
+                          key=lambda j: j.finished or 0.0)
+            for j in done[:max(0, len(done) - KEEP_JOBS)]:
+                self._jobs.pop(j.id, None)
+            for j in done:
+                if now - (j.finished or now) > KEEP_SECONDS:
+                    self._jobs.pop(j.id, None)

@@ -1,0 +1,165 @@
+"""The API described for programs: the OpenAPI document served at ``/api/openapi.json``.
+
+Written out by hand (Starlette has no schema of its own to derive it from); a
+test holds its paths equal to the app's routes.  docs/web.md is the prose.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+_POSITION = {"description": "A position: the notation's string (docs/notation.md), JSON text, "
+                            "or a JSON position object; what `durak show` reads.",
+             "oneOf": [{"type": "string", "maxLength": 1_000_000}, {"type": "object"}]}
+_SEAT = {"type": "integer", "minimum": 1}
+_SECONDS = {"type": "number", "exclusiveMinimum": 0}
+_SEED = {"type": "integer", "minimum": 0}
+_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def _body(props: dict[str, Any], required: tuple[str, ...] = ("position",)) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "additionalProperties": False, "properties": props,
+        "required": list(required)}}}}
+
+
+_ERRORS = {
+    "400": {"description": "Bad input: `{\"error\": one line, \"field\": ..., \"exit_code\": 2}`, "
+                           "the line `durak` prints after `durak: error:`."},
+    "413": {"description": "The body or the position is larger than the notation's cap "
+                           "(1,000,000 characters)."},
+    "415": {"description": "The body is not sent as `application/json`."},
+}
+_HEAVY = {
+    **_ERRORS,
+    "499": {"description": "Cancelled: the client went away (its search was stopped)."},
+    "503": {"description": "The server is busy (its queue is full), or its hard cap on one "
+                           "job's time ran out before an answer."},
+}
+
+
+def _answer(what: str) -> dict[str, Any]:
+    return {"200": {"description": f"Exactly what `{what} --json` prints. When a budget ran "
+                                   "out (the command's exit 3) the answer says what was proven "
+                                   "and the headers `X-Durak-Exit-Code: 3` and `X-Durak-Budget` "
+                                   "say so.",
+                    "content": {"application/json": {"schema": {"type": "object"}}}}}
+
+
+_SOLVE = {"position": _POSITION, "hero": _SEAT, "max_time": _SECONDS,
+          "max_nodes": {"type": "integer", "minimum": 1},
+          "seed": {**_SEED, "description": "analyse on hidden cards: the deals' seed"}}
+
+
+def openapi_spec(version: str) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the app's API."""
+    def post(summary: str, body: dict[str, Any], responses: dict[str, Any]) -> dict[str, Any]:
+        return {"post": {"summary": summary, "requestBody": body, "responses": responses}}
+
+    paths: dict[str, Any] = {
+        "/api/show": {**post("`durak show --json`: canonical position, JSON form, phase, to "
+                             "move, legal moves", _body({"position": _POSITION}),
+                             {**_answer("durak show"), **_ERRORS}),
+                      "get": {"summary": "The same, the position as a query parameter",
+                              "parameters": [{"name": "position", "in": "query",
+                                              "required": True, "schema": {"type": "string"}}],
+                              "responses": {**_answer("durak show"), **_ERRORS}}},
+        "/api/moves": {**post("`durak moves --json`: the legal moves",
+                              _body({"position": _POSITION}),
+                              {**_answer("durak moves"), **_ERRORS}),
+                       "get": {"summary": "The same, the position as a query parameter",
+                               "parameters": [{"name": "position", "in": "query",
+                                               "required": True, "schema": {"type": "string"}}],
+                               "responses": {**_answer("durak moves"), **_ERRORS}}},
+        "/api/solve": post("`durak solve --json`: value, best moves, variation, distance",
+                           _body(_SOLVE), {**_answer("durak solve"), **_HEAVY}),
+        "/api/analyse": post("`durak analyse --json`: every move's value and distance (the "
+                             "hint table on hidden cards)", _body(_SOLVE),
+                             {**_answer("durak analyse"), **_HEAVY}),
+        "/api/hint": post("`durak hint --json`: every move scored on sampled deals",
+                          _body({"position": _POSITION,
+                                 "samples": {"type": "integer", "minimum": 1},
+                                 "time": _SECONDS, "max_time": _SECONDS,
+                                 "iterations": {"type": "integer", "minimum": 0},
+                                 "seed": _SEED, "me": _SEAT}),
+                          {**_answer("durak hint"), **_HEAVY}),
+        "/api/review": post("`durak review --json`: every decision of a seat valued",
+                            _body({"game": {"oneOf": [{"type": "string"}, {"type": "object"}],
+                                            "description": "a game record (docs/game-record.md)"},
+                                   "seat": _SEAT, "all": {"type": "boolean"},
+                                   "exact_only": {"type": "boolean"},
+                                   "max_time": _SECONDS,
+                                   "samples": {"type": "integer", "minimum": 1},
+                                   "seed": _SEED}, ("game",)),
+                            {**_answer("durak review"), **_HEAVY}),
+        "/api/board": {**post("The page's view: `durak show --json` plus `board`, what the board "
+                              "draws (seats, table, pile, discards, moves with their cards)",
+                              _body({"position": _POSITION}), {"200": {"description": "ok"},
+                                                               **_ERRORS}),
+                       "get": {"summary": "The same, the position as a query parameter",
+                               "parameters": [{"name": "position", "in": "query",
+                                               "required": True, "schema": {"type": "string"}}],
+                               "responses": {"200": {"description": "ok"}, **_ERRORS}}},
+        "/api/line": post("The boards along a sequence of moves from a position",
+                          _body({"position": _POSITION,
+                                 "moves": {"type": "array", "items": {"type": "string"}}}),
+                          {"200": {"description": "`{\"moves\": [...], \"boards\": [...]}`"},
+                           **_ERRORS}),
+        "/api/jobs": post("Start solve, analyse, hint or review as a job to follow: the same "
+                          "fields and a `task`", {"required": True, "content": {
+                              "application/json": {"schema": {"type": "object"}}}},
+                          {"202": {"description": "the job: id, task, state, progress"},
+                           **_HEAVY}),
+        "/api/jobs/{job_id}": {
+            "get": {"summary": "A job's state and progress; its answer once done (a job nobody "
+                               "asks about for 15 s is cancelled)",
+                    "parameters": [{"name": "job_id", "in": "path", "required": True,
+                                    "schema": {"type": "string"}}],
+                    "responses": {"200": {"description": "the job"},
+                                  "404": {"description": "no such job"}}},
+            "delete": {"summary": "Cancel a job: its search stops at once",
+                       "parameters": [{"name": "job_id", "in": "path", "required": True,
+                                       "schema": {"type": "string"}}],
+                       "responses": {"200": {"description": "the job, cancelled"},
+                                     "404": {"description": "no such job"}}}},
+        "/api/games": {
+            **post("A new deal against the engine; the player is seat 1",
+                   _body({"players": {"type": "integer", "minimum": 2, "maximum": 6},
+                          "rules": {"type": "array", "items": {"type": "string"}},
+                          "engine": {"enum": ["greedy", "hint", "strong"]}, "seed": _SEED},
+                         ()),
+                   {"201": {"description": "the game"}, **_ERRORS}),
+            "get": {"summary": "The games kept, most recent first",
+                    "responses": {"200": {"description": "`{\"games\": [...]}`"}}}},
+        "/api/games/{game_id}": {"get": {
+            "summary": "A game as the player sees it: `board`, `snapshot` (the game-session "
+                       "model's), `thinking`, `over`, `outcome`",
+            "parameters": [_GAME_ID], "responses": {"200": {"description": "the game"},
+                                                    "404": {"description": "no such game"}}}},
+        "/api/games/{game_id}/play": {**post(
+            "The player's move (the engine answers in the background)",
+            _body({"move": {"type": "string"}}, ("move",)),
+            {"200": {"description": "the game"}, "409": {"description": "the engine is moving"},
+             **_ERRORS}), "parameters": [_GAME_ID]},
+        "/api/games/{game_id}/undo": {**post(
+            "Take back the player's last move and the engine's answers",
+            {"required": False, "content": {"application/json": {"schema": {"type": "object"}}}},
+            {"200": {"description": "the game"}, **_ERRORS}), "parameters": [_GAME_ID]},
+        "/api/games/{game_id}/hint": {**post(
+            "A hint for the player's move, as a job (poll /api/jobs/{id}): `durak hint --json`",
+            _body({"samples": {"type": "integer", "minimum": 1}, "time": _SECONDS}, ()),
+            {"202": {"description": "the job"}, **_HEAVY}), "parameters": [_GAME_ID]},
+        "/api/games/{game_id}/record": {"get": {
+            "summary": "The game's record (docs/game-record.md) as a text file",
+            "parameters": [_GAME_ID],
+            "responses": {"200": {"description": "the record",
+                                  "content": {"text/plain": {}}}}}},
+        "/api/status": {"get": {"summary": "Version, workers, jobs running and waiting, caps",
+                                "responses": {"200": {"description": "ok"}}}},
+        "/api/openapi.json": {"get": {"summary": "This document",
+                                      "responses": {"200": {"description": "ok"}}}},
+    }
+    return {"openapi": "3.1.0",
+            "info": {"title": "durak-solver web API", "version": version,
+                     "description": "The answers of the `durak` commands over HTTP "
+                                    "(docs/web.md)."},
+            "paths": paths}

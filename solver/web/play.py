@@ -1,0 +1,318 @@
+"""Games against the engine on the web board: the game-session model behind HTTP.
+
+A game is a :class:`~solver.games.session.GameSession` (the one model `durak
+play` uses too): this module only keeps sessions, saves each one's record in
+the game store after every change (so a game survives a reload and a server
+restart), lets the engine answer in the background and turns the session's
+:meth:`~solver.games.session.GameSession.snapshot` into the board the page
+draws.  The engine's moves and the hints run in the worker pool: a session's
+record goes to a worker, which loads it, plays the engine's move (or scores
+the player's moves) and sends the record (or the answer) back.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from solver.errors import MoveError, OptionError
+from solver.game.cards import SUIT_SYMBOLS, SUITS
+from solver.game.moves import Move
+from solver.game.rules import parse_rules
+from solver.games.session import DEFAULT_STRENGTH, GameSession
+from solver.web.api import (BadRequest, check_fields, guarded, int_field, read_body,
+                            seconds_field)
+from solver.web.board import move_view
+from solver.web.jobs import Job, WorkerPool
+from solver.web.store import GameStore
+
+#: The strengths the page offers (the session's, but ``random``, which is for tests).
+STRENGTHS = ("greedy", "hint", "strong")
+#: Sessions kept in memory (the others are loaded from the store when asked for).
+CACHED = 64
+#: The hard cap on one engine move (seconds): the strongest engine takes a few.
+ENGINE_WALL = 300.0
+#: The longest a player's hint may take (seconds).
+HINT_CAP = 60.0
+
+
+def board_of(snap: dict[str, Any], thinking: bool) -> dict[str, Any]:
+    """The page's board (:func:`solver.web.board.board_view`'s form) from a session's snapshot."""
+    deck = 52 if "deck=52" in snap["rules"] else 24 if "deck=24" in snap["rules"] else 36
+    turn = snap["turn"]
+    to_move = turn["seat"]
+    seats = []
+    for s in snap["seats"]:
+        name = "you" if s["me"] else "engine" if s["engine"] else None
+        seats.append({"seat": s["seat"], "name": name, "cards": s["cards"], "hidden": s["hidden"],
+                      "size": s["size"], "roles": [r for r in s["roles"] if r != "to move"],
+                      "to_move": not snap["over"] and s["seat"] == to_move,
+                      "me": s["me"]})
+    moves = None
+    if snap["moves"] is not None and not thinking:
+        moves = [move_view(Move.parse(m, deck)) for m in snap["moves"]]
+    if snap["over"]:
+        score = snap["outcome"]["scores"][snap["me"] - 1]
+        verdict = "you win" if score > 0 else "you lose" if score < 0 else "a draw for you"
+        status = f"Game over: {snap['outcome']['text']}; {verdict}"
+    elif to_move == snap["me"]:
+        what = {"lead": "lead a card", "defend": "cover every card or take",
+                "throw": "throw in a card or pass",
+                "taken": "throw in a card before the take, or pass"}[turn["phase"]]
+        status = f"Your move: {what}"
+    else:
+        status = f"Seat {to_move} (engine) is thinking…" if thinking \
+            else f"Seat {to_move} (engine) to move"
+    return {
+        "position": snap["position"], "players": snap["players"], "rules": snap["rules"],
+        "trump": snap["trump"], "trump_symbol": SUIT_SYMBOLS[SUITS.index(snap["trump"])],
+        "seats": seats,
+        "table": [{"attack": a, "cover": c} for a, c in snap["table"]],
+        "limit": snap["limit"], "take": snap["take"],
+        "pile": {"count": snap["pile"], "face_up": snap["trump_card"], "order": None},
+        "out": snap["out"], "phase": turn["phase"], "to_move": None if snap["over"] else to_move,
+        "status": status, "moves": moves or [], "moves_unknown": None,
+        "outcome": snap["outcome"],
+    }
+
+
+class Games:
+    """The server's games: sessions by id, the engine's background moves, the store."""
+
+    def __init__(self, store: GameStore, pool: WorkerPool):
+        self.store = store
+        self.pool = pool
+        self._sessions: OrderedDict[str, GameSession] = OrderedDict()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._advancing: dict[str, asyncio.Task[None]] = {}
+        self._engine_jobs: dict[str, Job] = {}
+        self._errors: dict[str, str] = {}
+
+    async def close(self) -> None:
+        """Stop the engine's background moves (the server is stopping)."""
+        for t in self._advancing.values():
+            t.cancel()
+        await asyncio.gather(*self._advancing.values(), return_exceptions=True)
+
+    # ------------------------------------------------------------ sessions
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def session(self, game_id: str) -> GameSession:
+        s = self._sessions.get(game_id)
+        if s is None:
+            row = self.store.load(game_id)
+            if row is None:
+                raise BadRequest(404, f"no game {game_id!r}")
+            s = GameSession.load(row[1])
+            self._keep(game_id, s)
+        self._sessions.move_to_end(game_id)
+        return s
+
+    def _keep(self, game_id: str, s: GameSession) -> None:
+        self._sessions[game_id] = s
+        self._sessions.move_to_end(game_id)
+        idle = [g for g in self._sessions if not self.thinking(g) and g != game_id]
+        for old in idle[:max(0, len(self._sessions) - CACHED)]:
+            del self._sessions[old]  # the store has it
+
+    def _save(self, game_id: str, s: GameSession, meta: dict[str, Any] | None = None) -> None:
+        if meta is None:
+            row = self.store.load(game_id)
+            meta = row[0] if row else {}
+        self.store.save(game_id, meta, s.record_text(), s.is_over)
+
+    def thinking(self, game_id: str) -> bool:
+        t = self._advancing.get(game_id)
+        return t is not None and not t.done()
+
+    def view(self, game_id: str) -> dict[str, Any]:
+        s = self.session(game_id)
+        thinking = self.thinking(game_id)
+        snap = s.snapshot()
+        out = {"id": game_id, "board": board_of(snap, thinking), "snapshot": snap,
+               "thinking": thinking, "over": s.is_over, "outcome": s.outcome,
+               "me": s.me, "strength": s.strength, "moves_played": len(s.entries)}
+        err = self._errors.get(game_id)
+        if err:
+            out["engine_error"] = err
+        return out
+
+    # ------------------------------------------------------------ changes
+    async def create(self, body: dict[str, Any]) -> str:
+        check_fields(body, ("players", "rules", "engine", "seed"))
+        players = int_field(body, "players", 2, 6) or 2
+        rules_names = body.get("rules") or []
+        if not isinstance(rules_names, list) or not all(isinstance(r, str) for r in rules_names):
+            raise OptionError("rules: expected a list of option names, e.g. [\"transfer\"]")
+        try:
+            rules = parse_rules(rules_names)
+        except ValueError as e:
+            raise OptionError(f"rules: {e}") from None
+        engine = body.get("engine") or DEFAULT_STRENGTH
+        if engine not in STRENGTHS:
+            raise OptionError(f"engine: {engine!r}; the engine plays at {', '.join(STRENGTHS)}")
+        seed = int_field(body, "seed", 0)
+        s = await asyncio.to_thread(GameSession.new, players, rules, seed, 1, engine)
+        game_id = self.store.new_id()
+        meta = {"players": players, "rules": rules.names(), "engine": engine, "human": 1,
+                "seed": seed}
+        self._keep(game_id, s)
+        self._save(game_id, s, meta)
+        self.advance(game_id)
+        return game_id
+
+    async def play(self, game_id: str, move: Any) -> None:
+        if not isinstance(move, str) or not move.strip():
+            raise MoveError("move: expected a move text, e.g. 6S, 6S/8S, take")
+        async with self._lock(game_id):
+            if self.thinking(game_id):
+                raise BadRequest(409, "the engine is choosing its move; wait for it")
+            s = self.session(game_id)
+            t = s.turn()
+            if t.seat != s.me:
+                raise MoveError(f"it is seat {t.seat}'s turn, not yours" if t.seat
+                                else "the game is over")
+            head, _, body = move.strip().rpartition(":")
+            if head and head.strip() != str(s.me):
+                raise MoveError(f"move {move!r}: you play seat {s.me}")
+            s.play(body, seat=s.me)  # DurakError: one line, nothing changed
+            self._save(game_id, s)
+        self.advance(game_id)
+
+    async def undo(self, game_id: str) -> None:
+        await self.stop_engine(game_id)
+        async with self._lock(game_id):
+            s = self.session(game_id)
+            if not any(e.startswith(f"{s.me}:") for e in s.entries):
+                raise MoveError("nothing to undo: you have not moved yet")
+            s.undo_turn()
+            self._save(game_id, s)
+        self.advance(game_id)
+
+    async def stop_engine(self, game_id: str) -> None:
+        job = self._engine_jobs.get(game_id)
+        if job is not None:
+            self.pool.cancel(job, "the player took a move back")
+        task = self._advancing.get(game_id)
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+
+    def advance(self, game_id: str) -> None:
+        """Let the engine move in the background until it is the player's turn."""
+        if self.thinking(game_id):
+            return
+        s = self.session(game_id)
+        if s.is_over or not s.engine_to_move:
+            return
+        self._errors.pop(game_id, None)
+        self._advancing[game_id] = asyncio.create_task(self._advance(game_id))
+
+    async def _advance(self, game_id: str) -> None:
+        try:
+            while True:
+                s = self.session(game_id)
+                if s.is_over or not s.engine_to_move:
+                    return
+                job = self.pool.submit("engine", {"record": s.record_text()}, ENGINE_WALL)
+                self._engine_jobs[game_id] = job
+                await self.pool.wait(job)
+                self._engine_jobs.pop(game_id, None)
+                if job.state != "done":
+                    if job.state != "cancelled":
+                        self._errors[game_id] = job.error or "the engine failed"
+                    return
+                assert job.answer is not None
+                async with self._lock(game_id):
+                    moved = GameSession.load(job.answer["record"])
+                    self._keep(game_id, moved)
+                    self._save(game_id, moved)
+        except Exception as e:  # noqa: BLE001 -- reported to the page, the server goes on
+            self._errors[game_id] = f"internal error: {type(e).__name__}: {e}"
+
+    def hint_job(self, game_id: str, body: dict[str, Any]) -> Job:
+        check_fields(body, ("samples", "time"))
+        s = self.session(game_id)
+        if self.thinking(game_id):
+            raise BadRequest(409, "the engine is choosing its move; a hint is for your turn")
+        t = s.turn()
+        if t.seat != s.me:
+            raise MoveError("a hint is for your turn" if t.seat else "the game is over")
+        samples = int_field(body, "samples", 1, 20_000)
+        t_max = seconds_field(body, "time")
+        params = {"record": s.record_text(), "samples": samples,
+                  "max_time": min(t_max, HINT_CAP) if t_max else HINT_CAP}
+        return self.pool.submit("game_hint", params, HINT_CAP + 30, watched=True)
+
+
+# ---------------------------------------------------------------- routes
+
+def _games(request: Request) -> Games:
+    games: Games = request.app.state.games
+    return games
+
+
+@guarded
+async def api_games_create(request: Request) -> Response:
+    """A new deal against the engine: ``{"players": 2, "rules": [...], "engine": "hint"}``."""
+    games = _games(request)
+    game_id = await games.create(await read_body(request))
+    return JSONResponse(games.view(game_id), status_code=201)
+
+
+@guarded
+async def api_games_list(request: Request) -> Response:
+    """The games kept, most recent first."""
+    return JSONResponse({"games": _games(request).store.recent()})
+
+
+@guarded
+async def api_game(request: Request) -> Response:
+    """A game as the player sees it (the engine answers in the background)."""
+    games = _games(request)
+    game_id = request.path_params["game_id"]
+    games.session(game_id)
+    games.advance(game_id)  # after a server restart the engine may be to move
+    return JSONResponse(games.view(game_id))
+
+
+@guarded
+async def api_game_play(request: Request) -> Response:
+    """The player's move: ``{"move": "6S"}``."""
+    games = _games(request)
+    game_id = request.path_params["game_id"]
+    body = await read_body(request)
+    check_fields(body, ("move",))
+    games.session(game_id)
+    await games.play(game_id, body.get("move"))
+    return JSONResponse(games.view(game_id))
+
+
+@guarded
+async def api_game_undo(request: Request) -> Response:
+    """Take back the player's last move and the engine's answers after it."""
+    games = _games(request)
+    game_id = request.path_params["game_id"]
+    games.session(game_id)
+    await games.undo(game_id)
+    return JSONResponse(games.view(game_id))
+
+
+@guarded
+async def api_game_hint(request: Request) -> Response:
+    """A hint for the player's move, as a job (poll ``/api/jobs/{id}``)."""
+    games = _games(request)
+    job = games.hint_job(request.path_params["game_id"], await read_body(request))
+    return JSONResponse(job.to_json(), status_code=202)
+
+
+@guarded
+async def api_game_record(request: Request) -> Response:
+    """The game's record (docs/game-record.md), as a file to download."""
+    game_id = request.path_params["game_id"]
+    s = _games(request).session(game_id)
+    return PlainTextResponse(s.record_text(), headers={
+        "Content-Disposition": f'attachment; filename="durak-game-{game_id}.txt"'})

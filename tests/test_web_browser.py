@@ -1,0 +1,309 @@
+"""The web board in a real browser: Debian's Chromium driven by Playwright.
+
+Playwright's own browser download is never used (`playwright install` cannot
+reach its host here): the tests launch /usr/bin/chromium, which .ci/run
+installs with apt when it is missing.  Without Playwright or without the
+browser every test here skips and says why; a browser that is there but
+fails is a failure.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+from web_support import HARD, SMALL, live_server
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
+
+CHROMIUM = os.environ.get("DURAK_CHROMIUM", "/usr/bin/chromium")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium with apt)",
+                allow_module_level=True)
+
+#: Chromium's switches for a quiet headless run as root in a container.
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with live_server(tmp_path_factory.mktemp("web")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(20_000)
+    yield pg
+    ctx.close()
+    assert errors == [], errors
+
+
+def open_board(page, server, position=SMALL):
+    from urllib.parse import quote
+    page.goto(f"{server}/?position={quote(position)}")
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+
+
+def status(page, root="#board") -> str:
+    return page.locator(f"{root} .status").inner_text()
+
+
+# ------------------------------------------------------------ the board
+
+def test_the_page_draws_the_position_of_its_url(page, server):
+    open_board(page, server)
+    assert page.locator("#board .seat").count() == 2
+    assert page.locator("#board .seat[data-seat='1'] .hand .card").count() == 3
+    assert page.locator("#board .trump-suit").inner_text() == "\u2665"
+    assert status(page) == "Seat 1 leads"
+    # the seat to move's cards are the ones to click
+    playable = page.locator("#board .card.playable")
+    assert sorted(playable.evaluate_all("els => els.map(e => e.dataset.card)")) == ["6S", "7S", "KH"]
+
+
+def test_a_bad_position_shows_the_parsers_line_beside_the_box(page, server):
+    open_board(page, server)
+    page.fill("#position-text", "trump H; hands 6S 6S; attacker 1")
+    page.click("#position-show")
+    page.wait_for_function("document.getElementById('position-error').textContent.length > 0")
+    assert page.inner_text("#position-error") == \
+        "hands: 1 seat(s) given; a game has 2..6 players (R3)"
+
+
+def test_moves_are_played_by_clicks(page, server):
+    open_board(page, server, "trump H; hands 9S KH | 9C AH TD; table 6S/8S 8C; attacker 1")
+    assert status(page).startswith("Seat 2 defends")
+    # 9C covers 8C and nothing else: one click plays it
+    page.click("#board .card.playable[data-card='9C']")
+    page.wait_for_function("document.querySelector('#board .status').textContent.startsWith('Seat 1')")
+    assert page.locator("#board .pair").count() == 2
+    assert page.locator("#board .pair .cover").count() == 2
+    page.click("#board .action[data-move='pass']")
+    page.wait_for_function("document.querySelector('#board .status').textContent === 'Seat 2 leads'")
+    assert page.locator("#board .pair").count() == 0
+    page.click("#nav-back")
+    assert status(page).startswith("Seat 1 may throw in")
+
+
+def test_a_multi_card_lead_and_a_cover_choice_by_clicks(page, server):
+    open_board(page, server, "trump H; hands 6S 6D 9H | 7S 7D 8D KH; attacker 1")
+    page.click("#board .card.playable[data-card='6S']")
+    # one card picked: 'Lead 6S' is offered, or more cards of its rank
+    assert page.locator("#board .action[data-move='6S']").count() == 1
+    page.click("#board .card.playable[data-card='6D']")
+    page.wait_for_function("document.querySelector('#board .status').textContent.startsWith('Seat 2')")
+    assert page.locator("#board .pair").count() == 2
+    # 8D covers 6D, and it could cover nothing else; KH could cover either card
+    page.click("#board .card.playable[data-card='KH']")
+    targets = page.locator("#board .card.target")
+    assert sorted(targets.evaluate_all("els => els.map(e => e.dataset.card)")) == ["6D", "6S"]
+    page.click("#board .card.target[data-card='6S']")
+    page.wait_for_function("document.querySelectorAll('#board .pair .cover').length === 1")
+
+
+def test_a_transfer_and_a_take_by_clicks(page, server):
+    open_board(page, server, "trump S; hands 9D 8C | 7H TD 8D | JS 9C QC; table 7D; attacker 1; "
+                             "rules transfer")
+    assert status(page).startswith("Seat 2 defends")
+    page.click("#board .card.playable[data-card='7H']")  # its one use: the transfer (R14)
+    page.wait_for_function("document.querySelector('#board .status').textContent"
+                           ".startsWith('Seat 3 defends')")
+    assert page.locator("#board .pair .attack").count() == 2
+    page.click("#board .action[data-move='take']")
+    # nobody holds a seven to throw in (F2): seat 3 picks both up, seat 1 leads (R18)
+    page.wait_for_function("document.querySelector('#board .status').textContent"
+                           " === 'Seat 1 leads'")
+    assert page.inner_text("#board .seat[data-seat='3'] .seat-size") == "5 cards"
+
+
+# ------------------------------------------------------------ the analysis
+
+def test_build_a_position_in_the_editor_and_solve_it(page, server):
+    open_board(page, server)
+    page.click("#tab-editor")
+    # the editor opens on the board's position
+    page.wait_for_function("document.getElementById('ed-text').textContent === "
+                           "'trump H; hands 6S 7S KH | AH 8C 9C; attacker 1'")
+    page.click("#ed-clear")
+    page.wait_for_function("document.getElementById('ed-text').textContent === "
+                           "'trump H; hands - | -'")  # no cards: a finished game
+    # seat 1: 6S 7S KH; seat 2: 8C 9C AH (hearts are trump by default)
+    for card in ("6S", "7S", "KH"):
+        page.click(f"#ed-grid .card[data-card='{card}']")
+    page.click("#ed-places button[data-place='h2']")
+    for card in ("8C", "9C", "AH"):
+        page.click(f"#ed-grid .card[data-card='{card}']")
+    page.wait_for_function("document.getElementById('ed-text').textContent === "
+                           "'trump H; hands 6S 7S KH | AH 8C 9C; attacker 1'")
+    assert page.inner_text("#ed-status") == "\u2713 A position: Seat 1 leads"
+    page.click("#ed-use")
+    page.wait_for_function("document.getElementById('page-analysis').classList.contains('active')")
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis-result .verdict")
+    assert page.inner_text("#analysis-result .verdict") == "Seat 1 wins in 6 plies"
+    rows = page.locator("#analysis-result table.moves tbody tr")
+    assert rows.count() == 3
+
+
+def test_an_editor_error_appears_beside_its_field(page, server):
+    open_board(page, server)
+    page.click("#tab-editor")
+    page.fill("#ed-pile", "5")
+    page.dispatch_event("#ed-pile", "change")
+    spot = "#page-editor .field-error[data-field=trump]"
+    page.wait_for_function(f"document.querySelector('{spot}').textContent.length > 0")
+    assert "face-up" in page.inner_text(spot)
+    assert page.is_disabled("#ed-use")
+
+
+def test_step_through_the_variation_on_the_board(page, server):
+    open_board(page, server)
+    page.click("#analyse-btn")
+    page.wait_for_selector("#pv-moves button")
+    chips = page.locator("#pv-moves button")
+    assert chips.all_inner_texts() == ["1. 6\u2660", "2. 6\u2660/A\u2665", "3. 8\u2663",
+                                       "4. 8\u2663/K\u2665", "5. 7\u2660", "6. take"]
+    # the next move of the variation is marked on the board
+    assert page.locator("#board .card.hl[data-card='6S']").count() == 1
+    seen = [status(page)]
+    for _ in range(6):
+        page.click("#pv-next")
+        seen.append(status(page))
+    assert seen == ["Seat 1 leads", "Seat 2 defends: cover every card or take", "Seat 2 leads",
+                    "Seat 1 defends: cover every card or take", "Seat 1 leads",
+                    "Seat 2 defends: cover every card or take",
+                    "Game over: seat 2 is the durak (R20)"]
+    page.click("#pv-moves button >> nth=2")
+    assert status(page) == "Seat 1 defends: cover every card or take"
+    page.click("#pv-prev")
+    assert status(page) == "Seat 2 leads"
+
+
+def test_a_long_analysis_shows_progress_and_can_be_cancelled(page, server):
+    open_board(page, server, HARD)
+    page.fill("#analyse-time", "60")
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis-progress:not([hidden])")
+    page.wait_for_function("document.getElementById('progress-text').textContent.includes('of at most 60 s')")
+    page.click("#analyse-cancel")
+    page.wait_for_function("document.getElementById('analysis-error').textContent.length > 0")
+    assert page.inner_text("#analysis-error") == "cancelled"
+    assert page.is_hidden("#analysis-progress")
+
+
+def test_a_budget_that_runs_out_shows_what_was_proven(page, server):
+    open_board(page, server, HARD)
+    page.fill("#analyse-time", "2")
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis-result .budget-note", timeout=30_000)
+    assert "ran out" in page.inner_text("#analysis-result .budget-note")
+    assert re.match(r"Seat 1 (wins|loses|draws)|Seat 1: not proven",
+                    page.inner_text("#analysis-result .verdict"))
+
+
+def test_the_hint_table_on_hidden_cards_shows_bars(page, server):
+    from web_support import HIDDEN
+    open_board(page, server, HIDDEN)
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis-result .wdl", timeout=60_000)
+    assert page.locator("#analysis-result .wdl").count() == 7
+    assert page.inner_text("#analysis-result .verdict").startswith("Best for seat 1:")
+
+
+def test_a_phone_width_window_has_no_sideways_scrolling(browser, server):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = ctx.new_page()
+    try:
+        open_board(pg, server, "trump S; hands 7D 9D 6C 8C TC JC | 8D TD QC KC | JS QS AS 7H; "
+                               "attacker 1")
+        for tab in ("#tab-analysis", "#tab-editor"):
+            pg.click(tab)
+            time.sleep(0.2)
+            width = pg.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (tab, width)
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------ a game
+
+def click_some_move(page) -> None:
+    """Make one legal move of the player by clicks: a card (and, where it has several
+    uses, the attack card it covers or the first button offered), else a button."""
+    cards = page.locator("#play-board .card.playable")
+    if cards.count():
+        cards.first.click()
+        if page.locator("#play-board .card.selected").count():
+            targets = page.locator("#play-board .card.target")
+            if targets.count():
+                targets.first.click()
+            else:
+                page.locator("#play-board .actions .action").first.click()
+    else:
+        page.locator("#play-board .actions .action").first.click()
+
+
+def wait_for_my_turn(page) -> str:
+    page.wait_for_function(
+        "() => { const s = document.getElementById('play-status').textContent;"
+        " return s.startsWith('Your move') || s.startsWith('Game over'); }", timeout=60_000)
+    return page.inner_text("#play-status")
+
+
+def test_a_whole_game_by_clicks_with_a_hint_and_a_reload(page, server):
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    page.click("#tab-play")
+    page.select_option("#pl-engine", "greedy")
+    page.fill("#pl-seed", "7")
+    page.click("#pl-start")
+    moves, hinted, reloaded = 0, False, False
+    for _ in range(400):
+        st = wait_for_my_turn(page)
+        if st.startswith("Game over"):
+            break
+        if moves == 3 and not hinted:
+            hinted = True
+            page.click("#play-hint")
+            page.wait_for_selector("#play-hint-result .wdl", timeout=60_000)
+            assert page.inner_text("#play-hint-result .verdict").startswith("Best for seat 1:")
+        if moves == 6 and not reloaded:
+            reloaded = True
+            history = page.inner_text("#play-log")
+            page.reload()
+            page.wait_for_selector("body[data-ready='1']", state="attached")
+            wait_for_my_turn(page)
+            assert page.inner_text("#play-log") == history  # the same game goes on
+            continue
+        before = page.evaluate("document.getElementById('play-log').textContent")
+        click_some_move(page)
+        page.wait_for_function(
+            "(b) => document.getElementById('play-log').textContent !== b", arg=before)
+        moves += 1
+    else:
+        raise AssertionError("the game did not end")
+    assert hinted and reloaded and moves > 6
+    assert re.match(r"Game over: .*; (you win|you lose|a draw for you)$",
+                    page.inner_text("#play-status"))
+    # the record can be downloaded
+    with page.expect_download() as dl:
+        page.click("#play-record")
+    text = Path(dl.value.path()).read_text()
+    assert text.startswith("# durak game record") and "engine 2 greedy" in text

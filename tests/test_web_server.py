@@ -1,0 +1,104 @@
+"""`durak serve` as a real server: the command, its socket, a client that goes away."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from web_support import HARD, SMALL, free_port, live_server
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def post(url: str, body: dict) -> tuple[int, dict]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_a_client_that_goes_away_cancels_its_search(tmp_path):
+    with live_server(tmp_path) as base:
+        port = int(base.rsplit(":", 1)[1])
+        body = json.dumps({"position": HARD, "max_time": 40}).encode()
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"POST /api/analyse HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  b"Content-Type: application/json\r\nContent-Length: "
+                  + str(len(body)).encode() + b"\r\n\r\n" + body)
+        deadline = time.monotonic() + 5
+        while get(base + "/api/status")["running"] != 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        s.close()  # the client goes away
+        t = time.monotonic()
+        while get(base + "/api/status")["running"] != 0:
+            assert time.monotonic() - t < 3, "the search went on without its client"
+            time.sleep(0.05)
+        assert post(base + "/api/solve", {"position": SMALL})[0] == 200
+
+
+def test_a_foreign_host_name_is_refused(tmp_path):
+    with live_server(tmp_path, allowed_hosts=["127.0.0.1", "localhost"]) as base:
+        req = urllib.request.Request(base + "/api/status", headers={"Host": "evil.example"})
+        try:
+            urllib.request.urlopen(req, timeout=10)
+            status = 200
+        except urllib.error.HTTPError as e:
+            status = e.code
+        assert status == 400
+        assert get(base + "/api/status")["workers"] == 2
+
+
+def _serve(*args: str, env: dict | None = None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "solver.cli", "serve", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+
+
+def test_durak_serve_serves_the_board_and_stops_on_ctrl_c(tmp_path):
+    port = free_port()
+    proc = _serve("--port", str(port), "--data-dir", str(tmp_path), "--workers", "1")
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    page = r.read().decode()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.communicate()
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert "Durak board" in page
+        assert get(f"http://127.0.0.1:{port}/api/status")["workers"] == 1
+        assert post(f"http://127.0.0.1:{port}/api/solve", {"position": SMALL})[1]["value"] == "win"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert f"http://127.0.0.1:{port}/" in err
+
+
+def test_durak_serve_on_a_port_in_use_says_so_in_one_line(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        proc = _serve("--port", str(port), "--data-dir", str(tmp_path))
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert err.strip() == f"durak: error: 127.0.0.1:{port} is in use (give another with --port)"

@@ -1,0 +1,70 @@
+"""What the web app's tests share: the in-process client and a live server.
+
+The in-process client is Starlette's ``TestClient`` (httpx, a test extra); a
+live server is uvicorn on a free port of 127.0.0.1 in a thread of the test
+process, for what only a real socket shows (a client that goes away, the
+browser).
+"""
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+import warnings
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("httpx", reason="the web tests need httpx (the test extra)")
+
+import uvicorn  # noqa: E402
+
+from solver.web.app import create_app  # noqa: E402
+
+with warnings.catch_warnings():
+    # Starlette 1.x would rather have httpx2, which is not on this machine's registry
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+#: A 2-player position every card known: seat 1 wins in 6 plies.
+SMALL = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
+#: A 3-player position whose analysis takes about 30 s on two cores: budgets run out.
+HARD = "trump H; hands JS QS TH JH JC | QH KH KD 9C QC | 7S 8H 9H JD 8C; attacker 1"
+#: A position with hidden cards (the hint's).
+HIDDEN = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; out 7S 8S 9S TS JS 6H 7H "
+          "8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
+
+
+def client(tmp_path: Any, **kw: Any) -> TestClient:
+    """The app in-process, its games in ``tmp_path``; use it as a context manager."""
+    return TestClient(create_app(workers=kw.pop("workers", 2), data_dir=str(tmp_path), **kw))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def live_server(tmp_path: Any, **kw: Any) -> Iterator[str]:
+    """uvicorn serving the app on 127.0.0.1 in a thread; yields its base URL."""
+    port = free_port()
+    app = create_app(workers=kw.pop("workers", 2), data_dir=str(tmp_path), **kw)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                           timeout_graceful_shutdown=2))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the live server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(15)
