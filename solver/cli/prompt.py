@@ -34,6 +34,8 @@ from solver.search import Solver, SolveResult
 
 #: Seconds `solve` at the prompt may take (the exact answer of a known endgame).
 SOLVE_MAX_TIME = 20.0
+#: The longest line the prompt takes (a whole game's moves fit in a tenth of it).
+MAX_LINE = 20_000
 
 HELP_FOLLOW = (
     "Type what happens at the table: a move of the seat to move (6S, 6S/8S or just 8S to "
@@ -109,6 +111,10 @@ class GamePrompt:
 
     def _do(self, line: str) -> bool:
         """One line; False to leave."""
+        if len(line) > MAX_LINE:
+            self.print(Text(f"error: a line of {len(line):,} characters; the prompt takes at "
+                            f"most {MAX_LINE:,}", style="red"))
+            return True
         text = line.split("#", 1)[0].strip()
         word, _, rest = text.partition(" ")
         cmd = word.lower()
