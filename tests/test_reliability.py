@@ -165,8 +165,13 @@ def test_ctrl_c_while_the_command_line_loads_prints_json_and_exits_130(monkeypat
     monkeypatch.setattr(launch.importlib, "import_module", stopped)
     monkeypatch.setattr(launch.os, "_exit", leave)
     monkeypatch.setattr(sys, "argv", ["durak", "solve", SIMPLE, "--json"])
-    with pytest.raises(SystemExit) as e:
-        launch.run()
+    handlers = {s: signal.getsignal(s) for s in launch.STOP_SIGNALS}
+    try:
+        with pytest.raises(SystemExit) as e:
+            launch.run()
+    finally:  # run() sets durak's handlers up: this process is pytest's
+        for s, h in handlers.items():
+            signal.signal(s, h)
     assert e.value.code == 130
     out, err = capsys.readouterr()
     assert json.loads(out)["interrupted"] is True
