@@ -9,11 +9,12 @@ import click
 
 from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
-                               stdout_console)
+                               read_input, stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
                           paired)
+from solver.outfile import write_whole
 from solver.sprt import parse_sprt
 
 
@@ -132,11 +133,7 @@ def compare_command(first: str, second: str, as_json: bool) -> None:
 
 def _read_match(path: str, field: str) -> dict:
     """A match answer from a file, or a one-line error naming the file (exit 2)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read(MAX_MATCH_JSON_BYTES + 1)
-    except (OSError, UnicodeDecodeError) as e:
-        raise OptionError(f"{field}: cannot read {path!r}: {e}") from None
+    text = read_input(path, field, MAX_MATCH_JSON_BYTES + 1)  # FIFOs and <(...) too
     if len(text) > MAX_MATCH_JSON_BYTES:
         raise OptionError(f"{field}: {path!r} is larger than {MAX_MATCH_JSON_BYTES:,} bytes")
     try:
@@ -172,14 +169,12 @@ def _exit_if_interrupted(res: MatchResult) -> None:
 
 def write_records(spec: MatchSpec, res: MatchResult, folder: Path) -> None:
     """One file per game, ``deal0003-a2.txt`` (deal 3, A in seat 2); every record is
-    formatted before the first file is written."""
+    formatted before the first file is written, and each file is written whole
+    or not at all (:func:`solver.outfile.write_whole`)."""
     texts = {f"deal{g.deal:04d}-a{g.seat_a + 1}.txt": game_record(spec, g).format()
              for g in res.games}
     if folder.exists() and not folder.is_dir():
         raise OptionError(f"record: {str(folder)!r} is not a directory")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, text in texts.items():
-            (folder / name).write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise OptionError(f"record: cannot write into {str(folder)!r}: {e}") from None
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        write_whole(str(folder / name), text, option="--record")
