@@ -74,10 +74,21 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
         emit_json(obj)
         _exit_if_interrupted(res)
         return
+    print_match(obj)
+    _exit_if_interrupted(res)
+
+
+def _ms(x: float | None, fmt: str = ".2g") -> str:
+    return "-" if x is None else f"{x * 1000:{fmt}} ms"
+
+
+def print_match(obj: dict) -> None:
+    """A match's answer for people; any of it may be missing (no game played
+    yet when Ctrl-C came): a missing figure is shown as '-'."""
     con = stdout_console()
     rules_text = ",".join(obj["rules"]) or "podkidnoy"
-    con.print(f"{a} (A) vs {b} (B), {players} players, {rules_text}, seed {seed}: "
-              f"{obj['games']} games")
+    con.print(f"{obj['a']} (A) vs {obj['b']} (B), {obj['players']} players, {rules_text}, "
+              f"seed {obj['seed']}: {obj['games']} games")
     con.print(f"A wins {obj['wins']}, draws {obj['draws']}, losses {obj['losses']}"
               + (f" ({obj['truncated']} cut at the move limit, counted as draws)"
                  if obj["truncated"] else ""))
@@ -85,17 +96,18 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
         lo, hi = obj["ci95_decided"]
         con.print(f"A won {obj['win_rate_decided']:.1%} of decided games "
                   f"(95% interval {lo:.1%}-{hi:.1%})")
-    lo, hi = obj["ci95_loss"]
-    con.print(f"A lost (durak) {obj['loss_rate']:.1%} of games (95% interval {lo:.1%}-{hi:.1%})")
+    if obj["loss_rate"] is not None:
+        lo, hi = obj["ci95_loss"]
+        con.print(f"A lost (durak) {obj['loss_rate']:.1%} of games "
+                  f"(95% interval {lo:.1%}-{hi:.1%})")
     spd = obj["seconds_per_decision"]
-    con.print(f"mean time per decision: A {spd['a'] * 1000:.1f} ms, B {spd['b'] * 1000:.1f} ms")
+    con.print(f"mean time per decision: A {_ms(spd['a'], '.1f')}, B {_ms(spd['b'], '.1f')}")
     med, p99 = obj["seconds_per_decision_median"], obj["seconds_per_decision_p99"]
     if med["a"] is not None:
-        con.print(f"A's time per decision: median {med['a'] * 1000:.2g} ms, "
-                  f"99th percentile {p99['a'] * 1000:.2g} ms (quarter-octave bins)")
+        con.print(f"A's time per decision: median {_ms(med['a'])}, "
+                  f"99th percentile {_ms(p99['a'])} (quarter-octave bins)")
     if obj["sprt"] is not None:
         con.print(sprt_line(obj["sprt"]))
-    _exit_if_interrupted(res)
 
 
 #: The most a match answer may hold (MAX_GAMES games of per-game results fit easily).
