@@ -212,6 +212,8 @@ def command_budget() -> float | None:
 def _wait_for_data(fd: int, wait: float | None, what: str, name: str) -> None:
     """Wait until ``fd`` has a first byte (or its end) to read: at most ``wait``
     seconds (BudgetExceeded after), or as long as it takes (Ctrl-C still stops it)."""
+    if not hasattr(select, "poll"):  # not POSIX: read as it comes
+        return
     poller = select.poll()
     poller.register(fd, select.POLLIN)
     if not poller.poll(None if wait is None else max(0, int(wait * 1000))):
@@ -250,7 +252,9 @@ def read_input(arg: str, what: str, limit: int, wait: float | None = None) -> st
         except (OSError, ValueError) as e:
             raise OptionError(f"{what}: cannot read standard input: {e}") from None
     try:
-        fd = os.open(arg, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        # without blocking: a FIFO with no writer yet is waited on below, not in open()
+        fd = os.open(arg, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise OptionError(f"{what}: cannot read file {arg!r}: {e.strerror}") from None
     try:
@@ -259,7 +263,7 @@ def read_input(arg: str, what: str, limit: int, wait: float | None = None) -> st
             raise OptionError(f"{what}: {arg!r} is a directory, not a file")
         if not stat.S_ISREG(mode):  # a FIFO, a pipe, a device: wait for its writer
             _wait_for_data(fd, wait, what, repr(arg))
-        os.set_blocking(fd, True)
+            os.set_blocking(fd, True)
         with open(fd, encoding="utf-8", closefd=False) as fh:
             return fh.read(limit)
     except UnicodeDecodeError:
