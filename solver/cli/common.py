@@ -343,12 +343,12 @@ def fail(message: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
     sys.exit(int(code))
 
 
-def _stopped(as_json: bool, note: str = "") -> None:
+def _stopped(as_json: bool) -> None:
     """The end of a command stopped by Ctrl-C or SIGTERM: under --json one JSON
     object (unless the answer was printed already), a line, exit 130 (143)."""
     if as_json and not _emitted():  # one valid JSON object whatever the moment
         emit_json({"interrupted": True, "error": "interrupted before an answer"})
-    click.echo(f"durak: interrupted{note}", err=True)
+    click.echo("durak: interrupted", err=True)
     sys.exit(int(ExitCode.INTERRUPTED))
 
 
@@ -356,11 +356,10 @@ def handles_errors(func: F) -> F:
     """Turn errors into one stderr line and the right exit code (docs/notation.md).
 
     A :class:`~solver.errors.DurakError` exits 2 (a budget 3), Ctrl-C and SIGTERM
-    130 (143, :mod:`solver.cli.launch`) with one JSON object under --json; an
-    ``OSError`` goes on to the command group, which names the file or stream
-    (exit 4, 141 for a closed pipe); anything else is a bug (exit 1) -- but a
-    bug met while a stopped command prints what it knows still exits 130, with
-    the bug named on its line: a stop is answered at every moment.
+    130 (143, :mod:`solver.cli.launch`) with one JSON object under --json (the
+    answer's, when it was printed already); an ``OSError`` goes on to the
+    command group, which names the file or stream (exit 4, 141 for a closed
+    pipe); anything else is a bug (exit 1).
     """
 
     @functools.wraps(func)
@@ -380,11 +379,8 @@ def handles_errors(func: F) -> F:
         except Exception as e:  # a bug: say so, exit 1, no traceback unless asked
             if os.environ.get(TRACEBACK_ENV):
                 raise
-            what = f"internal error: {type(e).__name__}: {' '.join(str(e).split())}"
-            if launch.stop_signal() is not None:  # stopped: the exit code says so still
-                _stopped(bool(kwargs.get("as_json")),
-                         f"; then {shorten(what)} (set {TRACEBACK_ENV}=1 for a traceback)")
-            fail(f"{what} (set {TRACEBACK_ENV}=1 for a traceback)", ExitCode.INTERNAL)
+            fail(f"internal error: {type(e).__name__}: {' '.join(str(e).split())} "
+                 f"(set {TRACEBACK_ENV}=1 for a traceback)", ExitCode.INTERNAL)
 
     return wrapper  # type: ignore[return-value]
 

@@ -19,9 +19,11 @@ end at once on SIGTERM, and die with the parent (:mod:`solver.executor`).
 - A signal that arrives while the tool is still loading is remembered and
   answered as soon as :func:`run` can answer it, so it too ends in exit
   130/143 and never in a traceback.
-- A second stop signal ends the process at once (exit 128 + the first
-  signal's number): the way out of a command that takes too long to stop.
-- A signal after the command has ended (its answer is out) is ignored.
+- While the command runs, every signal raises ``KeyboardInterrupt``, as
+  Python's own Ctrl-C does: an interactive command (``durak game``) may stop
+  its work and go on; the exit code follows the last signal.
+- A signal after the command has ended (its answer is out) is ignored; a
+  second one ends the process at once (exit 128 + its number).
 - A signal that was ignored when durak started (a background job's SIGINT,
   ``nohup``) stays ignored.
 - A command that installs its own handlers (a server's event loop) takes the
@@ -65,8 +67,10 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: The name :func:`os_failure` gives standard output.
 STDOUT = "standard output"
 
-#: The stop signals received, first first (a list: appending is safe in a handler).
+#: The stop signals received, in order (a list: appending is safe in a handler).
 _received: list[int] = []
+#: The stop signals received after the command ended.
+_late: list[int] = []
 #: The process that installed the handlers: a worker forked from it inherits them.
 _owner: list[int] = [0]
 #: "idle" (not under :func:`run`), "loading", "running", "ended".
@@ -74,9 +78,9 @@ _phase: list[str] = ["idle"]
 
 
 def stop_signal() -> int | None:
-    """The signal that stopped this command (``signal.SIGINT`` or ``signal.SIGTERM``),
-    or None: the command still runs, or ended by itself."""
-    return _received[0] if _received else None
+    """The last stop signal this command received (``signal.SIGINT`` or
+    ``signal.SIGTERM``) while it ran, or None."""
+    return _received[-1] if _received else None
 
 
 def interrupted_code() -> int:
@@ -91,12 +95,15 @@ def _on_stop(signum: int, frame: FrameType | None) -> None:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
         return  # Ctrl-C is the parent's to answer
+    if _phase[0] == "ended":  # the answer is out: ignored, but asked twice, end at once
+        _late.append(signum)
+        if len(_late) > 1:
+            os._exit(128 + signum)
+        return
     _received.append(signum)
-    if len(_received) > 1:  # asked again: no more waiting for the command to stop
-        os._exit(128 + _received[0])
     if _phase[0] == "running":
         raise KeyboardInterrupt
-    # "loading": answered as soon as run() can; "ended": the answer is out already
+    # "loading": answered as soon as run() can
 
 
 def _install_handlers() -> None:
