@@ -24,7 +24,8 @@ for two items starts two.  Local worker processes leave Ctrl-C to the parent
 (which stops them when it stops), end at once on SIGTERM, and never outlive
 the parent, even one killed with SIGKILL: on Linux the kernel kills them when
 it dies (``prctl(PR_SET_PDEATHSIG)``), elsewhere a watchdog thread in each
-notices that the parent is gone (:func:`_worker_start`).  A Dask LocalCluster's
+notices that the parent is gone (:func:`die_with_parent`, which any process
+durak starts can call).  A Dask LocalCluster's
 workers watch their parent themselves.
 """
 from __future__ import annotations
@@ -92,9 +93,11 @@ WATCHDOG_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent(parent: int) -> None:
-    """End this process when ``parent`` dies: the kernel's death signal on
-    Linux, else a thread that looks every :data:`WATCHDOG_SECONDS`."""
+def die_with_parent(parent: int) -> None:
+    """End this process when ``parent`` (its parent's pid, taken before it
+    started) dies: the kernel's death signal on Linux, else a thread that looks
+    every :data:`WATCHDOG_SECONDS`.  For any process durak starts, in its first
+    lines (the local workers here; a server's job processes)."""
     armed = False
     if sys.platform.startswith("linux"):
         try:
@@ -116,10 +119,10 @@ def _die_with_parent(parent: int) -> None:
 def _worker_start(parent: int) -> None:
     """A local worker process's set-up: Ctrl-C is the parent's to answer (it
     stops the workers), SIGTERM ends the worker at once, and the worker dies
-    with its parent (:func:`_die_with_parent`)."""
+    with its parent (:func:`die_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _die_with_parent(parent)
+    die_with_parent(parent)
 
 
 class _Inline:
@@ -275,4 +278,4 @@ class Executor:
 
 
 __all__ = ["CLUSTER_INSTALL", "Executor", "LOCAL_SCHEDULER", "chunk_size", "chunked",
-           "default_workers", "local_workers", "worker_cache"]
+           "default_workers", "die_with_parent", "local_workers", "worker_cache"]
