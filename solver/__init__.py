@@ -19,7 +19,12 @@ cause is a :class:`DurakError` (a ``ValueError``).
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+#: ``typing.TYPE_CHECKING`` without importing typing: `durak` sets its signal handlers
+#: up (solver.cli.launch) before anything slow is imported.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

@@ -31,10 +31,10 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Protocol
 
 from solver.answers import Answer, analyse_answer, hint_answer, review_answer, solve_answer
-from solver.errors import DurakError, OptionError
+from solver.errors import DurakError, OptionError, shorten
 from solver.executor import Executor, chunk_size, chunked, worker_cache
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
 
@@ -179,7 +179,8 @@ def done_ids(path: str) -> set[str]:
     """The ids (as :func:`id_key`) already in the output file ``path``.
 
     A last line cut short (the batch was killed while writing it) is removed
-    from the file, so its item is answered again.
+    from the file, so its item is answered again.  (`durak batch --resume`
+    reads them from its locked :class:`~solver.outfile.LineFile` instead.)
     """
     if not os.path.exists(path):
         return set()
@@ -188,8 +189,13 @@ def done_ids(path: str) -> set[str]:
         end = data.rfind(b"\n") + 1
         if end < len(data):
             fh.truncate(end)
+    return ids_in(data[:end].decode("utf-8"))
+
+
+def ids_in(text: str) -> set[str]:
+    """The ids (as :func:`id_key`) of the answer lines ``text``."""
     ids = set()
-    for line in data[:end].decode("utf-8").splitlines():
+    for line in text.splitlines():
         try:
             obj = json.loads(line)
         except json.JSONDecodeError:
@@ -214,7 +220,7 @@ def answer_item(task: str, item: Item, opts: BatchOptions) -> dict[str, Any]:
         return {**head, "error": " ".join(str(e).split()) or type(e).__name__,
                 "exit_code": BAD_INPUT}
     except Exception as e:  # a bug: reported on its line, the batch goes on
-        text = " ".join(str(e).split())
+        text = shorten(" ".join(str(e).split()))
         return {**head, "error": f"internal error: {type(e).__name__}: {text}",
                 "exit_code": INTERNAL}
     if ans.interrupted:  # Ctrl-C inside the search: the batch stops, nothing half-proven is written
@@ -230,6 +236,14 @@ def answer_chunk(task: str, items: list[Item], opts: BatchOptions) -> list[dict[
     return [answer_item(task, it, opts) for it in items]
 
 
+class LineSink(Protocol):
+    """Where the output lines go: a text stream, or a :class:`~solver.outfile.LineFile`."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
 @dataclass
 class BatchSummary:
     total: int = 0
@@ -238,12 +252,14 @@ class BatchSummary:
     errors: int = 0
 
 
-def run_batch(task: str, items: list[Item], out: IO[str], executor: Executor,
+def run_batch(task: str, items: list[Item], out: LineSink, executor: Executor,
               opts: BatchOptions = BatchOptions(), skip: set[str] | None = None,
               chunk: int | None = None, progress: Callable[[int], None] | None = None,
               summary: BatchSummary | None = None) -> BatchSummary:
     """Answer ``items`` (but those whose id is in ``skip``) on ``executor``, writing
-    each output line to ``out`` (flushed) as soon as every earlier one is written.
+    each output line to ``out`` (flushed) as soon as every earlier one is written,
+    one whole line a ``write`` (a :class:`~solver.outfile.LineFile` keeps a file
+    whole-lined whatever stops the batch).
 
     ``progress(n)`` is called with the number of items just finished.
     At most :data:`AHEAD_PER_WORKER` chunks a worker finish ahead of the oldest
@@ -289,4 +305,4 @@ def run_batch(task: str, items: list[Item], out: IO[str], executor: Executor,
 
 
 __all__ = ["BatchOptions", "BatchSummary", "Item", "TASKS", "answer_chunk", "answer_item",
-           "done_ids", "id_key", "parse_line", "read_items", "run_batch"]
+           "done_ids", "id_key", "ids_in", "parse_line", "read_items", "run_batch"]

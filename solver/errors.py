@@ -8,11 +8,40 @@ bug and exits 1 (the CLI says so).  A budget that runs out is
 """
 from __future__ import annotations
 
+import re
 from typing import Any
+
+#: The longest run of non-blank characters (a token) a message shows whole (a
+#: long file path still fits); a longer one is cut to its start and end, with its length.
+MAX_TOKEN_SHOWN = 200
+#: The longest message, after the tokens are cut.
+MAX_MESSAGE_SHOWN = 1000
+_LONG_TOKEN = re.compile(r"\S{%d,}" % (MAX_TOKEN_SHOWN + 1))
+
+
+def shorten(text: str) -> str:
+    """``text`` cut to a readable line: every token longer than
+    :data:`MAX_TOKEN_SHOWN` characters becomes its first 60 and last 20 with its
+    length between (``'ZZZ...[200,002 characters]...ZZZ'``), and the whole is at
+    most about :data:`MAX_MESSAGE_SHOWN` characters.  Every message durak
+    prints about an input passes through here (:class:`DurakError` itself, the
+    command line's error lines), so a 200 KB token never fills a terminal.
+    """
+    text = _LONG_TOKEN.sub(lambda m: f"{m[0][:60]}...[{len(m[0]):,} characters]...{m[0][-20:]}",
+                           text)
+    if len(text) > MAX_MESSAGE_SHOWN:
+        text = f"{text[:MAX_MESSAGE_SHOWN - 40]}...[{len(text):,} characters in all]"
+    return text
 
 
 class DurakError(ValueError):
-    """Base of every error a caller can cause: bad input, an impossible request."""
+    """Base of every error a caller can cause: bad input, an impossible request.
+
+    Its text quotes the input, cut by :func:`shorten` where a token is long.
+    """
+
+    def __str__(self) -> str:
+        return shorten(super().__str__())
 
 
 class OptionError(DurakError):

@@ -17,14 +17,28 @@ items and their seeds, never on which worker ran them.
 
 Dask is optional (``pip install 'durak-solver[cluster]'``) and imported only
 when a scheduler is asked for.
+
+Processes on this machine are never more than the cores this process may run
+on, nor more than the tasks (``Executor(..., tasks=n)``): ``--workers 1000``
+for two items starts two.  Local worker processes leave Ctrl-C to the parent
+(which stops them when it stops), end at once on SIGTERM, and never outlive
+the parent, even one killed with SIGKILL: on Linux the kernel kills them when
+it dies (``prctl(PR_SET_PDEATHSIG)``), elsewhere a watchdog thread in each
+notices that the parent is gone (:func:`die_with_parent`, which any process
+durak starts can call).  A Dask LocalCluster's
+workers watch their parent themselves.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
+import ctypes.util
 import multiprocessing as mp
 import os
 import signal
+import sys
 import threading
+import time
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from solver.errors import OptionError
@@ -40,8 +54,17 @@ _cache = threading.local()
 
 
 def default_workers() -> int:
-    """All cores: ``os.cpu_count()``."""
-    return os.cpu_count() or 1
+    """All cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def local_workers(workers: int, tasks: int | None = None) -> int:
+    """Processes worth starting on this machine for ``workers`` asked and ``tasks``
+    to run: at most the cores (:func:`default_workers`) and the tasks, at least 1."""
+    return max(1, min(workers, default_workers(), workers if tasks is None else tasks))
 
 
 def worker_cache(key: Any, factory: Callable[[], T]) -> T:
@@ -64,9 +87,42 @@ def chunk_size(n: int, workers: int, most: int = 32) -> int:
     return max(1, min(most, -(-n // (4 * max(1, workers)))))
 
 
-def _ignore_sigint() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops them."""
+#: How often a worker's watchdog looks for its parent (where the kernel cannot).
+WATCHDOG_SECONDS = 0.5
+#: ``prctl`` option: the signal a process gets when its parent dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process when ``parent`` (its parent's pid, taken before it
+    started) dies: the kernel's death signal on Linux, else a thread that looks
+    every :data:`WATCHDOG_SECONDS`.  For any process durak starts, in its first
+    lines (the local workers here; a server's job processes)."""
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:  # it died before the death signal was armed
+        os._exit(1)
+    if not armed:
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(WATCHDOG_SECONDS)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="durak-parent-watchdog", daemon=True).start()
+
+
+def _worker_start(parent: int) -> None:
+    """A local worker process's set-up: Ctrl-C is the parent's to answer (it
+    stops the workers), SIGTERM ends the worker at once, and the worker dies
+    with its parent (:func:`die_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
 
 
 class _Inline:
@@ -95,15 +151,20 @@ class Executor:
     """Local processes (``workers``) or a Dask cluster (``scheduler``); a context manager.
 
     ``kind`` is ``"inline"``, ``"processes"`` or ``"dask"``; ``workers`` the
-    number of tasks that run at once.  ``local_processes=False`` makes the
-    Dask LocalCluster run its workers as threads in this process (tests).
+    number of tasks that run at once: on this machine (processes, a Dask
+    LocalCluster) at most the cores and ``tasks``, the number of tasks the
+    caller will submit when it knows it (:func:`local_workers`).
+    ``local_processes=False`` makes the Dask LocalCluster run its workers as
+    threads in this process (tests).
     """
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None,
-                 local_processes: bool = True):
+                 local_processes: bool = True, tasks: int | None = None):
         if workers is not None and workers < 1:
             raise OptionError(f"workers: need at least 1, got {workers}")
         self.workers = workers or default_workers()
+        if scheduler is None or scheduler == LOCAL_SCHEDULER:
+            self.workers = local_workers(self.workers, tasks)
         self._pool: Any = None
         self._client: Any = None
         self._cluster: Any = None
@@ -129,7 +190,8 @@ class Executor:
             self.kind = "processes"
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
             self._pool = cf.ProcessPoolExecutor(self.workers, mp_context=ctx,
-                                                initializer=_ignore_sigint)
+                                                initializer=_worker_start,
+                                                initargs=(os.getpid(),))
 
     def __enter__(self) -> "Executor":
         return self
@@ -203,6 +265,10 @@ class Executor:
             for p in procs:  # running chunks are not waited for on Ctrl-C
                 if p.is_alive():
                     p.terminate()
+            for p in procs:  # gone before the command ends: none outlives it
+                p.join(timeout=2)
+                if p.is_alive():
+                    p.kill()
         elif self.kind == "dask":
             if self._client is not None:
                 self._client.close()
@@ -212,4 +278,4 @@ class Executor:
 
 
 __all__ = ["CLUSTER_INSTALL", "Executor", "LOCAL_SCHEDULER", "chunk_size", "chunked",
-           "default_workers", "worker_cache"]
+           "default_workers", "die_with_parent", "local_workers", "worker_cache"]

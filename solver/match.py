@@ -448,7 +448,7 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
     done = 0
     interrupted = False
     try:
-        with Executor(workers, scheduler) as ex:
+        with Executor(workers, scheduler, tasks=len(jobs)) as ex:
             size = chunk_size(len(jobs), ex.workers, most=8)
             parts = chunked(jobs, size)
             for ci, recs in ex.map_unordered(_run_chunk, ((p,) for p in parts)):

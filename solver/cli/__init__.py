@@ -4,7 +4,11 @@ starts in :mod:`solver.cli.launch`."""
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+#: ``typing.TYPE_CHECKING`` without importing typing (see ``solver.TYPE_CHECKING``).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["main"]
 

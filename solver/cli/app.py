@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import click
 
 from solver import __version__
-from solver.cli.launch import interrupted
+from solver.cli.launch import interrupted, os_failure
+from solver.errors import shorten
 
 #: The module that defines each subcommand, imported when the command is used:
 #: `durak solve` need not load the hint engine, the game records or Dask.
@@ -35,9 +37,13 @@ JSON_KEY = "durak.json"
 
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use (click's documented
-    lazy-loading pattern), and which answers Ctrl-C while it parses the command
-    line or loads a subcommand as the commands do (exit 130), where click would
-    print "Aborted!" and exit 1."""
+    lazy-loading pattern), and the one place where every command's ending is
+    made uniform: Ctrl-C (and SIGTERM) while it parses the command line or loads
+    a subcommand exits as the commands do (130, 143), where click would print
+    "Aborted!" and exit 1; a file or stream the system refuses, in any command
+    or in click's own output, is one line and exit 4 (141 for a closed pipe,
+    :func:`solver.cli.launch.os_failure`), where click would exit 1; and
+    click's usage errors quote long tokens cut short (:func:`solver.errors.shorten`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
@@ -54,6 +60,11 @@ class LazyGroup(click.Group):
             ctx = super().make_context(info_name, args, *rest, **kwargs)
         except KeyboardInterrupt:
             interrupted(as_json)
+        except click.ClickException as e:
+            e.message = shorten(e.message)
+            raise
+        except OSError as e:
+            sys.exit(os_failure(e))
         ctx.meta[JSON_KEY] = as_json
         return ctx
 
@@ -62,6 +73,11 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             interrupted(ctx.meta.get(JSON_KEY, False))
+        except click.ClickException as e:
+            e.message = shorten(e.message)
+            raise
+        except OSError as e:
+            sys.exit(os_failure(e))
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -4,20 +4,25 @@ from __future__ import annotations
 import sys
 import time
 from concurrent.futures import BrokenExecutor
+from typing import IO
 
 import click
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task,
                            TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
-from solver.batch import TASKS, BatchOptions, BatchSummary, done_ids, id_key, read_items, run_batch
+from solver.batch import TASKS, BatchOptions, BatchSummary, id_key, ids_in, read_items, run_batch
 from solver.cli.app import main
 from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, fail, handles_errors,
-                               stderr_console)
+                               read_input, stderr_console)
 from solver.cli.hint import MAX_SAMPLES
 from solver.errors import OptionError
 from solver.executor import Executor
+from solver.outfile import LineFile
 from solver.search import DEFAULT_TT_MB
+
+#: The most characters IN may hold (read whole before the first answer).
+MAX_IN_CHARS = 256 * 1024 * 1024
 
 
 class _RateColumn(ProgressColumn):
@@ -29,13 +34,11 @@ class _RateColumn(ProgressColumn):
 
 
 def _read_lines(path: str) -> list[str]:
-    if path == "-":
-        return sys.stdin.read().splitlines()
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read().splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise OptionError(f"IN: cannot read {path!r}: {e}") from None
+    text = read_input(path, "IN", MAX_IN_CHARS + 1)
+    if len(text) > MAX_IN_CHARS:
+        raise OptionError(f"IN: more than {MAX_IN_CHARS:,} characters; split it into "
+                          "several batches")
+    return text.splitlines()
 
 
 @main.command("batch")
@@ -83,25 +86,22 @@ def batch_command(task: str, infile: str, outfile: str, resume: bool, workers: i
     if resume and outfile == "-":
         raise OptionError("--resume: needs --out FILE (the answers already written)")
     items = read_items(_read_lines(infile), unique_ids=resume)
-    skip = done_ids(outfile) if resume else set()
     opts = BatchOptions(max_time=max_time, max_nodes=max_nodes, samples=samples, seed=seed,
                         tt_mb=tt_mb)
-    err = stderr_console()
     summary = BatchSummary()
     t0 = time.perf_counter()
-    out = sys.stdout if outfile == "-" else None
+    left = "" if outfile == "-" else f" to {outfile}; --resume answers the rest"
+    # one writer (a lock), never IN itself, whole lines only (solver.outfile)
+    out: IO[str] | LineFile = (sys.stdout if outfile == "-" else
+                               LineFile(outfile, resume=resume, inputs=[infile]))
     try:
-        if out is None:
-            try:
-                out = open(outfile, "a" if resume else "w", encoding="utf-8")
-            except OSError as e:
-                raise OptionError(f"--out: cannot write {outfile!r}: {e}") from None
-        with Executor(workers, scheduler) as ex:
-            todo = sum(1 for it in items if id_key(it.id) not in skip)
+        skip = ids_in(out.existing) if isinstance(out, LineFile) else set()
+        todo = sum(1 for it in items if id_key(it.id) not in skip)
+        with Executor(workers, scheduler, tasks=todo) as ex:
             if sys.stderr.isatty():
                 bar = Progress(TextColumn(f"{task}"), BarColumn(), MofNCompleteColumn(),
                                _RateColumn(), TimeElapsedColumn(), TextColumn("ETA"),
-                               TimeRemainingColumn(), console=err, transient=True)
+                               TimeRemainingColumn(), console=stderr_console(), transient=True)
                 with bar:
                     tid = bar.add_task(task, total=todo)
                     run_batch(task, items, out, ex, opts, skip, chunk,
@@ -110,20 +110,16 @@ def batch_command(task: str, infile: str, outfile: str, resume: bool, workers: i
                 run_batch(task, items, out, ex, opts, skip, chunk, summary=summary)
             where = ex.describe()
     except KeyboardInterrupt:
-        click.echo(f"durak: interrupted: {summary.written} line(s) written"
-                   + ("" if outfile == "-" else f" to {outfile}; --resume answers the rest"),
-                   err=True)
+        click.echo(f"durak: interrupted: {summary.written} line(s) written{left}", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
     except BrokenExecutor as e:  # a local worker process died (killed, out of memory)
         fail(f"a worker was lost ({' '.join(str(e).split())}): {summary.written} line(s) "
-             "written" + ("" if outfile == "-" else f" to {outfile}; --resume answers the rest"),
-             ExitCode.INTERNAL)
+             f"written{left}", ExitCode.INTERNAL)
     finally:
-        if out is not None and out is not sys.stdout:
+        if isinstance(out, LineFile):
             out.close()
     secs = time.perf_counter() - t0
     rate = summary.written / secs if secs > 0 else 0.0
     click.echo(f"durak: batch {task}: {summary.written} answered ({summary.errors} with an "
                f"error), {summary.skipped} skipped, {secs:.2f} s, {rate:,.1f} positions/s on "
                f"{where}", err=True)
-

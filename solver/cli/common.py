@@ -1,10 +1,18 @@
-"""What every subcommand shares: reading a POSITION, printing, exit codes.
+"""What every subcommand shares: reading inputs, printing, exit codes, errors.
 
 Results go to stdout, diagnostics to stderr (HTTPie style).  Errors a user can
 cause (:class:`~solver.errors.DurakError`) become one line on stderr and
-:data:`ExitCode.BAD_INPUT`; anything else is a bug: one line saying so and
-:data:`ExitCode.INTERNAL`, with a traceback only under ``DURAK_TRACEBACK=1``.
-Nothing a user types produces a traceback.
+:data:`ExitCode.BAD_INPUT`; a file or stream the system refuses is one line
+and :data:`ExitCode.OS_ERROR` (:func:`solver.cli.launch.os_failure`); anything
+else is a bug: one line saying so and :data:`ExitCode.INTERNAL`, with a
+traceback only under ``DURAK_TRACEBACK=1``.  Nothing a user types produces a
+traceback, and every message is cut to a readable line
+(:func:`solver.errors.shorten`).
+
+Inputs: :func:`read_input` reads a named file or standard input for every
+command (POSITION, GAME, batch's IN): FIFOs, ``/dev/stdin`` and process
+substitution read like files, size-capped, and where the command has a time
+budget (``--max-time``) the first byte must come within it.
 """
 from __future__ import annotations
 
@@ -15,13 +23,16 @@ import json
 import math
 import os
 import re
+import select
+import stat
 import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
-from solver.errors import BudgetExceeded, DurakError, PositionError
+from solver.cli import launch
+from solver.errors import BudgetExceeded, DurakError, OptionError, PositionError, shorten
 from solver.game.outcome import outcome_info, outcome_text, phase_name
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
@@ -42,13 +53,17 @@ TRACEBACK_ENV = "DURAK_TRACEBACK"
 
 
 class ExitCode(enum.IntEnum):
-    """Exit codes of the ``durak`` command (docs/notation.md, "Machine output")."""
+    """Exit codes of the ``durak`` command (README "Exit codes"; docs/notation.md,
+    "Machine output").  The process-level ones are decided in :mod:`solver.cli.launch`."""
 
     OK = 0
-    INTERNAL = 1
-    BAD_INPUT = 2
-    BUDGET = 3
-    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), what is known is printed first
+    INTERNAL = 1  # a bug: one line, the traceback with DURAK_TRACEBACK=1
+    BAD_INPUT = 2  # one line naming the field and the token
+    BUDGET = 3  # what is known is printed first
+    OS_ERROR = launch.OS_ERROR  # 4: the system refused a file or stream (one line naming it)
+    INTERRUPTED = launch.INTERRUPTED  # 130: Ctrl-C (128 + SIGINT), what is known is printed first
+    BROKEN_PIPE = launch.BROKEN_PIPE  # 141: stdout's reader went away (`| head`), quietly
+    TERMINATED = launch.TERMINATED  # 143: SIGTERM (128 + SIGTERM), as Ctrl-C
 
 
 #: The largest node budget a command takes (the core counts nodes in 63 bits).
@@ -158,16 +173,116 @@ class ProgressBar:
         self._bar.update(self._task, completed=done, total=total)
 
 
+def _reraise() -> None:
+    """A console's ``on_broken_pipe``: the BrokenPipeError goes on to the command
+    group like any OSError (:func:`solver.cli.launch.os_failure`), where rich
+    would exit 1 itself."""
+    raise  # noqa: PLE0704 - called from rich's ``except BrokenPipeError`` block
+
+
 def stdout_console() -> "Console":
-    return _rich("rich.console").Console(highlight=False, soft_wrap=True)
+    con = _rich("rich.console").Console(highlight=False, soft_wrap=True)
+    con.on_broken_pipe = _reraise  # type: ignore[method-assign]
+    return con
 
 
 def stderr_console() -> "Console":
-    return _rich("rich.console").Console(stderr=True, highlight=False)
+    con = _rich("rich.console").Console(stderr=True, highlight=False)
+    con.on_broken_pipe = _reraise  # type: ignore[method-assign]
+    return con
+
+
+#: The most characters a game record (GAME) may have.
+MAX_RECORD_CHARS = MAX_POSITION_CHARS
+#: The ``ctx.params`` names of a command's time budget, which also bounds the wait
+#: for the first byte of an input that is not a plain file.
+_BUDGET_PARAMS = ("max_time", "time_")
+
+
+def command_budget() -> float | None:
+    """The running command's time budget in seconds (its ``--max-time``), or None."""
+    ctx = click.get_current_context(silent=True)
+    params = ctx.params if ctx is not None else {}
+    for name in _BUDGET_PARAMS:
+        if isinstance(params.get(name), (int, float)):
+            return float(params[name])
+    return None
+
+
+def _wait_for_data(fd: int, wait: float | None, what: str, name: str) -> None:
+    """Wait until ``fd`` has a first byte (or its end) to read: at most ``wait``
+    seconds (BudgetExceeded after), or as long as it takes (Ctrl-C still stops it)."""
+    if not hasattr(select, "poll"):  # not POSIX: read as it comes
+        return
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    if not poller.poll(None if wait is None else max(0, int(wait * 1000))):
+        raise BudgetExceeded(f"{what}: nothing arrived on {name} within {wait:g} s "
+                             "(the time budget)")
+
+
+def read_input(arg: str, what: str, limit: int, wait: float | None = None) -> str:
+    """The text of file ``arg`` ('-': standard input) for the input ``what``
+    (POSITION, GAME, IN): at most ``limit`` characters, one more read to notice
+    a longer input, so an endless one (``/dev/zero``, ``yes |``) costs no memory.
+
+    Whatever can be opened and read is read as a file: a regular file, a FIFO,
+    ``/dev/stdin``, a process substitution (``<(...)``, ``/dev/fd/63``), a
+    device.  One that is not a regular file is opened without blocking and
+    waited on until its first byte (or its end) arrives: for at most ``wait``
+    seconds when given (then :class:`~solver.errors.BudgetExceeded`, exit 3),
+    else as long as the writer takes.  Standard input waits the same way when
+    it is not a terminal.  A file that cannot be read, or is not UTF-8, is an
+    :class:`~solver.errors.OptionError` naming it (exit 2).
+    """
+    if arg == "-":
+        stream = sys.stdin
+        if stream is None or stream.closed:
+            raise OptionError(f"{what}: standard input is closed")
+        try:
+            fd = stream.fileno()
+        except (OSError, ValueError):
+            fd = -1  # a stand-in stream (tests)
+        try:
+            if fd >= 0 and wait is not None and not stream.isatty():
+                _wait_for_data(fd, wait, what, "standard input")
+            return stream.read(limit)
+        except UnicodeDecodeError:
+            raise OptionError(f"{what}: standard input is not UTF-8 text") from None
+        except (OSError, ValueError) as e:
+            raise OptionError(f"{what}: cannot read standard input: {e}") from None
+    try:
+        # without blocking: a FIFO with no writer yet is waited on below, not in open()
+        fd = os.open(arg, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise OptionError(f"{what}: cannot read file {arg!r}: {e.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise OptionError(f"{what}: {arg!r} is a directory, not a file")
+        if not stat.S_ISREG(mode):  # a FIFO, a pipe, a device: wait for its writer
+            _wait_for_data(fd, wait, what, repr(arg))
+            os.set_blocking(fd, True)
+        with open(fd, encoding="utf-8", closefd=False) as fh:
+            return fh.read(limit)
+    except UnicodeDecodeError:
+        raise OptionError(f"{what}: file {arg!r} is not UTF-8 text") from None
+    except OSError as e:
+        raise OptionError(f"{what}: cannot read file {arg!r}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+
+
+def _names_a_file(arg: str) -> bool:
+    """Whether a POSITION or GAME argument names something to read (not a directory)."""
+    return len(arg) < 4096 and "\n" not in arg and "\0" not in arg and os.path.exists(arg) \
+        and not os.path.isdir(arg)
 
 
 def read_position_text(arg: str) -> str:
-    """POSITION: '-' reads stdin, an existing file is read, else the text itself.
+    """POSITION: '-' reads stdin, an existing file (FIFOs and ``/dev/stdin``
+    included, :func:`read_input`) is read, else the text itself.
 
     At most :data:`MAX_POSITION_CHARS` (+1, to notice more) are read, so an
     endless input (``< /dev/zero``) is refused at once instead of filling memory.
@@ -175,40 +290,27 @@ def read_position_text(arg: str) -> str:
     names no file is reported as a missing file, not as bad notation.
     """
     limit = MAX_POSITION_CHARS + 1
-    if arg == "-":
-        if sys.stdin is None or sys.stdin.closed:
-            raise PositionError("POSITION", "standard input is closed")
+    if arg == "-" or _names_a_file(arg):
         try:
-            return sys.stdin.read(limit)
-        except (OSError, ValueError) as e:
-            raise PositionError("POSITION", f"cannot read standard input: {e}") from None
-        except UnicodeDecodeError:
-            raise PositionError("POSITION", "standard input is not UTF-8 text") from None
-    if len(arg) < 4096 and "\n" not in arg and os.path.isfile(arg):
-        try:
-            with open(arg, encoding="utf-8") as fh:
-                return fh.read(limit)
-        except OSError as e:
-            raise PositionError("POSITION", f"cannot read file {arg!r}: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise PositionError("POSITION", f"file {arg!r} is not UTF-8 text") from None
+            return read_input(arg, "POSITION", limit, command_budget())
+        except OptionError as e:  # a position's input problem is a PositionError
+            raise PositionError("POSITION", str(e).removeprefix("POSITION: ")) from None
     if _FILE_NAME_RE.fullmatch(arg) and not arg.lstrip().startswith("{"):
         raise PositionError("POSITION", f"no such file {arg!r} (and it is not a position)")
     return arg
 
 
 def read_game_text(arg: str) -> str:
-    """GAME (a record, docs/game-record.md): '-' reads stdin, else a file; a text with
-    ';' or a newline is the record itself."""
-    if arg == "-":
-        return sys.stdin.read()
-    if ";" in arg or "\n" in arg or arg.lstrip().startswith("{"):
+    """GAME (a record, docs/game-record.md): '-' reads stdin, else a file (as
+    :func:`read_input`, at most :data:`MAX_RECORD_CHARS`); a text with ';' or a
+    newline is the record itself."""
+    if arg != "-" and (";" in arg or "\n" in arg or arg.lstrip().startswith("{")):
         return arg
-    try:
-        with open(arg, encoding="utf-8") as fh:
-            return fh.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise click.UsageError(f"GAME: cannot read file {arg!r}: {e}") from None
+    text = read_input(arg, "GAME", MAX_RECORD_CHARS + 1, command_budget())
+    if len(text) > MAX_RECORD_CHARS:
+        raise OptionError(f"GAME: more than the {MAX_RECORD_CHARS:,} characters a game "
+                          "record may have")
+    return text
 
 
 def load_position(arg: str) -> "Position":
@@ -218,40 +320,62 @@ def load_position(arg: str) -> "Position":
 
 # ------------------------------------------------------------ shared answers
 
+#: ``ctx.meta`` key: whether the command has printed its JSON object.
+_EMITTED = "durak.emitted"
+
+
 def emit_json(obj: Any) -> None:
     """Print one JSON object on stdout and nothing else."""
     click.echo(json.dumps(obj, ensure_ascii=False))
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta[_EMITTED] = True
+
+
+def _emitted() -> bool:
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get(_EMITTED))
 
 
 def fail(message: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
-    """Print one line on stderr and exit with ``code``."""
-    click.echo(f"durak: error: {message}", err=True)
+    """Print one line on stderr (cut to a readable length) and exit with ``code``."""
+    click.echo(f"durak: error: {shorten(' '.join(message.split()))}", err=True)
     sys.exit(int(code))
 
 
+def _stopped(as_json: bool) -> None:
+    """The end of a command stopped by Ctrl-C or SIGTERM: under --json one JSON
+    object (unless the answer was printed already), a line, exit 130 (143)."""
+    if as_json and not _emitted():  # one valid JSON object whatever the moment
+        emit_json({"interrupted": True, "error": "interrupted before an answer"})
+    click.echo("durak: interrupted", err=True)
+    sys.exit(int(ExitCode.INTERRUPTED))
+
+
 def handles_errors(func: F) -> F:
-    """Turn user errors into one stderr line and the right exit code (docs/notation.md)."""
+    """Turn errors into one stderr line and the right exit code (docs/notation.md).
+
+    A :class:`~solver.errors.DurakError` exits 2 (a budget 3), Ctrl-C and SIGTERM
+    130 (143, :mod:`solver.cli.launch`) with one JSON object under --json (the
+    answer's, when it was printed already); an ``OSError`` goes on to the
+    command group, which names the file or stream (exit 4, 141 for a closed
+    pipe); anything else is a bug (exit 1).
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit,
+                OSError):
             raise
         except BudgetExceeded as e:
             click.echo(f"durak: budget: {e}", err=True)
             sys.exit(int(ExitCode.BUDGET))
         except DurakError as e:
-            fail(" ".join(str(e).split()) or type(e).__name__)
-        except BrokenPipeError:  # the reader went away (`| head`): stop quietly
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(int(ExitCode.INTERNAL))
+            fail(str(e) or type(e).__name__)
         except KeyboardInterrupt:
-            if kwargs.get("as_json"):  # one valid JSON object whatever the moment
-                emit_json({"interrupted": True, "error": "interrupted before an answer"})
-            click.echo("durak: interrupted", err=True)
-            sys.exit(int(ExitCode.INTERRUPTED))
+            _stopped(bool(kwargs.get("as_json")))
         except Exception as e:  # a bug: say so, exit 1, no traceback unless asked
             if os.environ.get(TRACEBACK_ENV):
                 raise

@@ -9,11 +9,12 @@ import click
 
 from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
-                               stdout_console)
+                               read_input, stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
                           paired)
+from solver.outfile import write_whole
 from solver.sprt import parse_sprt
 
 
@@ -73,10 +74,21 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
         emit_json(obj)
         _exit_if_interrupted(res)
         return
+    print_match(obj)
+    _exit_if_interrupted(res)
+
+
+def _ms(x: float | None, fmt: str = ".2g") -> str:
+    return "-" if x is None else f"{x * 1000:{fmt}} ms"
+
+
+def print_match(obj: dict) -> None:
+    """A match's answer for people; any of it may be missing (no game played
+    yet when Ctrl-C came): a missing figure is shown as '-'."""
     con = stdout_console()
     rules_text = ",".join(obj["rules"]) or "podkidnoy"
-    con.print(f"{a} (A) vs {b} (B), {players} players, {rules_text}, seed {seed}: "
-              f"{obj['games']} games")
+    con.print(f"{obj['a']} (A) vs {obj['b']} (B), {obj['players']} players, {rules_text}, "
+              f"seed {obj['seed']}: {obj['games']} games")
     con.print(f"A wins {obj['wins']}, draws {obj['draws']}, losses {obj['losses']}"
               + (f" ({obj['truncated']} cut at the move limit, counted as draws)"
                  if obj["truncated"] else ""))
@@ -84,17 +96,18 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
         lo, hi = obj["ci95_decided"]
         con.print(f"A won {obj['win_rate_decided']:.1%} of decided games "
                   f"(95% interval {lo:.1%}-{hi:.1%})")
-    lo, hi = obj["ci95_loss"]
-    con.print(f"A lost (durak) {obj['loss_rate']:.1%} of games (95% interval {lo:.1%}-{hi:.1%})")
+    if obj["loss_rate"] is not None:
+        lo, hi = obj["ci95_loss"]
+        con.print(f"A lost (durak) {obj['loss_rate']:.1%} of games "
+                  f"(95% interval {lo:.1%}-{hi:.1%})")
     spd = obj["seconds_per_decision"]
-    con.print(f"mean time per decision: A {spd['a'] * 1000:.1f} ms, B {spd['b'] * 1000:.1f} ms")
+    con.print(f"mean time per decision: A {_ms(spd['a'], '.1f')}, B {_ms(spd['b'], '.1f')}")
     med, p99 = obj["seconds_per_decision_median"], obj["seconds_per_decision_p99"]
     if med["a"] is not None:
-        con.print(f"A's time per decision: median {med['a'] * 1000:.2g} ms, "
-                  f"99th percentile {p99['a'] * 1000:.2g} ms (quarter-octave bins)")
+        con.print(f"A's time per decision: median {_ms(med['a'])}, "
+                  f"99th percentile {_ms(p99['a'])} (quarter-octave bins)")
     if obj["sprt"] is not None:
         con.print(sprt_line(obj["sprt"]))
-    _exit_if_interrupted(res)
 
 
 #: The most a match answer may hold (MAX_GAMES games of per-game results fit easily).
@@ -132,11 +145,7 @@ def compare_command(first: str, second: str, as_json: bool) -> None:
 
 def _read_match(path: str, field: str) -> dict:
     """A match answer from a file, or a one-line error naming the file (exit 2)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read(MAX_MATCH_JSON_BYTES + 1)
-    except (OSError, UnicodeDecodeError) as e:
-        raise OptionError(f"{field}: cannot read {path!r}: {e}") from None
+    text = read_input(path, field, MAX_MATCH_JSON_BYTES + 1)  # FIFOs and <(...) too
     if len(text) > MAX_MATCH_JSON_BYTES:
         raise OptionError(f"{field}: {path!r} is larger than {MAX_MATCH_JSON_BYTES:,} bytes")
     try:
@@ -172,14 +181,12 @@ def _exit_if_interrupted(res: MatchResult) -> None:
 
 def write_records(spec: MatchSpec, res: MatchResult, folder: Path) -> None:
     """One file per game, ``deal0003-a2.txt`` (deal 3, A in seat 2); every record is
-    formatted before the first file is written."""
+    formatted before the first file is written, and each file is written whole
+    or not at all (:func:`solver.outfile.write_whole`)."""
     texts = {f"deal{g.deal:04d}-a{g.seat_a + 1}.txt": game_record(spec, g).format()
              for g in res.games}
     if folder.exists() and not folder.is_dir():
         raise OptionError(f"record: {str(folder)!r} is not a directory")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, text in texts.items():
-            (folder / name).write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise OptionError(f"record: cannot write into {str(folder)!r}: {e}") from None
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        write_whole(str(folder / name), text, option="--record")

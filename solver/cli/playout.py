@@ -25,6 +25,7 @@ from solver.game.rules import HAND_SIZE
 from solver.game.state import GameState
 from solver.games import Game
 from solver.notation import format_position
+from solver.outfile import write_whole
 
 
 @dataclass
@@ -133,11 +134,7 @@ def playout_command(position: str, seed: int, max_moves: int, record_file: str |
     rec = play_out(state, seed, max_moves)
     if record_file is not None:
         text = Game.from_play(rec.start, rec.moves).format()  # checked before writing
-        try:
-            with open(record_file, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as e:
-            raise OptionError(f"record: cannot write {record_file!r}: {e}") from None
+        write_whole(record_file, text, inputs=[position], option="--record")  # whole or not at all
     if as_json:
         emit_json(rec.to_json())
     else:

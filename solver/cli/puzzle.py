@@ -6,7 +6,6 @@ parser: :mod:`solver.puzzles`); ``--dir`` or ``$DURAK_PUZZLES`` points elsewhere
 from __future__ import annotations
 
 import functools
-import os
 import sys
 import time
 from typing import Any
@@ -25,6 +24,7 @@ from solver.game.moves import Move
 from solver.game.rules import parse_rules
 from solver.game.state import NO_COVER, GameState
 from solver.game.value import Value, value_text
+from solver.outfile import check_target, write_whole
 from solver.puzzles.collection import (TASK_VALUES, Collection, Puzzle, check_puzzle, find_puzzle,
                                        format_collection, load_all, select, winning_set)
 from solver.puzzles.generate import TRIES_PER_PUZZLE, GenOptions, as_collection, generate
@@ -524,11 +524,7 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
     if rules.teams and players != 4:
         raise OptionError("--players: teams=2v2 needs 4 players")
     if out_path:  # refuse an unwritable place before the mining, not after it
-        folder = os.path.dirname(os.path.abspath(out_path))
-        if not os.path.isdir(folder):
-            raise OptionError(f"--out: the directory {folder!r} does not exist")
-        if not os.access(folder, os.W_OK):
-            raise OptionError(f"--out: the directory {folder!r} is not writable")
+        check_target(out_path, option="--out")
     opts = GenOptions(count=count, seed=seed, players=players, rules=rules, min_depth=min_depth,
                       max_cards=max_cards, method=method, max_solutions=max_solutions,
                       tries=tries, prefix=prefix, max_nodes=max_nodes, max_depth=max_depth,
@@ -560,13 +556,7 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
     coll = as_collection(found, prefix, f"Generated puzzles (seed {seed})", intro)
     text = format_collection(coll)
     if out_path:  # whole or not at all: a temporary file beside it, then renamed
-        tmp = f"{out_path}.tmp{os.getpid()}"
-        try:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, out_path)
-        except OSError as e:
-            raise OptionError(f"--out: cannot write {out_path!r}: {e.strerror}") from None
+        write_whole(out_path, text, option="--out")
     if as_json:
         emit_json({"count": len(found), "seconds": round(seconds, 3), "out": out_path,
                    "puzzles": [{**f.puzzle.to_dict(), "score": f.score} for f in found]})

@@ -545,7 +545,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
                 if deadline is not None and _time.perf_counter() > deadline:
                     break
         else:
-            with Executor(min(workers, total), scheduler) as pool:
+            with Executor(workers, scheduler, tasks=total) as pool:
                 size = (cfg.ismcts_batch if cfg.ismcts
                         else chunk_size(total, pool.workers, most=16))
                 parts = _chunks(iter(deals), size, (cfg, moves, k.seat))

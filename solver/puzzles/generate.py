@@ -296,7 +296,7 @@ def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
     gen = candidates(opts, rng)
     try:
         i = 0
-        with Executor(workers, scheduler) as ex:
+        with Executor(workers, scheduler, tasks=tries) as ex:
             chunk = 1 if ex.kind == "inline" else 4
             block = chunk * (1 if ex.kind == "inline" else 4 * ex.workers)
             while i < tries and len(found) < want:
