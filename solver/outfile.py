@@ -10,6 +10,9 @@ Every command that writes a file goes through here (``durak batch --out``,
   error, Ctrl-C, SIGTERM or a kill sees the old file or the new one, never
   half of one; a failure removes the temporary file (a SIGKILL may leave it,
   as ``.NAME.*.tmp``, never the target half-written).
+- **A whole file written again and again** (:class:`WriterLock`, then
+  :func:`write_whole` each time): a game record saved after every move, with
+  one writer as a file of lines has.
 - **A file of lines** (:class:`LineFile`): JSON lines appended one by one as
   answers come (``durak batch --out``).  It has one writer: an advisory lock
   (``flock``) is taken before anything is changed, and a second writer is
@@ -219,5 +222,48 @@ class LineFile:
         self.close()
 
 
-__all__ = ["LineFile", "OutputBusy", "check_target", "refuse_inputs", "whole_file",
+class WriterLock:
+    """One writer for a file written whole again and again (a game record saved after
+    every move, :mod:`solver.games.session`): an advisory lock on ``.NAME.lock``
+    beside it, held until :meth:`close`, a second writer refused with
+    :class:`OutputBusy` (exit 2).  The record itself is replaced by a rename at
+    each write, so it cannot carry the lock; the lock file is removed on close,
+    and a lock taken on a lock file that was removed meanwhile is taken again."""
+
+    def __init__(self, path: str, option: str = "record"):
+        self.path = path
+        folder, name = os.path.split(_check_folder(path))
+        self._lock_path = os.path.join(folder, f".{name}.lock")
+        while True:
+            fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
+                         0o666)
+            if fcntl is None:
+                break
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise OutputBusy(f"{option}: {path!r} is open in another durak session; "
+                                 "end that one first or choose another file") from None
+            here, now = os.fstat(fd), _stat(self._lock_path)
+            if now is not None and (here.st_dev, here.st_ino) == (now.st_dev, now.st_ino):
+                break
+            os.close(fd)  # the file we locked was removed by its last holder: again
+        self._fd = fd
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            with suppress(OSError):
+                os.unlink(self._lock_path)
+            os.close(self._fd)  # releases the lock
+            self._fd = -1
+
+    def __enter__(self) -> "WriterLock":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+__all__ = ["LineFile", "OutputBusy", "WriterLock", "check_target", "refuse_inputs", "whole_file",
            "write_whole"]

@@ -11,6 +11,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from web_support import HARD, SMALL, free_port, live_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,3 +103,61 @@ def test_durak_serve_on_a_port_in_use_says_so_in_one_line(tmp_path):
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
     assert err.strip() == f"durak: error: 127.0.0.1:{port} is in use (give another with --port)"
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` now (from /proc)."""
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            kids.setdefault(ppid, []).append(int(entry))
+    out, todo = set(), [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.add(k)
+            todo.append(k)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_server_killed_outright_leaves_no_process_behind(tmp_path):
+    """SIGKILL to `durak serve` in the middle of a search: its job processes and their
+    forkserver end too (the forkserver dies with the server, each job process with
+    the forkserver)."""
+    if not os.path.isdir("/proc"):
+        pytest.skip("needs /proc to find the processes")
+    port = free_port()
+    proc = _serve("--port", str(port), "--data-dir", str(tmp_path), "--workers", "2")
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            get(f"http://127.0.0.1:{port}/api/status")
+            break
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+    status, job = post(f"http://127.0.0.1:{port}/api/jobs",
+                       {"task": "analyse", "position": HARD, "max_time": 30})
+    assert status == 202
+    while get(f"http://127.0.0.1:{port}/api/status")["running"] != 1:
+        time.sleep(0.05)
+    started = _descendants(proc.pid)
+    assert len(started) >= 2  # the forkserver and its job processes
+    proc.kill()
+    proc.communicate(timeout=10)
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in started):
+        assert time.monotonic() < deadline, [p for p in started if _alive(p)]
+        time.sleep(0.1)

@@ -11,6 +11,7 @@ from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                read_game_text, stdout_console)
 from solver.errors import OptionError
+from solver.outfile import check_target, whole_file
 from solver.games import Game
 from solver.games.review import (LABEL_ORDER, MIN_DEALS, REVIEW_MAX_TIME, REVIEW_SAMPLES, Review,
                                  review)
@@ -62,11 +63,12 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     g = Game.parse(read_game_text(game))
     if plot_file is not None:
         _matplotlib()  # before the review's work: a missing extra is a bad request
+        check_target(plot_file, [game], option="--plot")  # and a folder that is not there
     with ProgressBar("reviewing", enabled=not as_json) as bar:
         res = review(g, seat=seat, all_seats=all_seats, max_time=max_time, samples=samples,
                      seed=seed, exact_only=exact_only, progress=bar.callback)
     if plot_file is not None:
-        plot_review(res, plot_file, g)
+        plot_review(res, plot_file)
     if as_json:
         emit_json(res.to_json())
     else:
@@ -92,7 +94,7 @@ def _matplotlib() -> Any:
     return plt
 
 
-def plot_review(res: Review, path: str, game: Game | None = None) -> None:
+def plot_review(res: Review, path: str) -> None:
     """The win chance of the move played at each decision, a line per seat: a title,
     the even-chance line, exact values (squares) apart from estimates (dots), each
     point coloured by its label with a key, and the move after which the game was
@@ -136,7 +138,8 @@ def plot_review(res: Review, path: str, game: Game | None = None) -> None:
     ax.legend(handles=keys, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8,
               frameon=False)
     fig.tight_layout()
-    fig.savefig(path)
+    with whole_file(path, option="--plot") as tmp:  # a plot is written whole or not at all
+        fig.savefig(tmp)
     plt.close(fig)
 
 

@@ -27,7 +27,6 @@ file.  :meth:`GameSession.undo` takes back exactly the last accepted entry.
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import random
 import re
@@ -35,7 +34,7 @@ import time
 import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import Any, Callable
 
 from solver.errors import DurakError, MoveError, OptionError, RecordError
 from solver.game.cards import SUITS, card_name, cards_of, parse_card
@@ -52,6 +51,7 @@ from solver.hints import HintResult
 from solver.hints.knowledge import Knowledge, PublicTracker
 from solver.match import choose_move, make_policy
 from solver.notation import format_position
+from solver.outfile import WriterLock, write_whole
 from solver.search import SolveResult
 
 #: The engine's strengths a game against it offers (:func:`solver.match.make_policy`).
@@ -423,7 +423,7 @@ class GameSession:
     def save_copy(self, path: str | os.PathLike[str]) -> Path:
         """Write the record to another file as well (whole, by a rename)."""
         p = Path(path)
-        write_whole(p, self.game.format())
+        write_whole(str(p), self.game.format(), option="save")
         return p
 
     def close(self) -> None:
@@ -681,47 +681,18 @@ def default_record_path(kind: str) -> Path:
     return path
 
 
-def write_whole(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole: a temporary file beside it, synced, renamed
-    over it -- a stop at any moment leaves the old file or the new one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as e:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise OptionError(f"record: cannot write {str(path)!r}: {e.strerror}") from None
-
-
 class _RecordFile:
-    """A session's record file: locked while the session lives (a second session
-    on the same file is refused), written whole by a rename."""
+    """A session's record file: one session at a time (:class:`~solver.outfile.WriterLock`),
+    written whole after every entry (:func:`~solver.outfile.write_whole`); the
+    system's refusals are ``OSError`` naming the file (the command line: exit 4)."""
 
     def __init__(self, path: Path):
         self.path = path
-        # a lock file of its own (the record is replaced by a rename, a new file
-        # each time); left in place, as unlinking a lock file races with the next
-        lock_path = path.with_name(f".{path.name}.lock")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._lock: IO[str] | None = open(lock_path, "a", encoding="utf-8")
-        except OSError as e:
-            raise OptionError(f"record: cannot write {str(path)!r}: {e.strerror}") from None
-        try:
-            fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._lock.close()
-            self._lock = None
-            raise OptionError(f"record: {str(path)!r} is open in another durak session") from None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock: WriterLock | None = WriterLock(str(path), "record")
 
     def write(self, text: str) -> None:
-        write_whole(self.path, text)
+        write_whole(str(self.path), text, option="record")
 
     def close(self) -> None:
         if self._lock is not None:

@@ -139,7 +139,8 @@ class WorkerPool:
         ctx: Any
         if "forkserver" in multiprocessing.get_all_start_methods():
             ctx = multiprocessing.get_context("forkserver")
-            ctx.set_forkserver_preload(["solver.web.worker"])
+            # the forkserver dies with the server (solver/web/preload.py)
+            ctx.set_forkserver_preload(["solver.web.preload"])
         else:  # Windows: each worker starts an interpreter of its own
             ctx = multiprocessing.get_context("spawn")
         self._slots = [_Slot(ctx) for _ in range(self.workers)]

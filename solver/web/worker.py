@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from solver.answers import analyse_answer, hint_answer, solve_answer
 from solver.errors import DurakError
+from solver.executor import die_with_parent
 from solver.games import Game
 from solver.games.review import review
 from solver.games.session import GameSession
@@ -144,6 +145,9 @@ def serve(conn: Connection) -> None:
 
 def main(conn: Connection) -> None:
     """The process's entry point (a ``multiprocessing`` target)."""
+    # a server killed outright (SIGKILL) leaves no worker behind: its forkserver
+    # ends with it, and this process with its forkserver
+    die_with_parent(os.getppid())
     try:
         os.nice(WORKER_NICE)
     except OSError:
