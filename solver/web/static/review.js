@@ -155,7 +155,7 @@ const Review = {
       tr.appendChild(lab);
       const tags = el("td");
       if (decisive.has(m.number)) tags.appendChild(el("span", "tag-decisive", "decisive"));
-      if (lost === m.number) tags.appendChild(el("span", "tag-lost", "lost after"));
+      if (lost === m.number) tags.appendChild(el("span", "tag-lost", "lost"));
       tr.appendChild(tags);
       tr.addEventListener("click", () => this.go(m.number - 1));
       tb.appendChild(tr);
@@ -184,7 +184,9 @@ const Review = {
     if (lost) {
       s.appendChild(svg("line", { x1: x(lost), x2: x(lost), y1: T, y2: H - B, stroke: "#cf222e",
                                   "stroke-dasharray": "3 3" }));
-      s.appendChild(svg("text", { x: x(lost) + 4, y: T + 9, fill: "#cf222e", class: "lost-label" }, `lost after move ${lost}`));
+      const right = x(lost) > W * 0.6;
+      s.appendChild(svg("text", { x: x(lost) + (right ? -4 : 4), y: T + 9, fill: "#cf222e", class: "lost-label",
+                                  "text-anchor": right ? "end" : "start" }, `lost after move ${lost}`));
     }
     if (ds.length > 1) {
       s.appendChild(svg("polyline", { points: ds.map(d => `${x(d.move)},${y(d.played_chance)}`).join(" "),
@@ -197,7 +199,9 @@ const Review = {
       const cx = x(d.move), cy = y(d.played_chance);
       if (decisive.has(d.move)) {
         s.appendChild(svg("circle", { cx, cy, r: 9, fill: "none", stroke: "#cf222e", "stroke-width": 2 }));
-        s.appendChild(svg("text", { x: cx + 10, y: cy + (cy < H / 2 ? 14 : -6), fill: "#cf222e" }, "decisive"));
+        const right = cx > W * 0.6;
+        s.appendChild(svg("text", { x: cx + (right ? -10 : 10), y: cy + (cy < H / 2 ? 14 : -6), fill: "#cf222e",
+                                    "text-anchor": right ? "end" : "start" }, "decisive"));
       }
       const common = { fill: LABEL_COLOURS[d.label] || "#999", stroke: "#222", "stroke-width": 0.8,
                        class: "pt", "data-move": d.move };
