@@ -29,6 +29,7 @@ def mine(p: Puzzle, state: GameState) -> bool:
 def good_moves(p: Puzzle, state: GameState, solver: Solver) -> tuple[list[str], Any]:
     """The moves that keep the task in reach here, and the analysis they come from."""
     an = solver.analyse(state, hero=p.hero)
+    assert an.value is not None  # no budget: the analysis is exact
     if p.task == "avoid-durak":
         good = list(winning_set(an.moves, p.task, an.value))
     else:
