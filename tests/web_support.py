@@ -68,3 +68,40 @@ def live_server(tmp_path: Any, **kw: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(15)
+
+#: A whole 2-player game followed from seat 1 (its deal, its draws, the others' cards as
+#: they were played, the passes of seat 2 when it was asked to throw in), written by hand
+#: as the record format writes it (docs/game-record.md): what the follow page must save.
+FOLLOWED_DEAL = {"players": 2, "seat": 1, "attacker": 1, "trump": "KH",
+                 "deal": ["AS", "7H", "TH", "KD", "QC", "KC"]}
+FOLLOWED = """\
+# durak game record (docs/game-record.md)
+players 2
+trump KH
+me 1
+attacker 1
+deal 1 AS 7H TH KD QC KC
+moves
+1:QC 2:take draw QH
+1:KD 2:KD/AD 1:pass draw TC
+2:7S 1:7S/AS 2:pass draw JD
+1:TC 2:TC/QC 1:pass draw JC
+2:8S,8D 1:8D/JD 1:8S/7H 2:pass draw 6S 8H
+1:6S 2:6S/TS 1:pass draw 9D
+2:7D 1:7D/9D 2:pass draw 9S
+1:9S 2:9S/QS 1:pass draw JS
+2:6D 1:6D/8H 2:pass draw 9H
+1:JS 2:JS/KS 1:+JC 2:JC/AC 1:+KC 2:KC/AH draw 6H 7C 8C
+2:6C 1:6C/7C 2:pass
+1:8C 2:8C/9C 1:+9H 2:9H/JH
+2:TD 1:TD/6H 2:pass
+1:TH 2:TH/KH
+2:QD 1:QD/QH
+"""
+
+
+def followed_entries() -> list[str]:
+    """The entries of :data:`FOLLOWED`, in order (``1:QC``, ``draw QH``, ...)."""
+    from solver.games.session import split_entries
+    moves = FOLLOWED.split("moves\n", 1)[1]
+    return [e for line in moves.splitlines() for e in split_entries(line)]

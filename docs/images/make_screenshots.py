@@ -3,12 +3,14 @@
 Starts `durak serve` on a free port of 127.0.0.1 with a fresh data directory,
 drives Debian's Chromium through Playwright (as tests/test_web_browser.py
 does) and saves each page at a laptop's size (1280x800) and a phone's
-(390x844).  Run from the repository's root:
+(390x844).  Run from the repository's root (``board``: only the board's
+tabs; ``pages``: only the follow, review and puzzle pages):
 
-    python docs/images/make_screenshots.py
+    python docs/images/make_screenshots.py [board|pages]
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -46,7 +48,14 @@ def ready(page: Page, url: str) -> None:
     page.wait_for_selector("body[data-ready='1']", state="attached")
 
 
-def shots(base: str) -> None:
+def shots(base: str, groups: set[str]) -> None:
+    if "board" in groups:
+        board_shots(base)
+    if "pages" in groups:
+        page_shots(base)
+
+
+def board_shots(base: str) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=os.environ.get("DURAK_CHROMIUM",
                                                                    "/usr/bin/chromium"),
@@ -91,7 +100,60 @@ def shots(base: str) -> None:
         browser.close()
 
 
+#: A followed game (tests/web_support.py's): entered up to the middle of a bout.
+FOLLOW_DEAL = {"players": 2, "seat": 1, "attacker": 1, "trump": "KH",
+               "deal": ["AS", "7H", "TH", "KD", "QC", "KC"]}
+FOLLOW_ENTRIES = ["1:QC", "2:take", "draw QH", "1:KD", "2:KD/AD", "1:pass", "draw TC",
+                  "2:7S", "1:7S/AS", "2:pass", "draw JD", "1:TC", "2:TC/QC", "1:pass", "draw JC",
+                  "2:8S,8D", "1:8D/JD"]
+
+
+def post(base: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(req, timeout=30).read())
+
+
+def page_shots(base: str) -> None:
+    # a followed game, seat 2 has led a pair; and a record of `durak match --record`
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([sys.executable, "-m", "solver.cli", "match", "--a", "random", "--b",
+                        "random", "--games", "1", "--players", "2", "--seed", "1", "--record",
+                        d], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        record = (Path(d) / "deal0000-a1.txt").read_text()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=os.environ.get("DURAK_CHROMIUM",
+                                                                   "/usr/bin/chromium"),
+                                    headless=True, args=ARGS)
+        for size, suffix in ((LAPTOP, ""), (PHONE, "-phone")):
+            page = browser.new_page(viewport=size)
+            # follow: seat 1 covers the pair (the second cover by a click); seat 2 is asked
+            # to throw in: the cards it may hold are outlined in the grid, or it passed
+            gid = post(base, "/api/follow", FOLLOW_DEAL)["id"]
+            for e in FOLLOW_ENTRIES:
+                post(base, f"/api/follow/{gid}/enter", {"entry": e})
+            ready(page, f"{base}/follow?id={gid}")
+            page.click("#fw-board .card.playable[data-card='7H']")
+            page.wait_for_function("document.getElementById('fw-entries').textContent"
+                                   ".includes('/7\u2665')")
+            page.screenshot(path=OUT / f"web-follow{suffix}.png", full_page=True)
+            # review: the match record, its decisive move selected
+            ready(page, f"{base}/review?record={quote(record)}")
+            page.wait_for_selector("#rv-summary .decisive-link", timeout=120_000)
+            page.click("#rv-summary .decisive-link")
+            page.screenshot(path=OUT / f"web-review{suffix}.png", full_page=True)
+            # puzzles: a wrong move and its refutation
+            page.evaluate("localStorage.clear()")
+            ready(page, f"{base}/puzzles?id=pod-001")
+            page.click("#pz-board .action[data-move='take']")
+            page.wait_for_selector("#pz-refutation")
+            page.screenshot(path=OUT / f"web-puzzles{suffix}.png", full_page=True)
+            page.close()
+        browser.close()
+
+
 def main() -> int:
+    groups = set(sys.argv[1:]) or {"board", "pages"}
     port = free_port()
     data = tempfile.mkdtemp(prefix="durak-shots-")
     server = subprocess.Popen([sys.executable, "-m", "solver.cli", "serve", "--port", str(port),
@@ -104,7 +166,7 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        shots(base)
+        shots(base, groups)
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(20)

@@ -23,13 +23,13 @@ from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
 from solver.game.rules import parse_rules
 from solver.game.state import NO_COVER, GameState
-from solver.game.value import Value, value_text
+from solver.game.value import value_text
 from solver.outfile import check_target, write_whole
 from solver.puzzles.collection import (TASK_VALUES, Collection, Puzzle, check_puzzle, find_puzzle,
-                                       format_collection, load_all, select, winning_set)
+                                       format_collection, load_all, select)
+from solver.puzzles import train
 from solver.puzzles.generate import TRIES_PER_PUZZLE, GenOptions, as_collection, generate
 from solver.search import Solver
-from solver.search.result import on_hero_side
 
 TT_MB = 16
 
@@ -44,10 +44,6 @@ def _solver() -> Solver:
 
 def _collections(ctx: click.Context) -> list[Collection]:
     return load_all(ctx.obj.get("dir") if ctx.obj else None)
-
-
-def _mine(state: GameState, hero: int, seat: int) -> bool:
-    return on_hero_side(state, hero, seat)
 
 
 # --------------------------------------------------------------- rendering
@@ -358,7 +354,6 @@ def _hint_text(p: Puzzle, state: GameState, good: list[str], level: int) -> str:
 def _train_one(p: Puzzle, solver: Any) -> bool:
     """Play one puzzle at the prompt; True when solved without a mistake."""
     state = p.state()
-    hero = p.hero - 1
     click.echo("")
     click.echo(f"== {p.id}: {p.title}   [{p.collection}]")
     click.echo(f"{p.task_text}.")
@@ -366,9 +361,8 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
     hints = 0
     shown = None
     while not state.is_over:
-        if not _mine(state, hero, state.to_move):
-            res = solver.solve(state, hero=p.hero)
-            reply = Move.parse(res.pv[0] if res.pv else res.best[0], state.rules.deck)
+        if not train.mine(p, state):
+            reply = train.best_reply(p, state, solver)
             click.echo(f"{describe(state, reply)}.")
             state = play(state, reply)
             continue
@@ -376,17 +370,13 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
             for line in board_lines(state):
                 click.echo(line)
             shown = state
-        an = solver.analyse(state, hero=p.hero)
-        target = an.value
-        good = list(winning_set(an.moves, p.task, target)) if p.task == "avoid-durak" \
-            else [m.move for m in an.moves if m.value == target]
-        values = {m.move: m for m in an.moves}
         legal = {str(m): m for m in legal_moves(state)}
         text = _read(f"Seat {state.to_move + 1} to move> ")
         low = text.lower()
         if low in ("quit", "q", "exit"):
             raise _Quit()
         if low in ("hint", "h", "?"):
+            good, _ = train.good_moves(p, state, solver)
             click.echo(_hint_text(p, state, good, hints))
             hints += 1
             clean = False
@@ -408,27 +398,17 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
         if name not in legal:
             click.echo(f"{name} is not legal here. Legal moves: {' '.join(legal)}")
             continue
-        mine = values[name]
-        ok = name in good
-        if not ok:
+        j = train.judge(p, state, name, solver)
+        if not j.ok:
             clean = False
-            after = play(state, legal[name])
-            ref = solver.solve(after, hero=p.hero)
-            what = {Value.LOSS: "you lose", Value.DRAW: "it is only a draw",
-                    Value.WIN: "you still win"}[mine.value]
-            if p.task == "avoid-durak" and mine.value == Value.LOSS:
-                what = "you end up the durak"
-            click.echo(f"Wrong: after {name} {what} against best play"
-                       + (f" ({mine.distance} plies)." if mine.distance is not None else "."))
-            if ref.pv:
-                end = after
-                for m in ref.pv:
-                    end = play(end, Move.parse(m, end.rules.deck))
-                tail = f" -- {outcome_text(end)}" if end.is_over else ""
-                click.echo("Refutation: " + _seat_moves(after, ref.pv) + tail)
+            click.echo(f"Wrong: after {name} {j.words(p.task)} against best play"
+                       + (f" ({j.distance} plies)." if j.distance is not None else "."))
+            if j.refutation:
+                tail = f" -- {outcome_text(j.end)}" if j.end is not None and j.end.is_over else ""
+                click.echo("Refutation: " + " ".join(j.refutation) + tail)
             click.echo("Try again (hint shows a move that works, quit stops).")
             continue
-        click.echo(f"{name}: correct." if len(good) == 1 else f"{name}: good.")
+        click.echo(f"{name}: correct." if len(j.good) == 1 else f"{name}: good.")
         hints = 0
         state = play(state, legal[name])
     click.echo(f"Game over: {outcome_text(state)}.")

@@ -255,8 +255,10 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
                                       limits.review_time),
                   "samples": int_field(body, "samples", 1, limits.max_samples)
                   or REVIEW_SAMPLES,
-                  "seed": int_field(body, "seed", 0) or 0}
-        return params, limits.review_wall
+                  "seed": int_field(body, "seed", 0) or 0,
+                  # the whole review's wall-clock cap: past it, the decisions scored so far
+                  "wall": limits.review_wall}
+        return params, limits.review_wall + GRACE_SECONDS
     raise OptionError(f"unknown task {kind!r}; tasks are solve, analyse, hint, review")
 
 

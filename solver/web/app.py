@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from solver import __version__
-from solver.web import api, play
+from solver.web import api, follow, play, puzzles, records
 from solver.web.jobs import WorkerPool
 from solver.web.openapi import openapi_spec
 from solver.web.store import DATA_DIR_ENV, GameStore, default_data_dir
@@ -32,6 +32,15 @@ STATIC = Path(__file__).resolve().parent / "static"
 async def index(request: Request) -> Response:
     """The page: board, editor, analysis and play (one HTML file, its scripts in /static)."""
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+def page(name: str) -> Any:
+    """One of the other pages: ``/follow``, ``/review``, ``/puzzles`` (their state in the URL)."""
+    async def endpoint(request: Request) -> Response:
+        return FileResponse(STATIC / f"{name}.html", headers={"Cache-Control": "no-cache"})
+
+    endpoint.__name__ = f"page_{name}"
+    return endpoint
 
 
 async def openapi(request: Request) -> Response:
@@ -56,6 +65,7 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
         await pool.start()
         app.state.store = GameStore(data)
         app.state.games = play.Games(app.state.store, pool)
+        app.state.follows = follow.Follows(app.state.store, pool)
         try:
             yield
         finally:
@@ -65,6 +75,9 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
 
     routes: list[Any] = [
         Route("/", index),
+        Route("/follow", page("follow")),
+        Route("/review", page("review")),
+        Route("/puzzles", page("puzzles")),
         Route("/api/openapi.json", openapi),
         Route("/api/status", api.api_status),
         Route("/api/show", api.api_show, methods=["GET", "POST"]),
@@ -85,6 +98,18 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
         Route("/api/games/{game_id}/undo", play.api_game_undo, methods=["POST"]),
         Route("/api/games/{game_id}/hint", play.api_game_hint, methods=["POST"]),
         Route("/api/games/{game_id}/record", play.api_game_record, methods=["GET"]),
+        Route("/api/follow", follow.api_follow_create, methods=["POST"]),
+        Route("/api/follow", follow.api_follow_list, methods=["GET"]),
+        Route("/api/follow/{game_id}", follow.api_follow, methods=["GET"]),
+        Route("/api/follow/{game_id}/enter", follow.api_follow_enter, methods=["POST"]),
+        Route("/api/follow/{game_id}/undo", follow.api_follow_undo, methods=["POST"]),
+        Route("/api/follow/{game_id}/hint", follow.api_follow_hint, methods=["POST"]),
+        Route("/api/follow/{game_id}/record", follow.api_follow_record, methods=["GET"]),
+        Route("/api/record", records.api_record, methods=["POST"]),
+        Route("/api/records/{game_id}", records.api_kept_record, methods=["GET"]),
+        Route("/api/puzzles", puzzles.api_puzzles, methods=["GET"]),
+        Route("/api/puzzles/{puzzle_id}", puzzles.api_puzzle, methods=["GET"]),
+        Route("/api/puzzles/{puzzle_id}/move", puzzles.api_puzzle_move, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = []

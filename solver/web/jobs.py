@@ -67,6 +67,7 @@ class Job:
     seen: float = field(default_factory=time.monotonic)  # last poll
     watched: bool = False  # followed by polling: cancelled when nobody polls
     answer: dict[str, Any] | None = None
+    partial: list[Any] = field(default_factory=list)  # items sent before the answer
     exit_code: int | None = None
     budget: str | None = None
     error: str | None = None
@@ -88,6 +89,9 @@ class Job:
                          "elapsed": round(elapsed, 3),
                          "budget": self.params.get("max_time")},
         }
+        if self.partial and self.state != "done":
+            # what the task has sent so far (a review: each decision as it is scored)
+            out["partial"] = list(self.partial)
         if self.state == "done":
             out.update(answer=self.answer, exit_code=self.exit_code, budget=self.budget)
         elif self.state in ("error", "cancelled"):
@@ -274,6 +278,9 @@ class WorkerPool:
                 return ("died", f"exit code {code}")
             if msg[0] == "progress":
                 job.done, job.total = msg[1], msg[2]
+                continue
+            if msg[0] == "partial":
+                job.partial.append(msg[1])
                 continue
             return tuple(msg)
 

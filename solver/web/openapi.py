@@ -14,6 +14,7 @@ _SEAT = {"type": "integer", "minimum": 1}
 _SECONDS = {"type": "number", "exclusiveMinimum": 0}
 _SEED = {"type": "integer", "minimum": 0}
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_PUZZLE_ID = {"name": "puzzle_id", "in": "path", "required": True, "schema": {"type": "string"}}
 
 
 def _body(props: dict[str, Any], required: tuple[str, ...] = ("position",)) -> dict[str, Any]:
@@ -153,6 +154,71 @@ def openapi_spec(version: str) -> dict[str, Any]:
             "parameters": [_GAME_ID],
             "responses": {"200": {"description": "the record",
                                   "content": {"text/plain": {}}}}}},
+        "/api/follow": {
+            **post("A game to follow at a real table from one seat: the deal (players, "
+                   "rules, your seat, who leads, the face-up trump, your six cards), or a "
+                   "record to go on from; 201 and the game",
+                   _body({"players": {"type": "integer", "minimum": 2, "maximum": 6},
+                          "rules": {"type": "array", "items": {"type": "string"}},
+                          "seat": _SEAT, "attacker": _SEAT,
+                          "trump": {"type": "string", "description": "the face-up trump card, "
+                                    "or the suit when the deal leaves no pile"},
+                          "deal": {"oneOf": [{"type": "array", "items": {"type": "string"}},
+                                             {"type": "string"}]},
+                          "record": {"type": "string", "maxLength": 1_000_000}}, ()),
+                   {"201": {"description": "the game (as GET /api/follow/{game_id})"},
+                    **_ERRORS}),
+            "get": {"summary": "The followed games kept, most recent first",
+                    "responses": {"200": {"description": "ok"}}}},
+        "/api/follow/{game_id}": {"get": {
+            "summary": "A followed game: `board` (your view), `grid` (every card and its place "
+                       "as you know it), `ask` (what to enter next: your move, your drawn "
+                       "cards, or another seat's move with each card's possible entries and "
+                       "take/pass), `snapshot`, `entries`",
+            "parameters": [_GAME_ID], "responses": {"200": {"description": "ok"},
+                                                    "404": {"description": "no such game"}}}},
+        "/api/follow/{game_id}/enter": {**post(
+            "One entry of what happened at the table (`2:6D`, `1:6D/8D`, `3:+8C`, `2:take`, "
+            "`3:pass`, `draw 7H KD`); a bad one is 400 with the session's line, nothing "
+            "changed", _body({"entry": {"type": "string", "maxLength": 200}}, ("entry",)),
+            {"200": {"description": "the game after the entry"}, **_ERRORS}),
+            "parameters": [_GAME_ID]},
+        "/api/follow/{game_id}/undo": {**post("Take back the last entry", _body({}, ()),
+                                              {"200": {"description": "the game"}, **_ERRORS}),
+                                       "parameters": [_GAME_ID]},
+        "/api/follow/{game_id}/hint": {**post(
+            "A hint for your move, as a job: the exact analysis once every card is placed, "
+            "else the hint table (`durak hint --game`)",
+            _body({"samples": {"type": "integer", "minimum": 1}, "time": _SECONDS}, ()),
+            {"202": {"description": "the job"}, **_ERRORS}), "parameters": [_GAME_ID]},
+        "/api/follow/{game_id}/record": {"get": {
+            "summary": "The followed game's record (docs/game-record.md) as a text file",
+            "parameters": [_GAME_ID],
+            "responses": {"200": {"description": "the record", "content": {"text/plain": {}}}}}},
+        "/api/record": post("A game record's moves (with their seats) and the board before "
+                            "each, for the review page",
+                            _body({"game": {"oneOf": [{"type": "string", "maxLength": 1_000_000},
+                                                      {"type": "object"}]}}, ("game",)),
+                            {"200": {"description": "players, rules, me, full, seats, outcome, "
+                                                    "moves, boards, record"}, **_ERRORS}),
+        "/api/records/{game_id}": {"get": {
+            "summary": "The record of a game kept on the server (played or followed)",
+            "parameters": [_GAME_ID],
+            "responses": {"200": {"description": "the record", "content": {"text/plain": {}}},
+                          "404": {"description": "no such game"}}}},
+        "/api/puzzles": {"get": {"summary": "`durak puzzle list --json` (without the files' "
+                                            "paths)", "responses": {"200": {"description": "ok"}}}},
+        "/api/puzzles/{puzzle_id}": {"get": {
+            "summary": "`durak puzzle show ID --json` and the board; `?solution=1` adds the "
+                       "solution and its line",
+            "parameters": [_PUZZLE_ID], "responses": {"200": {"description": "ok"}, **_ERRORS}}},
+        "/api/puzzles/{puzzle_id}/move": {**post(
+            "Your move after the line played so far, against the solver's best defence "
+            "(`durak puzzle train`): `ok`, and the line with the solver's replies and the "
+            "board, or the refutation of a wrong move",
+            _body({"line": {"type": "array", "items": {"type": "string"}},
+                   "move": {"type": "string"}}, ()),
+            {"200": {"description": "the verdict"}, **_HEAVY}), "parameters": [_PUZZLE_ID]},
         "/api/status": {"get": {"summary": "Version, workers, jobs running and waiting, caps",
                                 "responses": {"200": {"description": "ok"}}}},
         "/api/openapi.json": {"get": {"summary": "This document",

@@ -39,8 +39,11 @@ ENGINE_WALL = 300.0
 HINT_CAP = 60.0
 
 
-def board_of(snap: dict[str, Any], thinking: bool) -> dict[str, Any]:
-    """The page's board (:func:`solver.web.board.board_view`'s form) from a session's snapshot."""
+def board_of(snap: dict[str, Any], thinking: bool, status: str | None = None
+             ) -> dict[str, Any]:
+    """The page's board (:func:`solver.web.board.board_view`'s form) from a session's
+    snapshot; ``status``: the line under the table (default: a game against the engine's)."""
+    override = status
     deck = 52 if "deck=52" in snap["rules"] else 24 if "deck=24" in snap["rules"] else 36
     turn = snap["turn"]
     to_move = turn["seat"]
@@ -66,6 +69,8 @@ def board_of(snap: dict[str, Any], thinking: bool) -> dict[str, Any]:
     else:
         status = f"Seat {to_move} (engine) is thinking…" if thinking \
             else f"Seat {to_move} (engine) to move"
+    if override is not None:
+        status = override
     return {
         "position": snap["position"], "players": snap["players"], "rules": snap["rules"],
         "trump": snap["trump"], "trump_symbol": SUIT_SYMBOLS[SUITS.index(snap["trump"])],
@@ -107,6 +112,9 @@ class Games:
             row = self.store.load(game_id)
             if row is None:
                 raise BadRequest(404, f"no game {game_id!r}")
+            if row[0].get("kind", "play") != "play":
+                raise BadRequest(404, f"no game {game_id!r} against the engine (it is a game "
+                                      f"followed at a table: /api/follow/{game_id})")
             s = GameSession.load(row[1])
             self._keep(game_id, s)
         self._sessions.move_to_end(game_id)
@@ -158,7 +166,7 @@ class Games:
         seed = int_field(body, "seed", 0)
         s = await asyncio.to_thread(GameSession.new, players, rules, seed, 1, engine)
         game_id = self.store.new_id()
-        meta = {"players": players, "rules": rules.names(), "engine": engine, "human": 1,
+        meta = {"kind": "play", "players": players, "rules": rules.names(), "engine": engine, "human": 1,
                 "seed": seed}
         self._keep(game_id, s)
         self._save(game_id, s, meta)

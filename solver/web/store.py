@@ -2,7 +2,8 @@
 
 The directory is the server's (``--data-dir``, ``$DURAK_DATA_DIR``, else
 ``$XDG_DATA_HOME/durak`` or ``~/.local/share/durak``); no request names a
-path.  A game is its record's text (docs/game-record.md) and a few facts to
+path.  A game -- against the engine (``play``) or followed at a real table
+(``follow``) -- is its record's text (docs/game-record.md) and a few facts to
 list it by; the game-session model rebuilds everything else from the record,
 so a game survives a page reload and a server restart.
 """
@@ -28,7 +29,7 @@ CREATE TABLE IF NOT EXISTS games (
     created  REAL NOT NULL,
     updated  REAL NOT NULL,
     over     INTEGER NOT NULL DEFAULT 0,
-    meta     TEXT NOT NULL,   -- JSON: players, rules, engine, human seat, seed
+    meta     TEXT NOT NULL,   -- JSON: kind (play, follow), players, rules, engine, seats, seed
     record   TEXT NOT NULL    -- the game record (docs/game-record.md), every card known
 )
 """
@@ -76,9 +77,12 @@ class GameStore:
                                    (game_id,)).fetchone()
         return None if row is None else (json.loads(row[0]), row[1])
 
-    def recent(self, limit: int = 20) -> list[dict[str, Any]]:
+    def recent(self, limit: int = 20, kind: str = "play") -> list[dict[str, Any]]:
+        """The most recently changed games of one kind: ``play`` (against the engine,
+        the default of games kept before kinds were written) or ``follow``."""
         with self._lock:
             rows = self._db.execute("SELECT id, created, updated, over, meta FROM games "
-                                    "ORDER BY updated DESC LIMIT ?", (limit,)).fetchall()
+                                    "WHERE coalesce(json_extract(meta, '$.kind'), 'play') = ? "
+                                    "ORDER BY updated DESC LIMIT ?", (kind, limit)).fetchall()
         return [{"id": r[0], "created": r[1], "updated": r[2], "over": bool(r[3]),
                  **json.loads(r[4])} for r in rows]

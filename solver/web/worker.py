@@ -6,25 +6,34 @@ commands call (:mod:`solver.answers`, the game review, the game session's
 engine and hint) and writes back progress messages and one final message.  A process is
 killed to cancel its task, so nothing here needs to poll for cancellation.
 
-Messages from the worker: ``("progress", done, total)`` any number of times,
-then one of ``("done", answer_json, exit_code, budget_message)``,
+Messages from the worker: ``("progress", done, total)`` and ``("partial",
+item)`` (a review's decisions as each is scored) any number of times, then one of ``("done", answer_json, exit_code, budget_message)``,
 ``("error", message, exit_code)`` (exit 2: bad input, as the CLI's one line;
 exit 1: a bug, one line).
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import signal
 import time
 from multiprocessing.connection import Connection
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from solver.answers import analyse_answer, hint_answer, solve_answer
-from solver.errors import DurakError
+from solver.errors import DurakError, MoveError
 from solver.executor import die_with_parent
+from solver.game.movegen import legal_moves, play
+from solver.game.moves import Move
+from solver.game.outcome import outcome_info
 from solver.games import Game
+from solver.games import review as review_module
 from solver.games.review import review
 from solver.games.session import GameSession
+from solver.puzzles import train
+from solver.puzzles.collection import find_puzzle, load_all
+from solver.web.board import board_view
 from solver.search import Solver, SolveResult
 
 #: The transposition table of a worker's solver, MiB (the commands' default).
@@ -36,6 +45,7 @@ WORKER_NICE = 5
 PROGRESS_EVERY = 0.2
 
 Progress = Callable[[int, int], None]
+Partial = Callable[[Any], None]
 
 
 def _solve(params: dict[str, Any], solver: Solver, progress: Progress,
@@ -57,13 +67,80 @@ def _hint(params: dict[str, Any], solver: Solver, progress: Progress,
     return ans.to_json(), (0 if ans.budget is None else 3), ans.budget
 
 
+@contextlib.contextmanager
+def _each_decision(report: Partial | None) -> Iterator[None]:
+    """Report each decision of :func:`review` as it is scored, so the page fills in its
+    table and chart while the review goes on.  ``review()`` scores the decisions
+    one by one (``_decide``) and reports only their count; this wraps that step in
+    this worker process alone (one task at a time) and is a no-op if it is gone."""
+    inner = getattr(review_module, "_decide", None)
+    if report is None or inner is None:
+        yield
+        return
+
+    def scored(*args: Any, **kw: Any) -> Any:
+        d = inner(*args, **kw)
+        if d is not None:
+            report(d.to_json())
+        return d
+
+    review_module._decide = scored
+    try:
+        yield
+    finally:
+        review_module._decide = inner
+
+
+class _Deadline(KeyboardInterrupt):
+    """The review's wall-clock cap ran out (raised by the alarm, taken as Ctrl-C)."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """Stop what runs inside after ``seconds`` as Ctrl-C would: the review then answers
+    with the decisions scored so far (``interrupted``), the search stops at once."""
+    if not seconds or not hasattr(signal, "setitimer"):
+        yield
+        return
+    armed = [True]
+
+    def ring(signum: int, frame: Any) -> None:
+        if armed[0]:
+            raise _Deadline()
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def _review(params: dict[str, Any], solver: Solver, progress: Progress,
-            all_moves: bool = False) -> tuple[dict[str, Any], int, str | None]:
+            all_moves: bool = False, partial: Partial | None = None
+            ) -> tuple[dict[str, Any], int, str | None]:
     game = params["game"]
     g = Game.from_json(game) if isinstance(game, dict) else Game.parse(game)
-    res = review(g, seat=params.get("seat"), all_seats=bool(params.get("all")),
-                 max_time=params["max_time"], samples=params["samples"], seed=params["seed"],
-                 exact_only=bool(params.get("exact_only")), solver=solver, progress=progress)
+    wall = params.get("wall")
+    try:
+        with _deadline(wall), _each_decision(partial):
+            res = review(g, seat=params.get("seat"), all_seats=bool(params.get("all")),
+                         max_time=params["max_time"], samples=params["samples"],
+                         seed=params["seed"], exact_only=bool(params.get("exact_only")),
+                         solver=solver, progress=progress)
+    except KeyboardInterrupt:  # the cap rang outside the decisions' loop
+        raise DurakError(f"review: the server's cap of {wall:g} s ran out before the first "
+                         "decision was scored") from None
+    if res.interrupted:
+        return res.to_json(), 3, (f"the server's cap of {wall:g} s for one review ran out after "
+                                  f"{len(res.decisions)} decision(s) of the {res.total} moves "
+                                  "to review; the rest were not scored")
+    if res.cut:
+        return res.to_json(), 3, (f"max_time {params['max_time']:g} s cut {len(res.cut)} "
+                                  f"estimate(s) short of their deals (moves "
+                                  f"{', '.join(str(d.number) for d in res.cut)})")
     return res.to_json(), 0, None
 
 
@@ -90,8 +167,57 @@ def _game_hint(params: dict[str, Any], solver: Solver, progress: Progress,
                               f"in {params.get('max_time'):g} s; the answer rests on fewer deals")
 
 
+@functools.lru_cache(maxsize=1)
+def collections() -> list[Any]:
+    """The shipped puzzle collections (``solver.puzzle_data``, or ``$DURAK_PUZZLES``), read
+    once per process: no request names a file."""
+    return load_all()
+
+
+def _puzzle(params: dict[str, Any], solver: Solver) -> tuple[dict[str, Any], int, str | None]:
+    """A move of the player in a puzzle of the shipped collections: judged against the
+    exact analysis (:func:`solver.puzzles.train.judge`); a good one is played and
+    answered by the solver's best defence, a wrong one gets its refutation."""
+    p = find_puzzle(collections(), params["id"])
+    state = p.state()
+    line = list(params.get("line") or [])
+    for i, text in enumerate(line, 1):
+        legal = {str(m): m for m in legal_moves(state)} if not state.is_over else {}
+        try:
+            mv = Move.parse(text.split(":", 1)[-1], state.rules.deck)
+        except MoveError as e:
+            raise MoveError(f"line: move {i} {text!r}: {e}") from None
+        if str(mv) not in legal:
+            raise MoveError(f"line: move {i} {text!r} is not legal there")
+        state = play(state, legal[str(mv)])
+    out: dict[str, Any] = {"id": p.id, "line": line}
+    if params.get("move") is None:  # the position after the line, the solver to answer
+        state, replies = train.defend(p, state, solver)
+        out.update(replies=replies, line=line + replies)
+    else:
+        if state.is_over:
+            raise MoveError("the puzzle is over: no move may follow")
+        if not train.mine(p, state):
+            raise MoveError(f"it is seat {state.to_move + 1}'s move (the solver's), not yours")
+        j = train.judge(p, state, params["move"], solver)
+        out.update(move=j.move, ok=j.ok, good=j.good if not j.ok else [],
+                   value=j.value.text if j.value is not None else None, distance=j.distance)
+        if j.ok:
+            mine = f"{state.to_move + 1}:{j.move}"
+            state = play(state, Move.parse(j.move, state.rules.deck))
+            state, replies = train.defend(p, state, solver)
+            out.update(replies=replies, line=line + [mine] + replies)
+        else:
+            out.update(words=j.words(p.task), refutation=j.refutation, line=line,
+                       refutation_end=(outcome_info(j.end) if j.end is not None and j.end.is_over
+                                       else None))
+    out.update(board=board_view(state), over=state.is_over, outcome=outcome_info(state))
+    return out, 0, None
+
+
 def run_task(kind: str, params: dict[str, Any], solver: Solver,
-             progress: Progress) -> tuple[dict[str, Any], int, str | None]:
+             progress: Progress, partial: Partial | None = None
+             ) -> tuple[dict[str, Any], int, str | None]:
     """One task's answer: ``(json, exit_code, budget_message)``; raises what the answer raises."""
     if kind == "solve":
         return _solve(params, solver, progress, False)
@@ -100,7 +226,9 @@ def run_task(kind: str, params: dict[str, Any], solver: Solver,
     if kind == "hint":
         return _hint(params, solver, progress)
     if kind == "review":
-        return _review(params, solver, progress)
+        return _review(params, solver, progress, partial=partial)
+    if kind == "puzzle":
+        return _puzzle(params, solver)
     if kind == "engine":
         return _engine(params, solver, progress)
     if kind == "game_hint":
@@ -130,8 +258,11 @@ def serve(conn: Connection) -> None:
                 last[0] = now
                 conn.send(("progress", done, total))
 
+        def partial(item: Any) -> None:
+            conn.send(("partial", item))
+
         try:
-            answer, code, budget = run_task(kind, params, solver, progress)
+            answer, code, budget = run_task(kind, params, solver, progress, partial)
             msg: tuple[Any, ...] = ("done", answer, code, budget)
         except DurakError as e:
             msg = ("error", " ".join(str(e).split()) or type(e).__name__, 2)

@@ -1,0 +1,85 @@
+"""Puzzles on the web board: the collections, a puzzle's board, the player's moves.
+
+``GET /api/puzzles`` is `durak puzzle list --json`; ``GET /api/puzzles/{id}`` is
+`durak puzzle show ID --json` (``?solution=1``: with the solution and its
+line) and the board; ``POST /api/puzzles/{id}/move`` plays the player's move
+against the solver's best defence, as `durak puzzle train` does
+(:mod:`solver.puzzles.train`): a move that keeps the task in reach is played
+and answered, a wrong one gets its refutation and the position stays.  The
+page keeps the line of moves played (the server keeps nothing per player) and
+the solved/failed tally (in the browser's storage).  The collections are the
+ones shipped with the package (or ``$DURAK_PUZZLES`` of the server); no
+request names a file.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from solver.errors import OptionError
+from solver.puzzles.collection import Collection, find_puzzle
+from solver.web.api import check_fields, guarded, read_body, run_until_answer
+from solver.web.board import board_view
+from solver.web.jobs import WorkerPool
+from solver.web.worker import collections
+
+#: The hard cap on one puzzle move's work (seconds): the shipped puzzles take milliseconds.
+PUZZLE_WALL = 30.0
+#: The most moves a line may hold (a puzzle is a few dozen plies at most).
+MAX_LINE = 200
+
+
+def list_json(colls: list[Collection]) -> dict[str, Any]:
+    """`durak puzzle list --json` (without the files' paths, which are the server's)."""
+    return {"collections": [
+        {**{k: v for k, v in c.to_dict().items() if k not in ("puzzles", "path")},
+         "puzzles": [{"id": p.id, "title": p.title, "task": p.task_text,
+                      "plies": p.plies, "nodes": p.nodes, "tags": list(p.tags)}
+                     for p in c.puzzles]} for c in colls]}
+
+
+async def _collections() -> list[Collection]:
+    return await asyncio.to_thread(collections)
+
+
+@guarded
+async def api_puzzles(request: Request) -> Response:
+    """The collections and their puzzles (`durak puzzle list --json`)."""
+    return JSONResponse(list_json(await _collections()))
+
+
+@guarded
+async def api_puzzle(request: Request) -> Response:
+    """One puzzle (`durak puzzle show ID --json`) and its board; ``?solution=1`` adds
+    the solution and its line."""
+    p = find_puzzle(await _collections(), request.path_params["puzzle_id"])
+    d = p.to_dict()
+    if request.query_params.get("solution") not in ("1", "true", "yes"):
+        d.pop("solution")
+        d.pop("pv")
+    return JSONResponse({**d, "board": board_view(p.state())})
+
+
+@guarded
+async def api_puzzle_move(request: Request) -> Response:
+    """``{"line": ["1:6S", "2:6S/AH", ...], "move": "8C"}``: the player's move after the
+    line played so far, judged; with no ``move``, the solver's answers to the line."""
+    body = await read_body(request)
+    check_fields(body, ("line", "move"))
+    find_puzzle(await _collections(), request.path_params["puzzle_id"])  # 400 when unknown
+    line = body.get("line") or []
+    if not isinstance(line, list) or not all(isinstance(m, str) for m in line):
+        raise OptionError("line: expected a list of move texts, e.g. [\"1:6S\", \"2:6S/AH\"]")
+    if len(line) > MAX_LINE:
+        raise OptionError(f"line: {len(line)} moves, at most {MAX_LINE}")
+    move = body.get("move")
+    if move is not None and (not isinstance(move, str) or not move.strip()
+                             or len(move) > 100):
+        raise OptionError("move: expected a move text, e.g. 6S, 6S/8S, take")
+    pool: WorkerPool = request.app.state.pool
+    job = pool.submit("puzzle", {"id": request.path_params["puzzle_id"], "line": line,
+                                 "move": move.strip() if move else None}, PUZZLE_WALL)
+    return await run_until_answer(request, job)

@@ -1,0 +1,153 @@
+// The puzzles page: the collections, a puzzle played by clicks against the
+// solver's best defence (solver/web/puzzles.py over solver/puzzles/train.py),
+// the refutation of a wrong move, and a solved/failed tally kept in this browser.
+"use strict";
+
+const TALLY_KEY = "durak.puzzles";
+
+const Tally = {
+  get() {
+    try { return JSON.parse(window.localStorage.getItem(TALLY_KEY) || "{}"); } catch (e) { return {}; }
+  },
+  set(id, result) {
+    const t = this.get();
+    t[id] = result;
+    window.localStorage.setItem(TALLY_KEY, JSON.stringify(t));
+  },
+};
+
+const Puzzles = {
+  list: [], order: [], p: null, line: [], clean: true, done: false, busy: false,
+
+  async init() {
+    this.board = new DurakBoard($("pz-board"), { onMove: (m) => this.move(m) });
+    $("pz-restart").addEventListener("click", () => this.open(this.p.id));
+    $("pz-solution").addEventListener("click", () => this.solution());
+    $("pz-next").addEventListener("click", () => {
+      const i = this.order.indexOf(this.p.id);
+      this.open(this.order[(i + 1) % this.order.length]);
+    });
+    const r = await api("/api/puzzles");
+    if (!r.ok) { $("pz-list").textContent = r.data.error; return; }
+    this.list = r.data.collections;
+    this.order = this.list.flatMap(c => c.puzzles.map(p => p.id));
+  },
+
+  drawList() {
+    const box = $("pz-list"), tally = Tally.get();
+    box.textContent = "";
+    for (const c of this.list) {
+      const d = el("details", "coll");
+      d.open = Boolean(this.p && c.puzzles.some(p => p.id === this.p.id));
+      const solved = c.puzzles.filter(p => tally[p.id] === "solved").length;
+      d.appendChild(el("summary", null, `${c.title} (${solved} of ${c.puzzles.length} solved)`));
+      const ul = el("ul");
+      for (const p of c.puzzles) {
+        const li = el("li", this.p && p.id === this.p.id ? "current" : "");
+        const mark = tally[p.id] === "solved" ? "\u2713" : tally[p.id] === "failed" ? "\u2717" : "\u00b7";
+        li.appendChild(el("span", tally[p.id] ? "mark-" + tally[p.id] : "muted", mark));
+        const a = el("a", null, `${p.id}: ${p.title}`);
+        a.href = `/puzzles?id=${encodeURIComponent(p.id)}`;
+        a.addEventListener("click", (e) => { e.preventDefault(); this.open(p.id); });
+        li.appendChild(a);
+        if (p.plies) li.appendChild(el("span", "muted small", `${p.plies} plies`));
+        ul.appendChild(li);
+      }
+      d.appendChild(ul);
+      box.appendChild(d);
+    }
+    const all = Object.values(tally);
+    $("pz-tally").textContent = `Solved ${all.filter(x => x === "solved").length} · failed ` +
+      `${all.filter(x => x === "failed").length} of ${this.order.length} puzzles`;
+  },
+
+  async open(id) {
+    const r = await api(`/api/puzzles/${encodeURIComponent(id)}`);
+    if (!r.ok) { $("pz-list").prepend(el("div", "field-error", r.data.error)); this.drawList(); return; }
+    this.p = r.data;
+    this.line = [];
+    this.clean = true;
+    this.done = false;
+    setUrl({ id });
+    $("pz-head").hidden = false;
+    $("pz-panel").hidden = false;
+    $("pz-title").textContent = `${r.data.id}: ${r.data.title}`;
+    $("pz-task").textContent = r.data.task_text + ". Click your move.";
+    $("pz-verdict").textContent = "";
+    $("pz-error").textContent = "";
+    this.board.set(r.data.board, { interactive: true, bottomSeat: r.data.hero });
+    this.drawList();
+  },
+
+  say(cls, text) {
+    const d = el("div", cls, text);
+    $("pz-verdict").textContent = "";
+    $("pz-verdict").appendChild(d);
+    return d;
+  },
+
+  async move(m) {
+    if (this.busy || this.done) return;
+    this.busy = true;
+    $("pz-error").textContent = "";
+    const r = await api(`/api/puzzles/${encodeURIComponent(this.p.id)}/move`, { line: this.line, move: m });
+    this.busy = false;
+    if (!r.ok) { $("pz-error").textContent = r.data.error; this.board.draw(); return; }
+    const a = r.data;
+    if (!a.ok) {
+      if (this.clean) Tally.set(this.p.id, "failed");
+      this.clean = false;
+      const d = this.say("verdict-bad", `\u2717 Wrong: after ${prettyMove(a.move)} ${a.words} against best play` +
+        (a.distance !== null && a.distance !== undefined ? ` (${a.distance} plies).` : "."));
+      d.id = "pz-wrong";
+      if (a.refutation.length) {
+        const end = a.refutation_end ? ` \u2014 ${a.refutation_end.text}` : "";
+        const ref = el("div", "refutation", "Refutation: " + a.refutation.map(prettyMove).join("  ") + end);
+        ref.id = "pz-refutation";
+        $("pz-verdict").appendChild(ref);
+      }
+      $("pz-verdict").appendChild(el("div", "muted small", "Try again: the position is as it was."));
+      this.board.draw();
+      this.drawList();
+      return;
+    }
+    this.line = a.line;
+    const said = this.say("verdict-ok", `\u2713 ${prettyMove(a.move)}: ${a.good && a.good.length > 1 ? "good" : "correct"}.`);
+    if (a.replies.length) said.appendChild(el("div", "muted", "The solver answers: " + a.replies.map(prettyMove).join("  ")));
+    this.board.set(a.board, { interactive: !a.over, bottomSeat: this.p.hero });
+    if (a.over) {
+      this.done = true;
+      const text = a.outcome ? `Game over: ${a.outcome.text}. ` : "";
+      if (this.clean) {
+        Tally.set(this.p.id, "solved");
+        const s = el("div", "verdict verdict-ok", text + "Solved!");
+        s.id = "pz-solved";
+        $("pz-verdict").appendChild(s);
+      } else {
+        $("pz-verdict").appendChild(el("div", "verdict", text + "Finished, with a mistake on the way."));
+      }
+      this.drawList();
+    }
+  },
+
+  async solution() {
+    const r = await api(`/api/puzzles/${encodeURIComponent(this.p.id)}?solution=1`);
+    if (!r.ok) { $("pz-error").textContent = r.data.error; return; }
+    if (!this.done && Tally.get()[this.p.id] !== "solved") Tally.set(this.p.id, "failed");
+    this.clean = false;
+    const d = this.say("", `Solution: ${r.data.solution.map(prettyMove).join(" or ")}`);
+    if (r.data.pv.length) d.appendChild(el("div", "muted", "Line: " + r.data.pv.map(prettyMove).join("  ")));
+    if (r.data.comment) d.appendChild(el("div", "muted small", r.data.comment));
+    this.drawList();
+  },
+};
+
+async function start() {
+  await Puzzles.init();
+  const q = new URLSearchParams(window.location.search);
+  const id = q.get("id") || Puzzles.order[0];
+  if (id) await Puzzles.open(id);
+  else Puzzles.drawList();
+  document.body.dataset.ready = "1";
+}
+start();

@@ -1,0 +1,276 @@
+"""The follow, review and puzzle pages in a real browser (Debian's Chromium, Playwright).
+
+As in test_web_browser.py: never Playwright's own browser download; without
+Playwright or /usr/bin/chromium every test here skips and says why.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from click.testing import CliRunner
+from web_support import FOLLOWED, FOLLOWED_DEAL, followed_entries, live_server
+
+from solver.cli import main
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
+
+CHROMIUM = os.environ.get("DURAK_CHROMIUM", "/usr/bin/chromium")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium with apt)",
+                allow_module_level=True)
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with live_server(tmp_path_factory.mktemp("pages")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser, viewport):
+    ctx = browser.new_context(viewport=viewport, accept_downloads=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(20_000)
+    return ctx, pg, errors
+
+
+@pytest.fixture
+def page(browser):
+    ctx, pg, errors = new_page(browser, {"width": 1280, "height": 800})
+    yield pg
+    ctx.close()
+    assert errors == [], errors
+
+
+@pytest.fixture
+def phone(browser):
+    ctx, pg, errors = new_page(browser, PHONE)
+    yield pg
+    ctx.close()
+    assert errors == [], errors
+
+
+def ready(page, url):
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+
+
+# ------------------------------------------------------------ following a game
+
+def hand_cards(move: str) -> list[str]:
+    """The cards a move takes from its seat's hand: ``8D/JD`` -> JD, ``+JC`` -> JC."""
+    if move in ("take", "pass"):
+        return []
+    body = move.split("/")[-1].lstrip("+>!")
+    return body.split(",")
+
+
+def entries_text(page) -> str:
+    return page.evaluate("document.getElementById('fw-entries').textContent")
+
+
+def click_board_move(page, root: str, move: str, done) -> None:
+    """Play ``move`` on the board component by clicks: its hand cards, then the button
+    or the attack card it covers where the cards have several uses."""
+    if not hand_cards(move):
+        page.click(f"{root} .action[data-move='{move}']")
+        return
+    for c in hand_cards(move):
+        page.click(f"{root} .card.playable[data-card='{c}']")
+    page.wait_for_timeout(50)
+    if done():
+        return
+    act = page.locator(f"{root} .action[data-move='{move}']")
+    if act.count():
+        act.click()
+    elif "/" in move:
+        page.click(f"{root} .card.target[data-card='{move.split('/')[0]}']")
+
+
+def click_entry(page, entry: str, me: int) -> None:
+    """Enter one entry of the game by clicks only: your own moves on the board, the
+    other seat's cards in the grid of unseen cards (and the choice its buttons offer),
+    take/passed as buttons, your drawn cards in the grid."""
+    before = entries_text(page)
+    changed = "(b) => document.getElementById('fw-entries').textContent !== b"
+    if entry.startswith("draw "):
+        for c in entry.split()[1:]:
+            page.click(f"#fw-grid .card.playable[data-card='{c}']")
+    else:
+        seat, move = entry.split(":", 1)
+        if int(seat) == me:
+            click_board_move(page, "#fw-board", move, lambda: entries_text(page) != before)
+        elif not hand_cards(move):
+            page.click(f"#fw-buttons button[data-entry='{entry}']")
+        else:
+            for c in hand_cards(move):
+                page.click(f"#fw-grid .card.playable[data-card='{c}']")
+            page.wait_for_timeout(50)
+            if entries_text(page) == before:
+                page.click(f"#fw-buttons button[data-entry='{entry}']")
+    page.wait_for_function(changed, arg=before)
+    assert page.inner_text("#fw-error") == "", (entry, page.inner_text("#fw-error"))
+
+
+def start_following(page, server) -> None:
+    ready(page, f"{server}/follow?new=1")
+    page.click(f"#fs-grid .card[data-card='{FOLLOWED_DEAL['trump']}']")
+    for c in FOLLOWED_DEAL["deal"]:
+        page.click(f"#fs-grid .card[data-card='{c}']")
+    page.select_option("#fs-attacker", str(FOLLOWED_DEAL["attacker"]))
+    page.click("#fs-start")
+    page.wait_for_selector("#game:not([hidden])")
+
+
+def test_a_whole_game_followed_by_clicks_on_a_phone_downloads_the_hand_written_record(
+        phone, server):
+    page = phone
+    start_following(page, server)
+    assert page.inner_text("#fw-prompt") == "Your move: lead a card"
+    hinted = False
+    for i, entry in enumerate(followed_entries()):
+        if i >= 10 and not hinted and entry.startswith("1:") and \
+                page.inner_text("#fw-prompt").startswith("Your move"):
+            hinted = True  # a hint mid-game: the hint table for seat 1, every public fact known
+            page.click("#fw-hint")
+            page.wait_for_selector("#fw-hint-result .wdl", timeout=60_000)
+            assert page.inner_text("#fw-hint-result .verdict").startswith("Best for seat 1:")
+        if i == 20:
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        click_entry(page, entry, me=1)
+    assert hinted
+    assert page.inner_text("#fw-prompt").startswith("Game over: draw")
+    with page.expect_download() as dl:
+        page.click("#fw-record")
+    assert Path(dl.value.path()).read_text() == FOLLOWED
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_an_impossible_entry_shows_the_rule_and_a_reload_goes_on(page, server):
+    start_following(page, server)
+    for e in followed_entries()[:4]:  # 1:QC 2:take draw QH 1:KD
+        click_entry(page, e, me=1)
+    # a card the other seat cannot have played is not offered; an entry typed by hand
+    # (the API) would be refused with its rule, and the game is not lost
+    assert page.locator("#fw-grid .card.playable[data-card='9D']").count() == 0
+    page.click("#fw-grid .card.playable[data-card='AD']")  # one use: covers KD
+    page.wait_for_function("document.getElementById('fw-entries').textContent.includes('A')")
+    page.click("#fw-undo")
+    page.wait_for_function("!document.getElementById('fw-entries').textContent.includes('A\u2666')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    assert page.inner_text("#fw-prompt").startswith("Seat 2 defends")
+    page.evaluate("fetch(`/api/follow/${Follow.id}/enter`, {method: 'POST', headers: "
+                  "{'Content-Type': 'application/json'}, body: JSON.stringify({entry: '2:KD/7H'})})"
+                  ".then(r => r.json()).then(d => { window.refused = d.error; })")
+    page.wait_for_function("window.refused !== undefined")
+    assert page.evaluate("window.refused") == "'2:KD/7H': 7H is seen twice: it is in seat 1's hand"
+
+
+# ------------------------------------------------------------ the review
+
+@pytest.fixture(scope="module")
+def match_record(tmp_path_factory) -> str:
+    d = tmp_path_factory.mktemp("match")
+    r = CliRunner().invoke(main, ["match", "--a", "random", "--b", "random", "--games", "1",
+                                  "--players", "2", "--seed", "1", "--record", str(d)])
+    assert r.exit_code == 0, r.stderr
+    return (d / "deal0000-a1.txt").read_text()
+
+
+def test_a_match_record_reviewed_and_its_decisive_move_jumped_to(page, server, match_record):
+    ready(page, f"{server}/review")
+    page.fill("#rv-text", match_record)
+    page.click("#rv-go")
+    page.wait_for_selector("#rv-progress:not([hidden])")
+    # the table and the chart fill in while the review goes on
+    page.wait_for_selector("#rv-chart .pt")
+    page.wait_for_selector("#rv-summary .status-line", timeout=120_000)
+    want = json.loads(CliRunner().invoke(main, ["review", "--json", "-"],
+                                         input=match_record).stdout)
+    assert want["decisive"] == [65]
+    assert page.locator("#rv-chart .pt").count() == len(want["decisions"])
+    assert page.locator("#rv-moves tr.decisive").count() == 1
+    page.click("#rv-summary .decisive-link")
+    assert page.inner_text("#rv-where").startswith("before move 65 of")
+    assert "Decisive:" in page.inner_text("#rv-detail")
+    assert page.locator("#rv-moves tr.current[data-move='65']").count() == 1
+    # a point of the chart jumps there too
+    page.click("#rv-first")
+    page.click("#rv-chart .pt[data-move='65']")
+    assert page.inner_text("#rv-where").startswith("before move 65 of")
+    # the pile is empty there: the exact analysis is one click away
+    assert page.inner_text("#rv-analyse") == "Analyse this position exactly"
+
+
+def test_a_kept_game_opens_in_the_review_by_its_id(page, server):
+    with page.expect_response(lambda r: r.url.endswith("/api/follow") and
+                              r.request.method == "POST") as resp:
+        page.goto(f"{server}/follow?new=1")
+        page.wait_for_selector("body[data-ready='1']", state="attached")
+        page.evaluate("document.getElementById('fs-record').value = " + json.dumps(FOLLOWED))
+        page.click("#fs-open")
+    gid = resp.value.json()["id"]
+    ready(page, f"{server}/review?id={quote(gid)}")
+    page.wait_for_selector("#rv-moves tr[data-move]")
+    moves = [e for e in followed_entries() if not e.startswith("draw")]
+    assert page.locator("#rv-moves tr[data-move]").count() == len(moves)
+    page.click("#rv-cancel")
+
+
+# ------------------------------------------------------------ puzzles
+
+def test_solve_one_puzzle_and_fail_one_with_its_refutation(page, server):
+    ready(page, f"{server}/puzzles?id=pod-001")
+    assert page.inner_text("#pz-task").startswith("Seat 1 to move and win")
+    # a wrong move: the refutation, the position as it was, the puzzle failed
+    page.click("#pz-board .action[data-move='take']")
+    page.wait_for_selector("#pz-refutation")
+    assert page.inner_text("#pz-wrong").startswith("\u2717 Wrong: after take you lose")
+    assert page.inner_text("#pz-refutation") == \
+        "Refutation: 2:Q\u2665 1:Q\u2665/9\u2666 \u2014 seat 1 is the durak (R20)"
+    assert json.loads(page.evaluate("localStorage.getItem('durak.puzzles')")) == \
+        {"pod-001": "failed"}
+    # another puzzle solved by clicks: the solution's moves, the solver's best defence between
+    page.click("#pz-next")
+    page.wait_for_function("document.getElementById('pz-title').textContent.startsWith('pod-002')")
+    for _ in range(10):
+        if page.locator("#pz-solved").count():
+            break
+        moves = page.evaluate("Puzzles.board.view.moves.map(m => m.move)")
+        good = None
+        for m in moves:
+            ok = page.evaluate(
+                "(m) => api(`/api/puzzles/pod-002/move`, {line: Puzzles.line, move: m})"
+                ".then(r => r.data.ok)", m)
+            if ok:
+                good = m
+                break
+        assert good is not None
+        before = page.evaluate("Puzzles.line.length")
+        click_board_move(page, "#pz-board", good,
+                         lambda: page.evaluate("Puzzles.busy || Puzzles.line.length") != before)
+        page.wait_for_function(f"Puzzles.line.length > {before} || "
+                               "document.getElementById('pz-solved') !== null")
+    page.wait_for_selector("#pz-solved")
+    tally = json.loads(page.evaluate("localStorage.getItem('durak.puzzles')"))
+    assert tally == {"pod-001": "failed", "pod-002": "solved"}
+    assert page.inner_text("#pz-tally").startswith("Solved 1 \u00b7 failed 1 of ")
