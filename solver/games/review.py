@@ -195,14 +195,18 @@ class Review:
 def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
            max_time: float | None = REVIEW_MAX_TIME, samples: int | None = REVIEW_SAMPLES,
            seed: int = 0, exact_only: bool = False, solver: Solver | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Review:
+           progress: Callable[[int, int], None] | None = None,
+           on_decision: Callable[[Decision], None] | None = None) -> Review:
     """Review the decisions of ``seat`` (1-based; default the record's asking seat),
     or of every seat with ``all_seats`` (a full record).
 
     ``max_time``: seconds per decision (an exact solve, or an estimate);
     ``samples``/``seed``: the hint engine's deals for estimated decisions (the
     same seed for every decision; samples default to the hint's own);
-    ``exact_only``: review only the decisions that can be solved exactly.
+    ``exact_only``: review only the decisions that can be solved exactly;
+    ``progress(done, total)`` after each move of the seat(s); ``on_decision`` gets
+    each decision as soon as it is scored (a page fills in its table as the review
+    goes on).
     """
     g = Game.parse(game) if isinstance(game, str) else game
     if samples is not None and samples < 1:
@@ -231,6 +235,8 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
                         all_seats)
             if d is not None:
                 decisions.append(d)
+                if on_decision is not None:
+                    on_decision(d)
     except KeyboardInterrupt:  # Ctrl-C: the review of the decisions so far
         interrupted = True
     if progress is not None and not interrupted:

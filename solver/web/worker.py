@@ -28,7 +28,6 @@ from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
 from solver.game.outcome import outcome_info
 from solver.games import Game
-from solver.games import review as review_module
 from solver.games.review import review
 from solver.games.session import GameSession
 from solver.puzzles import train
@@ -67,30 +66,6 @@ def _hint(params: dict[str, Any], solver: Solver, progress: Progress,
     return ans.to_json(), (0 if ans.budget is None else 3), ans.budget
 
 
-@contextlib.contextmanager
-def _each_decision(report: Partial | None) -> Iterator[None]:
-    """Report each decision of :func:`review` as it is scored, so the page fills in its
-    table and chart while the review goes on.  ``review()`` scores the decisions
-    one by one (``_decide``) and reports only their count; this wraps that step in
-    this worker process alone (one task at a time) and is a no-op if it is gone."""
-    inner = getattr(review_module, "_decide", None)
-    if report is None or inner is None:
-        yield
-        return
-
-    def scored(*args: Any, **kw: Any) -> Any:
-        d = inner(*args, **kw)
-        if d is not None:
-            report(d.to_json())
-        return d
-
-    review_module._decide = scored
-    try:
-        yield
-    finally:
-        review_module._decide = inner
-
-
 class _Deadline(KeyboardInterrupt):
     """The review's wall-clock cap ran out (raised by the alarm, taken as Ctrl-C)."""
 
@@ -125,11 +100,12 @@ def _review(params: dict[str, Any], solver: Solver, progress: Progress,
     g = Game.from_json(game) if isinstance(game, dict) else Game.parse(game)
     wall = params.get("wall")
     try:
-        with _deadline(wall), _each_decision(partial):
+        with _deadline(wall):
             res = review(g, seat=params.get("seat"), all_seats=bool(params.get("all")),
                          max_time=params["max_time"], samples=params["samples"],
                          seed=params["seed"], exact_only=bool(params.get("exact_only")),
-                         solver=solver, progress=progress)
+                         solver=solver, progress=progress,
+                         on_decision=(lambda d: partial(d.to_json())) if partial else None)
     except KeyboardInterrupt:  # the cap rang outside the decisions' loop
         raise DurakError(f"review: the server's cap of {wall:g} s ran out before the first "
                          "decision was scored") from None
