@@ -83,7 +83,8 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="durak")
 def main() -> None:
-    """Durak (Durnius, Дурак) analysis: exact endgame solving, hints, puzzles.
+    """Durak (Durnius, Дурак) analysis: exact endgame solving, hints, real games
+    followed, played against the engine and reviewed, puzzles, and a web board.
 
     POSITION arguments are a position string (docs/notation.md), a file holding one,
     a JSON position, or '-' to read standard input.
