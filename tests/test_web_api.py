@@ -196,8 +196,9 @@ def test_a_budget_that_runs_out_answers_what_was_proven(web):
     assert "ran out" in r.headers["x-durak-budget"]
     ans = r.json()
     assert ans["exact"] is False and {"lower", "upper"} <= set(ans)
+    # the moves valued so far, as `durak analyse --json` gives them (how many: the machine's speed)
     legal = web.post("/api/moves", json={"position": HARD}).json()["moves"]
-    assert sorted(m["move"] for m in ans["moves"]) == sorted(legal)
+    assert {m["move"] for m in ans.get("moves", [])} <= set(legal)
 
 
 def test_the_servers_cap_bounds_every_budget(tmp_path):
