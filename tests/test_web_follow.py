@@ -156,7 +156,7 @@ def test_a_hint_for_the_players_turn_is_the_sessions_advice(web):
     assert {m["move"] for m in job["answer"]["moves"]} == set(g["snapshot"]["moves"])
     g = enter(web, g["id"], "1:KD")
     r = web.post(f"/api/follow/{g['id']}/hint", json={})
-    assert r.status_code == 400 and "a hint is for your turn" in r.json()["error"]
+    assert r.status_code == 400 and "a hint is for seat 1, the player, on his turn" in r.json()["error"]
 
 
 def test_a_followed_game_survives_a_server_restart(tmp_path):

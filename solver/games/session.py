@@ -390,6 +390,18 @@ class GameSession:
         return zlib.crc32(self.base.format().encode())
 
     # ------------------------------------------------------------ answers
+    def check_hint(self) -> None:
+        """Raise :class:`~solver.errors.MoveError` (one line) unless a hint may be asked
+        now: the game goes on, it is the player's turn, and no draw is due."""
+        t = self.turn()
+        if t.seat is None:
+            raise MoveError("the game is over: there is no move to hint")
+        if t.draw_due:
+            raise MoveError(f"first the {t.draw_due} card(s) seat {self.me} drew (R17)")
+        if t.seat != self.me:
+            raise MoveError(f"it is seat {t.seat}'s turn; a hint is for seat {self.me}, "
+                            "the player, on his turn")
+
     def hint(self, samples: int | None = None, seed: int | None = None,
              max_time: float | None = None, exact_time: float | None = REVIEW_MAX_TIME,
              progress: Callable[[int, int], None] | None = None) -> SolveResult | HintResult:
@@ -398,14 +410,7 @@ class GameSession:
         move once his knowledge places every card (pile empty), else the hint
         engine on his knowledge -- every public fact of the game -- at its default
         deals and the session's seed."""
-        t = self.turn()
-        if t.seat is None:
-            raise MoveError("the game is over: there is no move to hint")
-        if t.seat != self.me:
-            raise MoveError(f"it is seat {t.seat}'s turn; a hint is for seat {self.me}, "
-                            "the player, on his turn")
-        if t.draw_due:
-            raise MoveError(f"first the {t.draw_due} card(s) seat {self.me} drew (R17)")
+        self.check_hint()
         return advise(self.knowledge(), self.known_state(), samples=samples,
                       seed=self.seed if seed is None else seed, max_time=max_time,
                       exact_time=exact_time, progress=progress)

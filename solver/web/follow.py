@@ -37,10 +37,10 @@ from solver.game.moves import Kind, Move
 from solver.game.rules import parse_rules
 from solver.games.session import GameSession
 from solver.notation.build import MAX_POSITION_CHARS
-from solver.web.api import BadRequest, check_fields, guarded, int_field, read_body, seconds_field
+from solver.web.api import BadRequest, check_fields, guarded, int_field, read_body
 from solver.web.board import move_view
 from solver.web.jobs import Job, WorkerPool
-from solver.web.play import HINT_CAP, board_of
+from solver.web.play import board_of, submit_hint
 from solver.web.store import GameStore
 
 #: Sessions kept in memory (the others are loaded from the store when asked for).
@@ -282,19 +282,7 @@ class Follows:
 
     def hint_job(self, game_id: str, body: dict[str, Any]) -> Job:
         check_fields(body, ("samples", "time"))
-        s = self.session(game_id)
-        t = s.turn()
-        if t.seat is None:
-            raise MoveError("the game is over: there is no move to hint")
-        if t.draw_due:
-            raise MoveError(f"first the {t.draw_due} card(s) you drew (R17)")
-        if t.seat != s.me:
-            raise MoveError(f"it is seat {t.seat}'s turn; a hint is for your turn (seat {s.me})")
-        samples = int_field(body, "samples", 1, 20_000)
-        t_max = seconds_field(body, "time")
-        params = {"record": s.record_text(), "samples": samples,
-                  "max_time": min(t_max, HINT_CAP) if t_max else HINT_CAP}
-        return self.pool.submit("game_hint", params, HINT_CAP + 30, watched=True)
+        return submit_hint(self.pool, self.session(game_id), body)
 
 
 # ---------------------------------------------------------------- routes

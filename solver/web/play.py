@@ -246,14 +246,18 @@ class Games:
         s = self.session(game_id)
         if self.thinking(game_id):
             raise BadRequest(409, "the engine is choosing its move; a hint is for your turn")
-        t = s.turn()
-        if t.seat != s.me:
-            raise MoveError("a hint is for your turn" if t.seat else "the game is over")
-        samples = int_field(body, "samples", 1, 20_000)
-        t_max = seconds_field(body, "time")
-        params = {"record": s.record_text(), "samples": samples,
-                  "max_time": min(t_max, HINT_CAP) if t_max else HINT_CAP}
-        return self.pool.submit("game_hint", params, HINT_CAP + 30, watched=True)
+        return submit_hint(self.pool, s, body)
+
+
+def submit_hint(pool: WorkerPool, s: GameSession, body: dict[str, Any]) -> Job:
+    """A job answering the player's hint in ``s`` (a game played or followed): the
+    session's checks first (one line, 400), then its advice in a worker."""
+    s.check_hint()
+    samples = int_field(body, "samples", 1, 20_000)
+    t_max = seconds_field(body, "time")
+    params = {"record": s.record_text(), "samples": samples,
+              "max_time": min(t_max, HINT_CAP) if t_max else HINT_CAP}
+    return pool.submit("game_hint", params, HINT_CAP + 30, watched=True)
 
 
 # ---------------------------------------------------------------- routes
