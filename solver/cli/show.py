@@ -11,6 +11,7 @@ from solver.errors import HiddenCardsError
 from solver.game.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, card_name, cards_of, count,
                                suit_of)
 from solver.game.movegen import legal_moves
+from solver.game.outcome import seat_roles
 from solver.game.state import NO_COVER, GameState, Phase
 from solver.notation import format_position, position_to_json
 from solver.notation.position import Position
@@ -35,22 +36,6 @@ def cards_text(mask: int, pretty: bool, trump: int = -1) -> Text:
     return out
 
 
-def _roles(state: GameState, seat: int) -> list[str]:
-    """Markers of a seat: attacker, defender, thrower asked, to move, gone out (F7)."""
-    tags = []
-    if state.is_over:
-        return ["gone out"] if state.hand_size(seat) == 0 else []
-    if seat == state.attacker:
-        tags.append("attacker")
-    if seat == state.defender:
-        tags.append("defender")
-    if seat == state.to_move:
-        tags.append("to move")
-    if not state.active(seat):
-        tags.append("gone out")
-    return tags
-
-
 def render(pos: Position, pretty: bool) -> list[Text]:
     """The lines of the human view of a position."""
     state = pos.state
@@ -71,7 +56,8 @@ def render(pos: Position, pretty: bool) -> list[Text]:
             line.append((" " if state.hands[s] else "") + f"?{state.hidden[s]}", style="dim")
         if not state.hand_size(s):
             line.append("-", style="dim")
-        tags = _roles(state, s) + (["me"] if s == pos.me else [])
+        tags = [("gone out" if t == "out" else t) for t in seat_roles(state, s)] + (
+            ["me"] if s == pos.me else [])
         if tags:
             line.append("   [" + ", ".join(tags) + "]", style="cyan")
         lines.append(line)

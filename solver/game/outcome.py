@@ -1,6 +1,6 @@
-"""How a game stands, in words and JSON: the phase of the turn and the result of a
-finished game (R20, R21, R22), shared by the commands, the game session and the
-web board."""
+"""How a game stands, in words and JSON: the phase of the turn, each seat's role and
+the result of a finished game (R20, R21, R22), shared by the commands, the game
+session and the web board."""
 from __future__ import annotations
 
 from typing import Any
@@ -56,4 +56,22 @@ def _seats(seats: list[int]) -> str:
     return "+".join(str(s) for s in seats)
 
 
-__all__ = ["PHASE_NAMES", "outcome_info", "outcome_text", "phase_name"]
+def seat_roles(state: GameState, seat: int, to_move: bool = True) -> list[str]:
+    """The markers of a seat (0-based), as the board shows them: ``attacker``,
+    ``defender`` (R4), ``to move`` (with ``to_move``), ``out`` (gone out, F7, R19);
+    once the game is over only ``out``."""
+    if state.is_over:
+        return ["out"] if state.hand_size(seat) == 0 else []
+    tags = []
+    if seat == state.attacker:
+        tags.append("attacker")
+    if seat == state.defender:
+        tags.append("defender")
+    if to_move and seat == state.to_move:
+        tags.append("to move")
+    if not state.active(seat):
+        tags.append("out")
+    return tags
+
+
+__all__ = ["PHASE_NAMES", "outcome_info", "outcome_text", "phase_name", "seat_roles"]

@@ -41,7 +41,7 @@ from solver.game.cards import SUITS, card_name, cards_of, parse_card
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.moves import Kind, Move, parse_move_with_seat
-from solver.game.outcome import outcome_info, phase_name
+from solver.game.outcome import outcome_info, phase_name, seat_roles
 from solver.game.rules import Rules
 from solver.game.state import NO_COVER, GameState, Phase
 from solver.games.record import Game, known_deal
@@ -450,16 +450,7 @@ class GameSession:
         t = self.turn()
         seats = []
         for s in range(view.players):
-            roles = []
-            if not over:
-                if s == view.attacker:
-                    roles.append("attacker")
-                if s == view.defender:
-                    roles.append("defender")
-                if s == view.to_move:
-                    roles.append("to move")
-            if not view.active(s) or (over and view.hand_size(s) == 0):
-                roles.append("out")
+            roles = seat_roles(view, s)
             seats.append({"seat": s + 1, "cards": [card_name(c) for c in cards_of(view.hands[s])],
                           "hidden": view.hidden[s], "size": view.hand_size(s), "roles": roles,
                           "engine": s + 1 in self.engine_seats, "me": s + 1 == s1})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solver.game.outcome import outcome_info, phase_name
+from solver.game.outcome import outcome_info, phase_name, seat_roles
 from solver.cli.show import show_json
 from solver.errors import HiddenCardsError, IllegalMoveError, MoveError
 from solver.game.cards import SUIT_SYMBOLS, SUITS, card_name, cards_of, sorted_for_display
@@ -50,19 +50,6 @@ def move_view(move: Move) -> dict[str, Any]:
             "target": card_name(move.target) if k is Kind.COVER else None, "label": label}
 
 
-def _roles(state: GameState, seat: int) -> list[str]:
-    if state.is_over:
-        return ["out"] if state.hand_size(seat) == 0 else []
-    tags = []
-    if seat == state.attacker:
-        tags.append("attacker")
-    if seat == state.defender:
-        tags.append("defender")
-    if not state.active(seat):
-        tags.append("out")
-    return tags
-
-
 def board_view(pos: Position | GameState, seat_names: dict[int, str] | None = None
                ) -> dict[str, Any]:
     """What the page draws for a position: seats, table, pile, discards, moves.
@@ -82,7 +69,7 @@ def board_view(pos: Position | GameState, seat_names: dict[int, str] | None = No
             "cards": [card_name(c) for c in sorted_for_display(state.hands[s])],
             "hidden": state.hidden[s],
             "size": state.hand_size(s),
-            "roles": _roles(state, s),
+            "roles": seat_roles(state, s, to_move=False),
             "to_move": s == to_move,
             "me": pos.me == s,
         })
