@@ -75,18 +75,6 @@ def board_lines(state: GameState) -> list[str]:
     return lines
 
 
-def _seat_moves(state: GameState, line: list[str]) -> str:
-    """A move line with a seat prefix on every move: ``1:6S 2:6S/AH``."""
-    out = []
-    s = state
-    for m in line:
-        if s.is_over:
-            break
-        out.append(f"{s.to_move + 1}:{m}")
-        s = play(s, Move.parse(m, s.rules.deck))
-    return " ".join(out)
-
-
 def describe(state: GameState, move: Move) -> str:
     """A move in words: ``Seat 2 covers 6S with 8S``."""
     who = f"Seat {state.to_move + 1}"
@@ -180,7 +168,7 @@ def show_cmd(ctx: click.Context, puzzle_id: str, solution: bool, as_json: bool) 
     if solution:
         out.append("Solution: " + " or ".join(p.solution))
         if p.pv:
-            out.append("Line: " + _seat_moves(state, list(p.pv)))
+            out.append("Line: " + " ".join(train.seat_line(state, list(p.pv))))
         if p.comment:
             out.append("Comment: " + p.comment)
     click.echo("\n".join(out))
