@@ -9,11 +9,9 @@ import sys
 
 import pytest
 
-from solver.errors import DurakError
 from solver.games import Game
-from solver.games.session import GameSession
 
-from test_game_session import follow_from, full_game, lenient
+from test_game_session import follow_from, full_game, type_in
 
 pexpect = pytest.importorskip("pexpect", reason="the prompt tests need pexpect (the test extra)")
 
@@ -90,35 +88,11 @@ def test_a_whole_game_against_the_engine_with_ctrl_c_and_resume(tmp_path):
 
 
 def typed_lines(game: Game, seat: int = 1) -> list[str]:
-    """The lines a player at the prompt types to follow ``game`` from ``seat``: his own
-    moves bare, the others' with their seat, Enter for a hidden thrower who added
-    nothing, his drawn cards when asked (the model's own session gives the turns)."""
-    want = game.for_seat(seat).tokens()
-    s = follow_from(game, seat)
+    """The lines a player at the prompt types to follow ``game`` from ``seat``
+    (:func:`test_game_session.type_in`: his own moves bare, the others' with their
+    seat, Enter for a hidden thrower who added nothing, his drawn cards when asked)."""
     lines: list[str] = []
-    i = 0
-    while i < len(want):
-        t = s.turn()
-        hidden_asked = t.phase in ("throw", "taken") and t.moves is None and not t.draw_due
-        if want[i].startswith("draw ") and not t.draw_due:
-            if hidden_asked:
-                s.enter(f"{t.seat}:pass")
-                lines.append("")
-            else:
-                i += 1
-            continue
-        if hidden_asked and not re.match(rf"{t.seat}:(\+|pass)", want[i]):
-            s.enter(f"{t.seat}:pass")
-            lines.append("")
-            continue
-        line = lenient(want[i], s)
-        try:
-            acc = s.enter(line)
-        except DurakError:
-            line = want[i]
-            acc = s.enter(line)
-        lines.append(line)
-        i += len(acc.entries)
+    type_in(follow_from(game, seat), game.for_seat(seat).tokens(), lines)
     return lines
 
 

@@ -55,13 +55,15 @@ def lenient(token: str, session: GameSession) -> str:
 
 
 # ------------------------------------------------------------------ typing a game in
-def type_in(s: GameSession, want: list[str]) -> list[str]:
+def type_in(s: GameSession, want: list[str], typed: list[str] | None = None) -> list[str]:
     """Type the seat's record ``want`` into ``s`` as a player at the prompt would:
     leniently (:func:`lenient`); with a pass for each seat asked to throw in whose
-    hand he cannot see, before he names his drawn cards (what Enter does at the
-    prompt); and not naming the face-up trump he drew (known to the session).
-    Returns the entries that should result."""
+    hand he cannot see, before he names his drawn cards (Enter at the prompt:
+    ``""`` in ``typed``); and not naming the face-up trump he drew (known to the
+    session).  Returns the entries that should result; ``typed``, when given, gets
+    each line as typed."""
     expected: list[str] = []
+    typed = [] if typed is None else typed
     i = 0
     while i < len(want):
         t = s.turn()
@@ -69,19 +71,24 @@ def type_in(s: GameSession, want: list[str]) -> list[str]:
         if want[i].startswith("draw ") and not t.draw_due:
             if hidden_asked:
                 expected.extend(s.enter(f"{t.seat}:pass").entries)
+                typed.append("")
             else:  # only the face-up trump, which the session knows was drawn
                 i += 1
             continue
         if hidden_asked and not re.match(rf"{t.seat}:(\+|pass)", want[i]):
             expected.extend(s.enter(f"{t.seat}:pass").entries)  # he added nothing: Enter
+            typed.append("")
             continue
         if want[i].startswith("draw "):  # the unseen ones (the face-up trump is known)
             assert 1 <= t.draw_due <= len(want[i].split()) - 1
+        line = lenient(want[i], s)
         try:
-            acc = s.enter(lenient(want[i], s))
+            acc = s.enter(line)
         except DurakError as e:  # a bare trump that covers two cards: type the cover whole
             assert "can mean" in str(e) and want[i] in str(e)
-            acc = s.enter(want[i])
+            line = want[i]
+            acc = s.enter(line)
+        typed.append(line)
         assert list(acc.entries) == want[i:i + len(acc.entries)]
         expected.extend(acc.entries)
         i += len(acc.entries)
