@@ -271,7 +271,35 @@ def main() -> None:
     if args.json:
         print(json.dumps(res))
         return
-    print(json.dumps(res, indent=1))
+    print(text(res))
+
+
+def text(res: dict) -> str:
+    """The answer for people."""
+    head = f"head ({res['head_rev']}) {res['a']}"
+    base = f"base ({res['base_rev']}) {res['base_a']}"
+    lines = []
+    if res["kind"] == "match":
+        lines.append(f"{res['games']} games ({res['deals']} deals) against {res['b']}, "
+                     f"{res['players']} players, {res['rules'] or 'podkidnoy'}, seed {res['seed']}, "
+                     f"{res['wall_seconds']} s")
+        for name, side in ((head, res["head"]), (base, res["base"])):
+            lo, hi = side["ci95"]
+            lines.append(f"{name}: won {side['wins']}, drew {side['draws']}, lost {side['losses']}: "
+                         f"{side['share_decided']:.1%} of decided ({lo:.1%}-{hi:.1%}), "
+                         f"{side['seconds_per_decision']} s per decision")
+        d = res["score_difference"]
+        lines.append(f"score difference head - base (paired by deal): {d['mean']:+.4f} "
+                     f"(95% interval {d['ci95'][0]:+.4f} to {d['ci95'][1]:+.4f})")
+    else:
+        lines.append(f"{res['decisions']} decisions timed alternately; the same move in "
+                     f"{res['same_move']}; medians: {head} {res['head_median']} s, "
+                     f"{base} {res['base_median']} s")
+    if "time_ratio" in res:
+        r = res["time_ratio"]
+        lines.append(f"time per decision head / base: {r['geomean']:.3f} "
+                     f"(95% interval {r['ci95'][0]:.3f}-{r['ci95'][1]:.3f}; geometric mean of paired ratios)")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

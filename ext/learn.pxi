@@ -240,12 +240,17 @@ cdef class PolicyModel:
     """A linear move-scoring model loaded into the core (``solver.learn.model``
     builds it from a model file): ``PolicyModel(weights, temp=0.0)``."""
 
-    def __cinit__(self, weights, double temp=0.0):
+    def __cinit__(self):
+        self.m.w = NULL
+        self.m.nfeat = 0
+
+    def __init__(self, weights, double temp=0.0):
         cdef int i, n = len(weights)
         if n != LF_NFEATURES:
             raise ValueError(f"weights: {n} given, the core's features number {LF_NFEATURES}")
         if temp < 0.0:
             raise ValueError("temp: 0 or more")
+        free(self.m.w)
         self.m.w = <double*>malloc(n * sizeof(double))
         if self.m.w == NULL:
             raise MemoryError()

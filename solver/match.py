@@ -74,10 +74,11 @@ def time_bin_top(b: int) -> float:
 #: The policies a match knows by name.  ``hint-uct``: today's default engine under
 #: a name of its own (the hint engine with greedy playouts, whatever the default
 #: becomes); ``hint-learn``: the hint engine with the learned playout policy
-#: (the shipped model; ``hint-learn=FILE`` another model file); ``learned``: the
+#: (the shipped model; ``hint-learn=FILE`` another model file); ``hint-fast-learn``:
+#: ``hint-fast`` (one playout per move and deal) with the learned playouts; ``learned``: the
 #: learned model's best move with no search (``learned=FILE``; docs/learn.md).
 POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong", "hint-uct",
-                "hint-learn", "learned")
+                "hint-learn", "hint-fast-learn", "learned")
 #: ``strong``: the hint engine at four times its default deals and, with two
 #: players, twice its tree-search iterations per deal (about eight times the
 #: work of ``hint`` per decision): the strongest budget `durak play` offers.
@@ -165,7 +166,8 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     or ``strong`` (:data:`STRONG_DEALS_FACTOR` times the deals, :data:`STRONG_ITERATIONS`
     iterations per deal), ``hint-uct`` (the engine with greedy playouts), ``hint-learn``
     or ``hint-learn=FILE`` (the engine with the learned playouts of the shipped model or
-    of FILE), ``learned`` or ``learned=FILE`` (the model's best move, no search)."""
+    of FILE), ``hint-fast-learn[=FILE]`` (``hint-fast`` with the learned playouts),
+    ``learned`` or ``learned=FILE`` (the model's best move, no search)."""
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
@@ -188,6 +190,11 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     if base == "hint-learn":
         return HintPolicy(hint_samples, hint_time,
                           config=HintConfig(playout_model=path or "shipped"), name=name)
+    if base == "hint-fast-learn":
+        return HintPolicy(hint_samples or FAST_SAMPLES, hint_time,
+                          config=HintConfig(uct_iters=0, uct_iters_multi=0,
+                                            playout_model=path or "shipped"),
+                          name=name, facts=False)
     if base == "learned":
         return LearnedPolicy(path or "shipped", name)
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")

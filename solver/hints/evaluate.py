@@ -97,7 +97,11 @@ class HintConfig:
     (:mod:`solver.learn.model`; ``"shipped"``: the package's own), whose best
     move every seat plays in the playouts -- the tree search's and the plain
     ones -- where the greedy player's would be played; None (the default):
-    the greedy player (docs/learn.md measures both).
+    the greedy player (docs/learn.md measures both).  ``playout_model_first``:
+    the first playout through each root move (the one ``uct_mix`` weighs
+    apart, the model of a greedy opponent) plays the model too; false: it
+    stays the greedy playout.  ``playout_temp``: None plays the model's best
+    move; a temperature samples the softmax of its scores instead.
     ``ismcts``: the deals of each batch of
     ``ismcts_batch`` share one information-set tree search
     (``ext/ismcts.pxi``: every seat chooses its moves from what it can see, not
@@ -142,6 +146,8 @@ class HintConfig:
     fact_weights: bool = True
     fact_weights_multi: bool = False
     playout_model: str | None = None
+    playout_model_first: bool = True
+    playout_temp: float | None = None
 
     def weigh_facts(self, players: int) -> bool:
         """Whether the uncertain facts weigh the deals at a table of ``players``."""
@@ -183,7 +189,8 @@ class _Evaluator:
             raise OptionError("playout_model: the learned playouts run in the compiled core's "
                               "search of each deal only (not with ismcts or playouts='python')")
         self.cfg = cfg
-        self._model = core_model(cfg.playout_model) if cfg.playout_model is not None else None
+        self._model = (core_model(cfg.playout_model, cfg.playout_temp)
+                       if cfg.playout_model is not None else None)
         self._solver = solver
         self._po_solver: Solver | None = None  # a small solver whose table the playouts load deals into
 
@@ -301,7 +308,8 @@ class _Evaluator:
         st, order = self._core_deal(deal, moves, self._playout_solver())
         out = core.uct_scores(st, me, max(self.cfg.iterations(deal.players), len(moves)), order,
                               self.cfg.uct_explore, self.cfg.playout_limit,
-                              self.cfg.eps(deal.players), 0, self._model)
+                              self.cfg.eps(deal.players), 0, self._model,
+                              self.cfg.playout_model_first)
         a = self.cfg.uct_mix
         return [(a * r0 + (1 - a) * r, a * g0 + (1 - a) * g) for r, g, _, r0, g0 in out]
 

@@ -152,7 +152,8 @@ def read_shards(folder: str | Path) -> Iterator[dict[str, Any]]:
                 yield json.loads(line)
 
 
-def generate(spec: GenSpec, folder: str | Path, workers: int = 1, scheduler: str | None = None,
+def generate(spec: GenSpec, folder: str | Path, workers: int | None = 1,
+             scheduler: str | None = None,
              resume: bool = False, progress: Callable[[int, int], None] | None = None) -> int:
     """Write the data folder; returns the shards written now (those already
     there are kept under ``resume``)."""

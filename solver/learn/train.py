@@ -34,6 +34,7 @@ from solver.learn.features import MAX_ACTIVE, NFEATURES
 from solver.learn.generate import read_shards
 from solver.learn.model import LinearModel
 
+_np: Any
 try:  # the `train` extra: only training needs it
     import numpy as _np
 except ImportError:  # pragma: no cover - without the extra
@@ -50,12 +51,12 @@ def _numpy() -> Any:
 
 @dataclass(frozen=True)
 class TrainSpec:
-    epochs: int = 8
+    epochs: int = 10
     seed: int = 0
     lr: float = 0.05
-    l2: float = 1e-5
+    l2: float = 1e-3
     batch: int = 512           # decisions per step
-    soft: float = 0.5          # weight of the engine's scores in the target
+    soft: float = 0.0          # weight of the engine's scores in the target
     score_temp: float = 0.1    # their softmax temperature
     valid: float = 0.1         # share of the games held out
     min_pile: int = 0          # only decisions with at least this many cards in the pile
