@@ -27,7 +27,8 @@ revision instead).  Policies are named per side: ``--a`` for the head,
 set against the base's default::
 
     python benchmarks/ab.py main match --a hint-learn --base-a hint --b greedy --games 400 --seed 101
-    python benchmarks/ab.py HEAD~3 bench --policy hint --games 4
+    python benchmarks/ab.py main match --a hint-learn --b hint-uct --base-a hint --base-b hint --games 200
+    python benchmarks/ab.py HEAD~3 bench --a hint --games 4
 """
 from __future__ import annotations
 
@@ -168,18 +169,20 @@ def ratio_ci(logs: list[float]) -> tuple[float, float, float]:
 
 def run_match(args: argparse.Namespace, head: Runner, base: Runner) -> dict:
     deals = math.ceil(args.games / args.players)
-    common = {"op": "game", "b": args.b, "players": args.players, "rules": args.rules,
+    common = {"op": "game", "players": args.players, "rules": args.rules,
               "seed": args.seed, "hint_samples": args.hint_samples, "hint_time": args.hint_time}
     out: dict[str, list] = {"head": [], "base": []}
 
-    def play(r: Runner, side: str, a: str) -> None:
+    def play(r: Runner, side: str, a: str, b: str) -> None:
         for d in range(deals):
-            out[side].append([r.ask(dict(common, a=a, deal=d, seat=s))
+            out[side].append([r.ask(dict(common, a=a, b=b, deal=d, seat=s))
                               for s in range(args.players)])
+            print(f"ab: {side} deal {d + 1}/{deals}", file=sys.stderr, flush=True)
 
     t0 = time.time()
-    ths = [threading.Thread(target=play, args=(head, "head", args.a)),
-           threading.Thread(target=play, args=(base, "base", args.base_a or args.a))]
+    ths = [threading.Thread(target=play, args=(head, "head", args.a, args.b)),
+           threading.Thread(target=play, args=(base, "base", args.base_a or args.a,
+                                               args.base_b or args.b))]
     for t in ths:
         t.start()
     for t in ths:
@@ -245,7 +248,8 @@ def main() -> None:
     ap.add_argument("--head", default=None, help="a revision for the head (default: this tree)")
     ap.add_argument("--a", default="hint", help="policy A in the head (match), or the timed policy")
     ap.add_argument("--base-a", default=None, help="policy A in the base (default: --a)")
-    ap.add_argument("--b", default="greedy", help="policy B, both sides (match)")
+    ap.add_argument("--b", default="greedy", help="policy B in the head (match)")
+    ap.add_argument("--base-b", default=None, help="policy B in the base (default: --b)")
     ap.add_argument("--games", type=int, default=200,
                     help="match: games (whole deals); bench: greedy games whose decisions are timed")
     ap.add_argument("--positions", type=int, default=None, help="bench: at most this many")
@@ -266,7 +270,8 @@ def main() -> None:
         base.close()
     res.update({"base_rev": git("rev-parse", "--short", args.base),
                 "head_rev": args.head or "working tree", "a": args.a,
-                "base_a": args.base_a or args.a, "b": args.b, "players": args.players,
+                "base_a": args.base_a or args.a, "b": args.b, "base_b": args.base_b or args.b,
+                "players": args.players,
                 "rules": args.rules, "seed": args.seed})
     if args.json:
         print(json.dumps(res))
@@ -280,7 +285,8 @@ def text(res: dict) -> str:
     base = f"base ({res['base_rev']}) {res['base_a']}"
     lines = []
     if res["kind"] == "match":
-        lines.append(f"{res['games']} games ({res['deals']} deals) against {res['b']}, "
+        lines.append(f"{res['games']} games ({res['deals']} deals) against {res['b']} "
+                     f"(base: {res['base_b']}), "
                      f"{res['players']} players, {res['rules'] or 'podkidnoy'}, seed {res['seed']}, "
                      f"{res['wall_seconds']} s")
         for name, side in ((head, res["head"]), (base, res["base"])):
