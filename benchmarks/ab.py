@@ -45,6 +45,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("DURAK_AB_DIR", "/tmp/durak-ab"))
+#: The commit each revision named on the command line was built from.
+BUILT: dict[str, str] = {}
 Z95 = 1.959964
 
 #: What a runner runs: JSON jobs on stdin, one JSON answer per line on stdout.
@@ -106,6 +108,7 @@ def git(*args: str, cwd: Path = HERE) -> str:
 def build_tree(rev: str) -> Path:
     """A worktree of ``rev`` with its compiled core built in place (made once)."""
     sha = git("rev-parse", "--verify", f"{rev}^{{commit}}")
+    BUILT[rev] = sha[:7]
     d = CACHE / sha[:12]
     if not (d / ".ab-built").exists():
         CACHE.mkdir(parents=True, exist_ok=True)
@@ -268,7 +271,7 @@ def main() -> None:
     finally:
         head.close()
         base.close()
-    res.update({"base_rev": git("rev-parse", "--short", args.base),
+    res.update({"base_rev": BUILT[args.base],
                 "head_rev": args.head or "working tree", "a": args.a,
                 "base_a": args.base_a or args.a, "b": args.b, "base_b": args.base_b or args.b,
                 "players": args.players,
@@ -286,7 +289,7 @@ def text(res: dict) -> str:
     lines = []
     if res["kind"] == "match":
         lines.append(f"{res['games']} games ({res['deals']} deals) against {res['b']} "
-                     f"(base: {res['base_b']}), "
+                     f"(base: {res.get('base_b', res['b'])}), "
                      f"{res['players']} players, {res['rules'] or 'podkidnoy'}, seed {res['seed']}, "
                      f"{res['wall_seconds']} s")
         for name, side in ((head, res["head"]), (base, res["base"])):
