@@ -34,7 +34,7 @@ extensions = [
         depends=["ext/_core.pxd", "ext/solver/_core.pxd",
                  "ext/bits.pxi", "ext/seats.pxi", "ext/movegen.pxi", "ext/key.pxi",
                  "ext/table.pxi", "ext/ordering.pxi", "ext/prunings.pxi", "ext/search.pxi",
-                 "ext/face.pxi", "ext/playout.pxi", "ext/retro.pxi", "ext/uct.pxi",
+                 "ext/face.pxi", "ext/playout.pxi", "ext/learn.pxi", "ext/retro.pxi", "ext/uct.pxi",
                  "ext/ismcts.pxi", "ext/deal.pxi"],
         extra_compile_args=(["-O3"] + POPCNT) if not DEBUG else ["-O0", "-g"],
     )

@@ -102,6 +102,12 @@ cdef enum PlayoutEnd:
     PO_ENDGAME = 2       # stopped between bouts with the pile empty
 
 
+# ------------------------------------------------------------------ learned playout policy (learn.pxi)
+cdef enum LearnConst:
+    LF_TEMPLATES = 13        # feature templates (solver.learn.features.TEMPLATES)
+    LF_NFEATURES = 2272      # binary features in all (solver.learn.features.NFEATURES)
+
+
 # ------------------------------------------------------------------ structs
 ctypedef struct St:
     # A game state over bitmasks: bit 13 * suit + rank - 2 of a mask is a card.
@@ -231,6 +237,31 @@ ctypedef struct CoverPlan:
     int best_cost       # -1 while no plan is known
 
 
+ctypedef struct LfCtx:
+    # One decision from the mover's view, what every move's features share
+    # (learn.pxi, the twin of solver.learn.features.Decision).
+    int mover           # the seat to move
+    int players         # seats at the table (out ones included)
+    int ps              # pile stage 0-4 (features.pile_stage)
+    int pile            # cards left in the pile
+    int trump           # trump suit
+    int take            # 1 once the defender has chosen to take
+    int opp_size        # the opponent's hand size (the attacker's when defending, else the defender's)
+    int transfers       # 1 when transfers (or shows) are allowed
+    uint64_t hand       # the mover's cards
+    uint64_t table      # attack and cover cards
+    uint64_t opn        # open attack cards
+    uint64_t unseen     # cards of the deck the mover has not seen where they are
+
+
+ctypedef struct LModel:
+    # A linear move-scoring model (solver.learn.model): a move's score is the
+    # sum of the weights of its active features.
+    int nfeat           # number of weights (LF_NFEATURES)
+    double* w           # the weights, owned by the PolicyModel
+    double temp         # 0: the best-scoring move; > 0: sample softmax(score / temp)
+
+
 # A decision rule over a state, for CState._test (quick_win, odd_duel, ...).
 ctypedef int (*Test)(Ctx* c, St* s) noexcept nogil
 
@@ -301,3 +332,9 @@ cdef class RetroGraph:
     cdef int _solve(self) noexcept nogil
     cdef int64_t _child(self, St* src, Mv* m, St* out) noexcept nogil
 
+
+
+cdef class PolicyModel:
+    # A loaded linear move-scoring model as the core's playouts use it (learn.pxi).
+    cdef LModel m                   # the weights (owned) and the choice rule
+    cdef readonly int nfeat         # number of weights

@@ -15,6 +15,7 @@ constants, the structs, the classes' fields -- are in ``_core.pxd``.
 * ``search.pxi``: the boolean proof search ``dfs``
 * ``face.pxi``: the Python classes ``CState`` and ``Search``
 * ``playout.pxi``: the greedy player and greedy playouts
+* ``learn.pxi``: the learned playout policy's features and its linear model
 * ``retro.pxi``: retrograde analysis of small games' whole state graphs
 * ``uct.pxi``: a small tree search over one known deal (the hint engine)
 * ``ismcts.pxi``: a tree search over the asking seat's information (the hint engine)
@@ -36,6 +37,7 @@ include "prunings.pxi"
 include "search.pxi"
 include "face.pxi"
 include "playout.pxi"
+include "learn.pxi"
 include "retro.pxi"
 include "uct.pxi"
 include "ismcts.pxi"

@@ -182,7 +182,7 @@ cdef int is_run(Ctx* c, St* deals, int8_t* piles, int8_t* orders, int* norders, 
                     plen[p] += 1
             if plen[0] + 3 >= pathcap:
                 break
-        status = po_run(c, &s, limit, 0, order, &norder, &steps, eps, &rng)
+        status = po_run(c, &s, limit, 0, order, &norder, &steps, eps, &rng, NULL)
         r = po_result(c, &s, me, status, &others)
         for p in range(c.n):
             for i in range(plen[p]):

@@ -215,11 +215,13 @@ cdef inline void po_play(Ctx* c, St* s, Mv* m, int8_t* order, int* norder) noexc
 
 
 cdef int po_run(Ctx* c, St* s, int limit, int stop_at_endgame, int8_t* order, int* norder,
-                int* steps, double eps, uint64_t* rng) noexcept nogil:
+                int* steps, double eps, uint64_t* rng, LModel* lm) noexcept nogil:
     """hint.playout's loop: at most ``limit`` greedy moves; PO_OVER, PO_LIMIT or
     PO_ENDGAME (the first position between bouts with the pile empty).  With
     ``eps`` > 0 (the tree search's playouts, uct.pxi) each move is a uniformly
-    random legal one with probability ``eps``, drawn from ``rng``."""
+    random legal one with probability ``eps``, drawn from ``rng``.  With a
+    model ``lm`` (learn.pxi; NULL: the greedy player) the other moves are the
+    model's choice instead of the greedy player's."""
     cdef Mv ms[MAXMOVES]
     cdef int k, nm, i
     # a draw below this is a random move (53 bits: exact in a double)
@@ -233,6 +235,8 @@ cdef int po_run(Ctx* c, St* s, int limit, int stop_at_endgame, int8_t* order, in
         nm = gen_moves(c, s, ms, 0)
         if below and nm > 0 and (dl_next(rng) >> 11) < below:
             i = <int>dl_below(rng, <uint32_t>nm)
+        elif lm != NULL:
+            i = lm_choose(c, s, ms, nm, order, norder[0], lm, rng)
         else:
             i = po_greedy(c, s, ms, nm, order, norder[0])
         if i < 0:
@@ -290,7 +294,7 @@ def greedy_index(CState st, tuple table_order=()):
 
 
 def greedy_playout(CState st, int me, int limit=1500, tuple table_order=(), int first=-1,
-                   bint stop_at_endgame=False):
+                   bint stop_at_endgame=False, PolicyModel model=None):
     """Finish the game with the greedy player in every seat (hint.playout).
 
     ``first``: the index in ``st.moves()`` of a move to play before the
@@ -299,7 +303,8 @@ def greedy_playout(CState st, int me, int limit=1500, tuple table_order=(), int 
     end the game, R23), the card margin (the others' mean hand minus ``me``'s),
     the greedy moves played and ``None``; or, with ``stop_at_endgame``, at the
     first position between bouts with the pile empty, ``(None, margin, steps,
-    state)`` with that position as a :class:`CState`.
+    state)`` with that position as a :class:`CState`.  ``model``: every seat
+    plays the learned model's best move (learn.pxi) instead of the greedy one.
     """
     cdef Ctx* c = st.c
     cdef St s = st.s
@@ -308,6 +313,7 @@ def greedy_playout(CState st, int me, int limit=1500, tuple table_order=(), int 
     cdef Mv ms[MAXMOVES]
     cdef int n, steps = 0, status, v = 0, oh, i, mine
     cdef double others = 0.0
+    cdef LModel* lm = &model.m if model is not None else NULL
     if not 0 <= me < c.n:
         raise ValueError(f"me: seat {me} is not at the table")
     if first >= 0:
@@ -316,7 +322,7 @@ def greedy_playout(CState st, int me, int limit=1500, tuple table_order=(), int 
             raise IndexError("move index out of range")
         po_play(c, &s, &ms[first], order, &norder)
     with nogil:
-        status = po_run(c, &s, limit, stop_at_endgame, order, &norder, &steps, 0.0, NULL)
+        status = po_run(c, &s, limit, stop_at_endgame, order, &norder, &steps, 0.0, NULL, lm)
     mine = popcount64(s.hand[me])
     for i in range(c.n):
         if i != me:

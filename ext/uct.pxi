@@ -82,7 +82,8 @@ cdef int uct_select(UNode* nodes, int node, int me, double explore) noexcept nog
 
 cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int limit,
                  int8_t* order0, int norder0, UNode** nodes, int* cap, int* used,
-                 int32_t* path, double eps, uint64_t seed) noexcept nogil:
+                 int32_t* path, double eps, uint64_t seed, LModel* lm,
+                 int lm_first) noexcept nogil:
     """``iterations`` rounds of select, expand, playout, back-up; -1 when out of memory."""
     cdef St s
     cdef int8_t order[PO_MAXTAB]
@@ -114,7 +115,7 @@ cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int l
         # a root move's first playout (depth 2: it is expanded on its second
         # visit) stays the plain greedy playout
         status = po_run(c, &s, limit, 0, order, &norder, &steps, eps if depth > 2 else 0.0,
-                        &rng)
+                        &rng, lm if (depth > 2 or lm_first) else NULL)
         r = po_result(c, &s, me, status, &others)
         if nodes[0][node].visits == 0:
             nodes[0][node].r0 = r
@@ -127,7 +128,8 @@ cdef int uct_run(Ctx* c, St* root, int me, int iterations, double explore, int l
 
 
 def uct_scores(CState st, int me, int iterations, tuple table_order=(), double explore=1.0,
-               int limit=1500, double eps=0.0, uint64_t seed=0):
+               int limit=1500, double eps=0.0, uint64_t seed=0, PolicyModel model=None,
+               bint model_first=True):
     """Every legal move's mean result and card margin for ``me`` after a UCT search
     of ``iterations`` playouts over this fully known state.
 
@@ -138,7 +140,10 @@ def uct_scores(CState st, int me, int iterations, tuple table_order=(), double e
     constant (results are in [-1, 1]).  ``eps``: the playouts below the
     tree make a uniformly random move with this probability (0: greedy
     only); their random numbers come from ``seed`` and the deal's hands, so
-    the same call gives the same scores.
+    the same call gives the same scores.  ``model``: the playouts play the
+    learned model's move (learn.pxi) where they would play the greedy one;
+    the first playout through a move too unless ``model_first`` is false (it
+    then stays the plain greedy playout).
     """
     cdef Ctx* c = st.c
     cdef int8_t order0[PO_MAXTAB]
@@ -146,6 +151,7 @@ def uct_scores(CState st, int me, int iterations, tuple table_order=(), double e
     cdef int cap = 1024, used = 1, rc, k, ch
     cdef UNode* nodes
     cdef int32_t* path
+    cdef LModel* lm = &model.m if model is not None else NULL
     if not 0 <= me < c.n:
         raise ValueError(f"me: seat {me} is not at the table")
     if iterations < 1:
@@ -168,7 +174,7 @@ def uct_scores(CState st, int me, int iterations, tuple table_order=(), double e
     try:
         with nogil:
             rc = uct_run(c, &st.s, me, iterations, explore, limit, order0, norder0,
-                         &nodes, &cap, &used, path, eps, seed)
+                         &nodes, &cap, &used, path, eps, seed, lm, model_first)
         if rc < 0:
             raise MemoryError()
         out = []

@@ -189,6 +189,7 @@ def greedy_playout(
     table_order: tuple[int, ...] = (),
     first: int = -1,
     stop_at_endgame: Literal[False] = False,
+    model: PolicyModel | None = None,
 ) -> tuple[int, float, int, None]: ...
 @overload
 def greedy_playout(
@@ -198,6 +199,7 @@ def greedy_playout(
     table_order: tuple[int, ...],
     first: int,
     stop_at_endgame: bool,
+    model: PolicyModel | None = None,
 ) -> tuple[int | None, float, int, CState | None]:
     """``(result, margin, steps, None)``, or with ``stop_at_endgame`` at the
     first position between bouts with the pile empty ``(None, margin, steps,
@@ -211,6 +213,8 @@ def uct_scores(
     limit: int = 1500,
     eps: float = 0.0,
     seed: int = 0,
+    model: PolicyModel | None = None,
+    model_first: bool = True,
 ) -> list[tuple[float, float, int, float, float]]:
     """Per move: mean result, mean margin, visits, first (greedy) playout's result and margin."""
 def ismcts_scores(
@@ -238,3 +242,49 @@ def deal_hands(
     """Deal the pool into the hands' hidden slots and the pile until the hands
     agree with every fact (``ext/deal.pxi``): ``(parts, pile, bottom, rejected)``;
     ``parts`` None when every one of ``tries`` attempts broke a fact."""
+
+# ------------------------------------------------------------------ learn.pxi
+#: The core's number of features (solver.learn.features.NFEATURES).
+NFEATURES: int
+
+@disjoint_base
+class PolicyModel:
+    """A linear move-scoring model loaded into the core (solver.learn.model)."""
+
+    nfeat: int
+    def __init__(self, weights: list[float], temp: float = 0.0) -> None: ...
+    @property
+    def temp(self) -> float: ...
+
+class _DecisionFields(TypedDict):
+    """What ``decision_fields()`` returns (solver.learn.features.Decision's fields)."""
+
+    mover: int
+    players: int
+    phase: int
+    role: int
+    hand: int
+    att: int
+    cov: int
+    opn: int
+    discards: int
+    unseen: int
+    trump: int
+    trump_card: int
+    pile: int
+    hand_sizes: tuple[int, ...]
+    opponent: int
+    take: int
+    limit: int
+    flags: int
+    deck: int
+
+def decision_fields(st: CState) -> _DecisionFields:
+    """The decision at ``st`` from the mover's view."""
+def move_features(st: CState, table_order: tuple[int, ...] = ()) -> list[list[int]]:
+    """Every legal move's active feature indices, in ``st.moves()`` order."""
+def model_scores(st: CState, model: PolicyModel,
+                 table_order: tuple[int, ...] = ()) -> list[float]:
+    """Every legal move's score under ``model`` (C inference)."""
+def model_index(st: CState, model: PolicyModel, table_order: tuple[int, ...] = ()) -> int:
+    """Index in ``st.moves()`` of the model's best move (-1 when the game is over)."""

@@ -36,6 +36,7 @@ from solver.games import Game
 from solver.hints import HintConfig, default_samples, hint_knowledge
 from solver.hints.knowledge import HandFact, Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
+from solver.learn.model import load_model
 from solver.sprt import Sprt, SprtState
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
@@ -70,8 +71,14 @@ def time_bin_top(b: int) -> float:
     return 1e-6 * 2.0 ** ((b + 1) / TIME_BINS_PER_OCTAVE)
 
 
-#: The policies a match knows by name.
-POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong")
+#: The policies a match knows by name.  ``hint-uct``: today's default engine under
+#: a name of its own (the hint engine with greedy playouts, whatever the default
+#: becomes); ``hint-learn``: the hint engine with the learned playout policy
+#: (the shipped model; ``hint-learn=FILE`` another model file); ``hint-fast-learn``:
+#: ``hint-fast`` (one playout per move and deal) with the learned playouts; ``learned``: the
+#: learned model's best move with no search (``learned=FILE``; docs/learn.md).
+POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong", "hint-uct",
+                "hint-learn", "hint-fast-learn", "learned")
 #: ``strong``: the hint engine at four times its default deals and, with two
 #: players, twice its tree-search iterations per deal (about eight times the
 #: work of ``hint`` per decision): the strongest budget `durak play` offers.
@@ -137,6 +144,18 @@ class HintPolicy:
         return Move.parse(res.best, state.rules.deck)
 
 
+class LearnedPolicy:
+    """The learned move-scoring model's best move on the seat's view, no search
+    (:meth:`solver.learn.model.LinearModel.choose`)."""
+
+    def __init__(self, path: str = "shipped", name: str = "learned"):
+        self.model = load_model(path)
+        self.name = name
+
+    def choose(self, state: GameState, seat: int, rng: random.Random) -> Move:
+        return legal_moves(state)[self.model.choose(state)]
+
+
 def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
                 hint_time: float | None = None) -> Policy:
     """``random``, ``greedy``, ``hint`` (at the given budget; default deals by the
@@ -145,7 +164,10 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     players, one greedy playout per move and deal: the engine before three
     players got more deals and two players a tree search, for matches against it)
     or ``strong`` (:data:`STRONG_DEALS_FACTOR` times the deals, :data:`STRONG_ITERATIONS`
-    iterations per deal)."""
+    iterations per deal), ``hint-uct`` (the engine with greedy playouts), ``hint-learn``
+    or ``hint-learn=FILE`` (the engine with the learned playouts of the shipped model or
+    of FILE), ``hint-fast-learn[=FILE]`` (``hint-fast`` with the learned playouts),
+    ``learned`` or ``learned=FILE`` (the model's best move, no search)."""
     if name == "random":
         return RandomPolicy()
     if name == "greedy":
@@ -161,6 +183,20 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     if name == "strong":
         return HintPolicy(hint_samples, hint_time, config=HintConfig(uct_iters=STRONG_ITERATIONS),
                           name="strong", deals_factor=STRONG_DEALS_FACTOR)
+    if name == "hint-uct":
+        return HintPolicy(hint_samples, hint_time, config=HintConfig(playout_model=None),
+                          name="hint-uct")
+    base, _, path = name.partition("=")
+    if base == "hint-learn":
+        return HintPolicy(hint_samples, hint_time,
+                          config=HintConfig(playout_model=path or "shipped"), name=name)
+    if base == "hint-fast-learn":
+        return HintPolicy(hint_samples or FAST_SAMPLES, hint_time,
+                          config=HintConfig(uct_iters=0, uct_iters_multi=0,
+                                            playout_model=path or "shipped"),
+                          name=name, facts=False)
+    if base == "learned":
+        return LearnedPolicy(path or "shipped", name)
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
 
 

@@ -19,6 +19,7 @@ COMMANDS = {
     "compare": "solver.cli.match",
     "game": "solver.cli.game",
     "hint": "solver.cli.hint",
+    "learn": "solver.cli.learn",
     "match": "solver.cli.match",
     "moves": "solver.cli.moves",
     "play": "solver.cli.play",

@@ -18,9 +18,25 @@ from solver.outfile import write_whole
 from solver.sprt import parse_sprt
 
 
+class PolicyName(click.Choice):
+    """A policy's name, or ``NAME=FILE`` for the policies of a model file
+    (``hint-learn``, ``hint-fast-learn``, ``learned``: docs/learn.md)."""
+
+    def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        base, eq, path = str(value).partition("=")
+        if eq and base in MODEL_POLICIES and path:
+            return str(value)
+        return str(super().convert(value, param, ctx))
+
+
+#: The policies that take a model file as ``NAME=FILE``.
+MODEL_POLICIES = ("hint-learn", "hint-fast-learn", "learned")
+
+
 @main.command("match")
-@click.option("--a", "a", type=click.Choice(POLICY_NAMES), required=True, help="Policy A.")
-@click.option("--b", "b", type=click.Choice(POLICY_NAMES), required=True,
+@click.option("--a", "a", type=PolicyName(POLICY_NAMES), required=True,
+              help="Policy A (hint-learn=FILE etc.: with that model file).")
+@click.option("--b", "b", type=PolicyName(POLICY_NAMES), required=True,
               help="Policy B (every seat A does not take).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
               help="Games to play (rounded up to whole deals: each deal is played with A in "

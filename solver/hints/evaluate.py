@@ -35,6 +35,7 @@ from solver.game.movegen import play
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.hints.playout import PLAYOUT_LIMIT, playout
+from solver.learn.model import core_model
 from solver.notation import format_position
 from solver.search import Solver
 from solver.search.native import core, pile_order
@@ -92,6 +93,15 @@ class HintConfig:
     won, while late in the game, where it lost against greedy, the weight
     stays (docs/hint.md, "The greedy playout's weight early in the game").
     None: ``uct_mix`` at any pile.
+    ``playout_model``: a model file of the learned playout policy
+    (:mod:`solver.learn.model`; ``"shipped"``: the package's own), whose best
+    move every seat plays in the playouts -- the tree search's and the plain
+    ones -- where the greedy player's would be played; None (the default):
+    the greedy player (docs/learn.md measures both).  ``playout_model_first``:
+    the first playout through each root move (the one ``uct_mix`` weighs
+    apart, the model of a greedy opponent) plays the model too; false: it
+    stays the greedy playout.  ``playout_temp``: None plays the model's best
+    move; a temperature samples the softmax of its scores instead.
     ``ismcts``: the deals of each batch of
     ``ismcts_batch`` share one information-set tree search
     (``ext/ismcts.pxi``: every seat chooses its moves from what it can see, not
@@ -135,6 +145,9 @@ class HintConfig:
     ismcts_batch: int = 64
     fact_weights: bool = True
     fact_weights_multi: bool = False
+    playout_model: str | None = None
+    playout_model_first: bool = True
+    playout_temp: float | None = None
 
     def weigh_facts(self, players: int) -> bool:
         """Whether the uncertain facts weigh the deals at a table of ``players``."""
@@ -172,7 +185,12 @@ class _Evaluator:
         if (cfg.uct_iters or cfg.uct_iters_multi) and cfg.playouts == "python":
             raise OptionError("uct_iters: the tree search runs in the compiled core only; "
                               "give uct_iters=0 (and uct_iters_multi=0) with playouts='python'")
+        if cfg.playout_model is not None and (cfg.ismcts or cfg.playouts == "python"):
+            raise OptionError("playout_model: the learned playouts run in the compiled core's "
+                              "search of each deal only (not with ismcts or playouts='python')")
         self.cfg = cfg
+        self._model = (core_model(cfg.playout_model, cfg.playout_temp)
+                       if cfg.playout_model is not None else None)
         self._solver = solver
         self._po_solver: Solver | None = None  # a small solver whose table the playouts load deals into
 
@@ -290,7 +308,8 @@ class _Evaluator:
         st, order = self._core_deal(deal, moves, self._playout_solver())
         out = core.uct_scores(st, me, max(self.cfg.iterations(deal.players), len(moves)), order,
                               self.cfg.uct_explore, self.cfg.playout_limit,
-                              self.cfg.eps(deal.players))
+                              self.cfg.eps(deal.players), 0, self._model,
+                              self.cfg.playout_model_first)
         a = self.cfg.uct_mix
         return [(a * r0 + (1 - a) * r, a * g0 + (1 - a) * g) for r, g, _, r0, g0 in out]
 
@@ -334,11 +353,12 @@ class _Evaluator:
         limit = self.cfg.playout_limit
         out = []
         for i in range(len(moves)):
-            r, g, steps, end = core.greedy_playout(st, me, limit, order, i, endgame)
+            r, g, steps, end = core.greedy_playout(st, me, limit, order, i, endgame, self._model)
             if end is not None:  # the pile ran out between bouts: solve or play on
                 v = self._budgeted_value(end, me)
                 if v is None:
-                    r, g, _, _ = core.greedy_playout(end, me, limit - steps)
+                    r, g, _, _ = core.greedy_playout(end, me, limit - steps, (), -1, False,
+                                                     self._model)
                 else:
                     r = v
             assert r is not None  # a playout that did not stop at the endgame has its result
