@@ -242,8 +242,9 @@ def test_the_anytime_answer_keeps_the_proven_parts_of_the_exact_answer(monkeypat
                         assert m.distance == truth[m.move].distance
                 # the recommendation: legal, and honest about its basis
                 assert p.recommended in legal
-                assert p.estimate is not None
-                for e in p.estimate.moves:
+                # no estimate where a move is proven to keep the value (the mover not lost)
+                assert (p.estimate is None) == (p.recommended_by == "proof")
+                for e in p.estimate.moves if p.estimate is not None else ():
                     if e.solved is not None:
                         assert e.solved == truth[e.move].value
                 standing = proven_standing(p, legal, mine)
@@ -256,9 +257,11 @@ def test_the_anytime_answer_keeps_the_proven_parts_of_the_exact_answer(monkeypat
                     assert rec is None and 1 not in standing
                     by_estimate += 1
                 d = p.to_json()
-                assert d["recommended"] == p.recommended and d["estimate"]["model"] in (
-                    "coalition", "independent")
-    assert partials > 40 and by_estimate > 10 and by_proof > 10
+                assert d["recommended"] == p.recommended
+                assert p.estimate is None or d["estimate"]["model"] in ("coalition",
+                                                                        "independent")
+    # (173 partial answers: 106 recommended by the estimate, 67 by proof)
+    assert partials > 120 and by_estimate > 70 and by_proof > 40
 
 
 def test_an_exact_answer_that_needs_no_estimate_is_unchanged():
@@ -293,7 +296,9 @@ def test_an_exact_three_player_loss_is_ranked_against_independent_players():
         again = analyse_answer(s, s.to_move + 1, solver=Solver(16))
         assert again.result.recommended == res.recommended  # a count of playouts: it repeats
         found += 1
-    assert found >= 5
+        if found == 6:
+            break
+    assert found == 6
 
 
 def test_the_estimate_has_its_share_of_the_time_budget():
