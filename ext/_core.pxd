@@ -262,6 +262,58 @@ ctypedef struct LModel:
     double temp         # 0: the best-scoring move; > 0: sample softmax(score / temp)
 
 
+# ------------------------------------------------------------------ the anytime estimate (uct.pxi)
+cdef enum EstimateConst:
+    EST_COALITION = 0    # the others minimise the hero's result (S2's paranoid value)
+    EST_INDEPENDENT = 1  # every seat (team, R22) maximises its own result
+    EST_MAXDEPTH = 4096  # tree nodes on one iteration's path at most (deeper: played out)
+    EST_CLOCK_EVERY = 63     # iterations & this == 0: look at the clock
+    EST_SIGNALS_EVERY = 1023 # iterations & this == 0: look for Ctrl-C (takes the GIL)
+
+
+ctypedef struct ANode:
+    # A node of the anytime estimate's tree (64 bytes).
+    Mv mv               # the move that leads here
+    float w[MAXP]       # summed results: per seat (independent model), or the hero's in w[0] (coalition)
+    float g             # summed card margin for the hero (the others' mean hand less his)
+    int32_t first       # index of the first child, -1 before expansion
+    int32_t visits      # iterations that passed through here
+    int16_t nkids       # children, one per legal move
+    int8_t mover        # the seat to move here (set on expansion)
+    int8_t mine         # 1: the mover plays for the hero's side (set on expansion)
+    int8_t lo           # proven lower bound on the hero's value (-1, 0, +1): a finite proof
+    int8_t hi           # proven upper bound (lo == hi: the node is solved)
+    int8_t expanded     # children made
+    int8_t pad
+
+
+ctypedef struct EstRun:
+    # One anytime estimate (est_run): the question, the budgets, the tree, the counters.
+    Ctx* c              # the rules and the table (the Search the root came from)
+    int hero            # the seat asking
+    int model           # EST_COALITION or EST_INDEPENDENT
+    double explore      # UCB1 constant (results in [-1, 1])
+    double eps          # playouts: a uniformly random move with this probability
+    int limit           # playouts: moves at most (then a draw, R23)
+    uint64_t rng        # splitmix64 state (deal.pxi)
+    int64_t max_iters   # iterations at most (0: no limit)
+    double deadline     # dk_now() past which it stops (0: none)
+    int32_t max_tree    # tree nodes at most; past it leaves are played out, not grown
+    int leaf_cards      # lead states with at most this many cards in play are proven (0: none)
+    int64_t leaf_nodes  # node budget of each prover's proof there
+    int use_table       # new lead-state leaves read what the table has proven of them
+    ANode* nodes        # the tree (node 0 the root), grown by realloc
+    int32_t cap         # nodes allocated
+    int32_t used        # nodes made
+    int32_t* path       # one iteration's node indices (EST_MAXDEPTH)
+    int64_t iters       # iterations done
+    int64_t leaf_solves # leaves asked of the proof search
+    int64_t leaf_proven # of those, solved
+    int64_t table_hits  # leaves whose bounds the table narrowed
+    int64_t proof_nodes # nodes the leaves' proofs searched
+    int interrupted     # Ctrl-C seen
+
+
 # A decision rule over a state, for CState._test (quick_win, odd_duel, ...).
 ctypedef int (*Test)(Ctx* c, St* s) noexcept nogil
 

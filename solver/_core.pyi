@@ -217,6 +217,41 @@ def uct_scores(
     model_first: bool = True,
 ) -> list[tuple[float, float, int, float, float]]:
     """Per move: mean result, mean margin, visits, first (greedy) playout's result and margin."""
+class _EstimateStats(TypedDict):
+    """What ``anytime_scores`` counts (not a runtime class of the module)."""
+
+    iterations: int
+    tree: int
+    leaf_solves: int
+    leaf_proven: int
+    table_hits: int
+    proof_nodes: int
+    interrupted: bool
+    root: tuple[int, int]
+
+def anytime_scores(
+    st: CState,
+    hero: int,
+    model: int = 0,
+    seconds: float = 0.0,
+    iterations: int = 0,
+    table_order: tuple[int, ...] = (),
+    explore: float = 1.0,
+    eps: float = 0.0,
+    seed: int = 0,
+    leaf_cards: int = 0,
+    leaf_nodes: int = 2048,
+    use_table: bool = False,
+    known: tuple[tuple[int, int], ...] = (),
+    root_lo: int = -1,
+    root_hi: int = 1,
+    max_tree: int = 2097152,
+    limit: int = 1500,
+) -> tuple[list[tuple[float, float, int, int, int, float]], _EstimateStats]:
+    """The anytime estimate (``ext/uct.pxi``): per move the hero's mean, the
+    mover's mean, visits, the proven bounds (lo, hi) and the mean card margin;
+    and the search's counters.  ``model`` 0: the others as a coalition, 1:
+    independent players."""
 def ismcts_scores(
     deals: list[CState],
     pile_orders: list[tuple[int, ...]],

@@ -218,6 +218,25 @@ def test_a_budget_that_runs_out_shows_what_was_proven(page, server):
                     page.inner_text("#analysis-result .verdict"))
 
 
+def test_a_cut_analysis_still_recommends_a_move_with_its_estimate(page, server):
+    # issue 54: a 6-6-6 endgame nothing is proven of in 1.5 s; the board names
+    # a move, says how it was chosen and shows the estimate beside the table
+    hard = "trump C; hands 6S JH AH 7D 9D TD | JS KS 7H TH 9C QC | 7S 9S AS JD 7C AC; attacker 3"
+    open_board(page, server, hard)
+    page.fill("#analyse-time", "1.5")
+    page.click("#analyse-btn")
+    page.wait_for_selector("#analysis-result #recommended", timeout=30_000)
+    text = page.inner_text("#recommended")
+    assert text.startswith("Recommended: ") and "estimated against" in text
+    if page.locator("#analysis-result table.moves").count():  # some moves valued
+        assert "estimate" in page.inner_text("#analysis-result table.moves thead")
+        assert page.locator("#analysis-result table.moves tbody tr.current").count() == 1
+    else:  # none valued: the estimate's ranking, the recommended move first
+        line = page.inner_text("#analysis-result .estimate-line")
+        assert line.startswith("Estimate: " + text.split()[1] + " ")
+    assert "Estimate (not a proof)" in page.inner_text("#analysis-result")
+
+
 def test_the_hint_table_on_hidden_cards_shows_bars(page, server):
     from web_support import HIDDEN
     open_board(page, server, HIDDEN)

@@ -126,18 +126,78 @@ def print_solve(res: SolveResult, all_moves: bool) -> None:
         con.print("best so far: " + " ".join(res.best) + " [dim](proven; not every move asked)[/]")
     if res.pv:
         con.print("pv:   " + " ".join(res.pv))
+    est = res.estimate
+    if res.recommended is not None:
+        con.print(f"recommended: [bold]{res.recommended}[/] [dim]({_basis(res)})[/]")
+    if est is not None:
+        con.print(f"[dim]estimate (not a proof): {_estimate_how(est)}[/]")
+    scores = {m.move: m for m in est.moves} if est is not None else {}
     if all_moves and res.moves:
         t = table(show_header=True, header_style="bold")
         t.add_column("move")
         t.add_column("value")
         t.add_column("distance", justify="right")
-        for m in res.moves:
+        if est is not None:
+            t.add_column("estimate", justify="right")
+            t.add_column("playouts", justify="right")
+        for m in _table_order(res):
             mv = value_text(m.value)
-            t.add_row(m.move, f"[{_STYLE[mv]}]{mv}[/]",
-                      "" if m.distance is None else str(m.distance))
+            row = [m.move, f"[{_STYLE[mv]}]{mv}[/]", "" if m.distance is None else str(m.distance)]
+            if est is not None:
+                e = scores.get(m.move)
+                row += ["", ""] if e is None else [_score_text(e), f"{e.visits:,}"]
+            t.add_row(*row)
         con.print(t)
+    elif est is not None and est.moves:
+        con.print("[dim]estimate:[/] " + "  ".join(
+            f"{e.move} {_score_text(e)}" for e in est.moves[:8])
+            + ("  ..." if len(est.moves) > 8 else ""))
     rate = res.nodes / res.seconds if res.seconds > 0 else 0.0
     con.print(f"[dim]{res.nodes} nodes, {res.seconds:.3f} s, {rate / 1e6:.2f} M nodes/s[/]")
+
+
+def _basis(res: SolveResult) -> str:
+    """How the recommended move was chosen, in words (``recommend``'s rule)."""
+    model = "" if res.estimate is None else f" against {_MODEL[res.estimate.model]}"
+    value = value_text(res.value)
+    if res.recommended_by == "proof":
+        return f"proven to keep the {value}"
+    if res.recommended_by == "proof, estimate":
+        return (f"every move proven to {'lose' if value == 'loss' else 'keep the ' + value}; "
+                f"picked by the estimate{model}")
+    if res.recommended_by == "estimate":
+        return f"estimated{model}, not proven; no move proven worse ranks above it"
+    return "no move proven and no estimate: the first legal move"
+
+
+_MODEL = {"coalition": "the others as one coalition", "independent": "independent players"}
+
+
+def _estimate_how(est: Any) -> str:
+    how = (f"a UCT search against {_MODEL[est.model]}, "
+           f"{est.iterations:,} playouts, {est.seconds:.2f} s")
+    if est.interrupted:
+        how += ", cut short by Ctrl-C"
+    return how + "; scores are the hero's mean result (+1 win, 0 draw, -1 loss)"
+
+
+def _score_text(e: Any) -> str:
+    if e.solved is not None:
+        return f"{e.solved.text} (solved)"
+    return f"{e.score:+.2f}" if e.visits else ""
+
+
+def _table_order(res: SolveResult) -> list[Any]:
+    """The analyse table's rows: the moves as the answer ranks them, those not
+    valued yet by the estimate (for the seat to move), the recommended first
+    among them."""
+    if res.estimate is None:
+        return list(res.moves)
+    rank = {m.move: i for i, m in enumerate(res.estimate.moves)}
+    valued = [m for m in res.moves if m.value is not None]
+    rest = sorted((m for m in res.moves if m.value is None),
+                  key=lambda m: (m.move != res.recommended, rank.get(m.move, len(rank))))
+    return valued + rest
 
 
 @main.command("solve")

@@ -26,15 +26,36 @@ from solver.game.value import Value
 from solver.notation import parse_position
 from solver.search import retro
 from solver.search.driver import CoreBackend
-from solver.search.native import core
+from solver.search.native import core, move_text
 from solver.search.reference import ReferenceSolver, reference_value
-from solver.search.result import MoveValue, SolveResult, check_solvable, on_hero_side, rank_moves
+from solver.search.result import (Estimate, EstimatedMove, MoveValue, SolveResult, check_solvable,
+                                  on_hero_side, rank_moves)
 
 #: The transposition table of a solver made without ``tt_mb`` (MB of C memory).
 DEFAULT_TT_MB = 64
 #: The time budget of `durak solve` and `durak analyse` (and of a batch's
 #: solve/analyse items) when none is given, seconds.
 DEFAULT_MAX_TIME = 60.0
+
+
+#: The anytime estimate (:meth:`Solver.estimate`, ``ext/uct.pxi``): the
+#: UCB1 constant, the playouts' share of random moves, and the lead states
+#: the proof search answers at the tree's leaves (at most this many cards in
+#: play, this many nodes per prover).  Chosen by measurement on the families
+#: of ``benchmarks/bench_multi.py`` (docs/solver.md, "The anytime estimate").
+ESTIMATE_EXPLORE = 1.0
+ESTIMATE_EPS = 0.0
+ESTIMATE_LEAF_CARDS = 0
+ESTIMATE_LEAF_NODES = 2048
+#: The estimate's tree grows to at most this many nodes (64 bytes each).
+ESTIMATE_TREE = 1 << 21
+#: The models of the others the estimate knows (``model``).
+MODELS = ("coalition", "independent")
+
+
+def budget_message(max_time: float | None, max_nodes: int | None) -> str:
+    """What :class:`BudgetExceeded` says when these budgets ran out."""
+    return _budget_message(max_time, max_nodes)
 
 
 def _budget_message(max_time: float | None, max_nodes: int | None) -> str:
@@ -137,6 +158,63 @@ class Solver:
                 distance: bool = True, pv: bool = True) -> SolveResult:
         """As :meth:`solve`, with every legal move and its value, best first."""
         return self._run(position, hero, True, max_time, max_nodes, distance, pv)
+
+    def estimate(self, position: Any, hero: int | None = None, *, model: str = "coalition",
+                 max_time: float | None = None, iterations: int | None = None, seed: int = 0,
+                 known: list[tuple[int, int]] | None = None,
+                 root: tuple[int, int] = (-1, 1), leaf_cards: int | None = None,
+                 use_table: bool = True) -> Estimate:
+        """Every legal move scored by the anytime estimate (not a proof): a UCT
+        search over the fully known position with greedy playouts
+        (``ext/uct.pxi``), the others modelled as the coalition of S2
+        (``model="coalition"``: they minimise the hero's result) or as
+        independent players (``"independent"``: each seat, each team under
+        ``teams``, maximises its own).
+
+        Stops after ``max_time`` seconds or ``iterations`` playouts (at least
+        one must be given; with ``iterations`` alone the answer repeats
+        exactly), on Ctrl-C (``interrupted``), or once its tree proves the
+        position's value (coalition).  Under the coalition model the tree
+        keeps proven bounds (finished games; with ``use_table`` what this
+        solver's table has proven of the lead states it meets; at most
+        ``leaf_cards`` cards in play, the proof search's answer) and takes
+        ``known`` -- per legal move, in move order, bounds (lo, hi) on its
+        value for the hero proven before, -1..1 -- and ``root``, the
+        position's.  The moves come best first for the seat to move."""
+        if self._core is None:
+            raise TypeError("estimate: needs the core backend")
+        if model not in MODELS:
+            raise OptionError(f"model: {model!r} is not one of {', '.join(MODELS)}")
+        if not max_time and not iterations:
+            raise OptionError("estimate: give max_time or iterations")
+        state = to_state(position)
+        check_solvable(state)
+        h = hero_index(state, hero)
+        t0 = time.perf_counter()
+        if state.is_over:
+            return Estimate("uct", model, [], 0, 0.0)
+        st = self._core.load(state)
+        order = tuple(a for a, _ in state.table)
+        out, stats = core.anytime_scores(
+            st, h, MODELS.index(model), float(max_time or 0.0), int(iterations or 0), order,
+            ESTIMATE_EXPLORE, ESTIMATE_EPS, seed,
+            ESTIMATE_LEAF_CARDS if leaf_cards is None else leaf_cards, ESTIMATE_LEAF_NODES,
+            use_table, tuple(known or ()), root[0], root[1], ESTIMATE_TREE)
+        mine = on_hero_side(state, h, state.to_move)
+        moves = []
+        given = known or [(-1, 1)] * len(out)
+        for mv, (score, own, visits, lo, hi, _margin), (glo, ghi) in zip(st.moves(), out, given):
+            # ``solved``: what the estimate's own tree proved, not what it was given
+            moves.append(EstimatedMove(move_text(mv), score, visits,
+                                       own if model == "independent" else None,
+                                       Value(lo) if lo == hi and glo < ghi else None, lo, hi))
+        est = Estimate("uct", model, moves, stats["iterations"], time.perf_counter() - t0,
+                       stats["interrupted"])
+        # best first for the seat to move (Estimate.mover_key), then move order
+        est.moves = [m for _, _, m in sorted(
+            ((tuple(-x for x in est.mover_key(m, mine)), i, m) for i, m in enumerate(moves)),
+            key=lambda t: (t[0], t[1]))]
+        return est
 
     def clear(self) -> None:
         """Empty the transposition table (its memory stays allocated).
@@ -295,4 +373,5 @@ def analyse(position: Any, hero: int | None = None, *, max_time: float | None = 
                                   distance=distance, pv=pv)
 
 
-__all__ = ["DEFAULT_MAX_TIME", "DEFAULT_TT_MB", "Solver", "analyse", "hero_index", "solve", "to_state"]
+__all__ = ["DEFAULT_MAX_TIME", "DEFAULT_TT_MB", "MODELS", "Solver", "analyse", "budget_message",
+           "hero_index", "solve", "to_state"]

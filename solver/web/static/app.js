@@ -168,7 +168,8 @@ const Analysis = {
   renderResult() {
     const a = this.ana, ans = a.answer, out = $("analysis-result");
     out.textContent = "";
-    if (a.budget) out.appendChild(el("div", "budget-note", "Budget ran out: " + a.budget + ". What is shown is what was proven."));
+    if (a.budget) out.appendChild(el("div", "budget-note", "Budget ran out: " + a.budget + ". The verdict and the values shown are what was proven" +
+      (a.answer.estimate ? "; the estimate is labelled as one." : ".")));
     if (ans.samples !== undefined) { out.appendChild(hintTable(ans, (m) => this.playFrom(a.idx, m))); return; }
     out.appendChild(verdict(ans));
     out.appendChild(el("div", "muted small", `With best play by everybody; values are seat ${ans.player}'s` +
@@ -176,6 +177,23 @@ const Analysis = {
     if (ans.best && ans.best.length) {
       const done = ans.exact || ans.best_complete;
       out.appendChild(el("div", null, (done ? "Best: " : "Best so far: ") + ans.best.map(prettyMove).join("  ")));
+    }
+    if (ans.recommended) {
+      const r = el("div", "recommended", "Recommended: " + prettyMove(ans.recommended) + " ");
+      r.id = "recommended";
+      r.appendChild(el("span", "muted small", "(" + recommendedBasis(ans) + ")"));
+      out.appendChild(r);
+    }
+    const est = {};
+    if (ans.estimate) {
+      for (const e of ans.estimate.moves) est[e.move] = e;
+      out.appendChild(el("div", "muted small", `Estimate (not a proof): a UCT search against ` +
+        `${ESTIMATE_MODEL[ans.estimate.model]}, ${ans.estimate.iterations.toLocaleString()} playouts, ` +
+        `${ans.estimate.seconds.toFixed(2)} s; the hero's mean result, +1 win, 0 draw, \u22121 loss.`));
+      if (!(ans.moves && ans.moves.length)) {
+        out.appendChild(el("div", "estimate-line", "Estimate: " + ans.estimate.moves.slice(0, 8)
+          .map((e) => `${prettyMove(e.move)} ${estimateText(e)}`).join(" \u00b7 ")));
+      }
     }
     if (ans.pv && ans.pv.length) {
       out.appendChild(el("div", "panel-title", "Variation from the analysed position (click to step through)"));
@@ -197,13 +215,16 @@ const Analysis = {
     }
     if (ans.moves && ans.moves.length) {
       const t = el("table", "moves");
-      t.innerHTML = `<thead><tr><th>move</th><th>value for seat ${ans.player}</th><th>distance (plies)</th></tr></thead>`;
+      t.innerHTML = `<thead><tr><th>move</th><th>value for seat ${ans.player}</th><th>distance (plies)</th>` +
+        (ans.estimate ? "<th>estimate</th>" : "") + "</tr></thead>";
       const tb = el("tbody");
       for (const m of ans.moves) {
         const tr = el("tr", "clickable");
         tr.appendChild(el("td", null, prettyMove(m.move)));
         tr.appendChild(el("td", "value-" + m.value, m.value));
         tr.appendChild(el("td", null, m.distance === null || m.distance === undefined ? "" : String(m.distance)));
+        if (ans.estimate) tr.appendChild(el("td", "muted", est[m.move] ? estimateText(est[m.move]) : ""));
+        if (m.move === ans.recommended) tr.classList.add("current");
         tr.title = "play this move on the board";
         tr.addEventListener("click", () => this.playFrom(a.idx, m.move));
         tb.appendChild(tr);
@@ -225,6 +246,22 @@ const Analysis = {
     this.move(move);
   },
 };
+
+// The anytime answer (issue 54): how the recommended move was chosen, as `durak analyse` says it.
+const ESTIMATE_MODEL = { coalition: "the others as one coalition", independent: "independent players" };
+
+function recommendedBasis(ans) {
+  const model = ans.estimate ? " against " + ESTIMATE_MODEL[ans.estimate.model] : "";
+  if (ans.recommended_by === "proof") return `proven to keep the ${ans.value}`;
+  if (ans.recommended_by === "proof, estimate") return `every move proven to ${ans.value === "loss" ? "lose" : "keep the " + ans.value}; picked by the estimate${model}`;
+  if (ans.recommended_by === "estimate") return `estimated${model}, not proven; no move proven worse ranks above it`;
+  return "no move proven and no estimate: the first legal move";
+}
+
+function estimateText(e) {
+  if (e.solved) return `${e.solved} (solved)`;
+  return e.visits ? (e.score >= 0 ? "+" : "") + e.score.toFixed(2) : "";
+}
 
 // ================================================================== editor
 const Editor = {
