@@ -216,3 +216,23 @@ def test_the_api_page_documents_every_public_name():
     page = (DOCS / "reference" / "api.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^::: solver\.[\w.]+\.(\w+)$", page, re.M))
     assert documented == set(solver.__all__)
+
+
+def test_the_changelog_has_the_version_the_cli_prints():
+    """#53: a CHANGELOG.md in the Keep a Changelog form, with a section for the
+    version `durak --version` prints (the package's) and one for what is unreleased."""
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    out = CliRunner().invoke(main, ["--version"]).output
+    version = re.search(r"version (\S+)", out).group(1)
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    heads = re.findall(r"^## \[([^\]]+)\]", text, flags=re.M)
+    assert heads[0] == "Unreleased" and version in heads
+    assert version == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
