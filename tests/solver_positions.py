@@ -37,6 +37,26 @@ def random_prefix(rng: random.Random, s: GameState, plies: int) -> GameState:
     return s
 
 
+def oracle_positions(seed: int, count: int, most: int = 2) -> list[tuple[GameState, int]]:
+    """Small games for the retrograde oracle, each with a hero: 2-4 players,
+    hands of 1..``most`` cards, bouts in progress, every option the oracle
+    follows and teams.  Not first_bout_limit: the oracle drops the discard
+    pile from its states, and so cannot tell when the first bout ends."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        players = rng.choice([2, 3, 3, 4])
+        rules = rng.choice([r for r in OPTION_SETS if r.deck == 36 and not r.first_bout_limit]
+                           + [Rules(teams=True)])
+        if rules.teams and players != 4:
+            continue
+        sizes = [rng.randint(1, most) for _ in range(players)]
+        s = random_prefix(rng, deal_endgame(rng, sizes, rules), rng.randint(0, 3))
+        if not s.is_over:
+            out.append((s, rng.randrange(players)))
+    return out
+
+
 def game_states(seed: int, count: int, pile: bool = False):
     """States of random games (2-4 players, every option set, piles and bouts in
     progress) that are not over; with ``pile`` only those with cards in the pile."""

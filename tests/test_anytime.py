@@ -31,7 +31,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from solver_positions import OPTION_SETS, deal_endgame, game_states, random_prefix
+from solver_positions import OPTION_SETS, deal_endgame, game_states, oracle_positions
 
 from solver import answers
 from solver.answers import analyse_answer, estimate_reserve, solve_answer
@@ -55,23 +55,6 @@ def texts(state) -> list[str]:
     return [str(m) for m in engine.legal_moves(state)]
 
 
-def small_positions(seed: int, count: int, most: int = 2):
-    """Small games for the oracle: 2-4 players, every option the oracle
-    follows (not first_bout_limit: it drops the discards), teams, bouts in
-    progress; each with a hero."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        players = rng.choice([2, 3, 3, 4])
-        rules = rng.choice([r for r in OPTION_SETS if r.deck == 36 and not r.first_bout_limit]
-                           + [Rules(teams=True)])
-        if rules.teams and players != 4:
-            continue
-        sizes = [rng.randint(1, most) for _ in range(players)]
-        s = random_prefix(rng, deal_endgame(rng, sizes, rules), rng.randint(0, 3))
-        if not s.is_over:
-            out.append((s, rng.randrange(players)))
-    return out
 
 
 # ------------------------------------------------------------------ the estimate
@@ -125,7 +108,7 @@ def test_every_bound_the_estimate_proves_holds_the_oracle_value(case):
     the root's; a move called solved has its exact value."""
     solver = Solver(4)
     proven = solved = 0
-    for s, hero in small_positions(540 + case, 40, most=3):
+    for s, hero in oracle_positions(540 + case, 40, most=3):
         try:
             truth = retrograde_moves(s, hero, max_states=20_000)
         except GraphTooLarge:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_positions import OPTION_SETS, f15_position, random_prefix
+from solver_positions import f15_position, oracle_positions
 
 from solver.errors import BudgetExceeded, OptionError
 from solver.game.deal import deal_endgame
@@ -24,28 +24,12 @@ from solver.search.native import core, move_text
 from solver.search.reference import retrograde_moves
 
 
-def small_positions(seed: int, count: int):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        players = rng.choice([2, 3, 3, 4])
-        # the oracle drops the discard pile from its states, and so cannot follow
-        # first_bout_limit (the first bout lasts until the first discard)
-        rules = rng.choice([r for r in OPTION_SETS if r.deck == 36 and not r.first_bout_limit]
-                           + [Rules(teams=True)])
-        if rules.teams and players != 4:
-            continue
-        sizes = [rng.randint(1, 2) for _ in range(players)]
-        s = random_prefix(rng, deal_endgame(rng, sizes, rules), rng.randint(0, 3))
-        if not s.is_over:
-            out.append((s, rng.randrange(players)))
-    return out
 
 
 @pytest.mark.parametrize("case", range(4))
 def test_core_retrograde_equals_the_oracle(case):
     solver = Solver(tt_mb=4)
-    for s, hero in small_positions(100 + case, 30):
+    for s, hero in oracle_positions(100 + case, 30):
         graph = core.RetroGraph(solver.core_state(s), hero, 1_000_000)
         got = sorted((move_text(m), v, d) for m, v, d in graph.moves())
         want = sorted(retrograde_moves(s, hero))
@@ -165,7 +149,7 @@ def test_the_portable_key_loops_equal_the_bmi2_instructions():
     solver = Solver(tt_mb=4)
     had = core.fast_bits()
     try:
-        for s, hero in small_positions(200, 20):
+        for s, hero in oracle_positions(200, 20):
             got = []
             for fast in (False, True):
                 core.fast_bits(fast)
