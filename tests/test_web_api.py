@@ -44,7 +44,11 @@ def cli_error(*args: str) -> str:
 
 
 def without(obj: dict, keys=EFFORT) -> dict:
-    return {k: v for k, v in obj.items() if k not in keys}
+    """``obj`` less the effort it took (also the anytime estimate's seconds)."""
+    out = {k: v for k, v in obj.items() if k not in keys}
+    if isinstance(out.get("estimate"), dict):
+        out["estimate"] = without(out["estimate"], keys)
+    return out
 
 
 # ------------------------------------------------------------ the answers
