@@ -27,6 +27,11 @@ Per family, three measurements of each position, each from a cleared table:
     python benchmarks/bench_multi.py --family 3p555
     python benchmarks/bench_multi.py --family 3p443 --family 4p4444 --count 30
     python benchmarks/bench_multi.py --family 3p555 --heroes all --per-position
+    python benchmarks/bench_multi.py --nontrivial 30 --heroes all --max-time 2
+
+``--nontrivial N`` measures the estimate alone where it can go wrong: N
+positions per family whose exact answer is known and where not every move is
+best, beside the chance a random move would have.
 """
 from __future__ import annotations
 
@@ -135,6 +140,34 @@ def run(name: str, count: int, cap: float, anytime: float, est_time: float, thre
     }
 
 
+def nontrivial(name: str, want: int, cap: float, est_time: float, threads: int,
+               heroes: str) -> dict:
+    """The estimate on positions where it can go wrong: the family's positions
+    (in order, the same for any ``want``) whose exact answer is known within
+    ``cap`` and where not every move is best for the seat to move; until
+    ``want`` are found (or 40 times as many were looked at)."""
+    solver = Solver(64, threads=threads)
+    seen = found = ok = 0
+    margins = []
+    for state, hero in cases(name, want * 40, heroes):
+        seen += 1
+        done, _, r = exact(solver, state, hero, cap)
+        if not done:
+            continue
+        best = best_set(r)
+        if len(best) == len(r.moves):
+            continue
+        solver.clear()
+        est = solver.estimate(state, hero, max_time=est_time, seed=1)
+        found += 1
+        ok += est.moves[0].move in best
+        margins.append(len(best) / len(r.moves))
+        if found == want:
+            break
+    return {"family": name, "seen": seen, "found": found, "ok": ok,
+            "share_best": statistics.mean(margins) if margins else 0.0}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
@@ -147,7 +180,21 @@ def main() -> None:
     ap.add_argument("--threads", type=int, choices=(1, 2), default=cores_for_one())
     ap.add_argument("--heroes", choices=("mover", "all"), default="mover")
     ap.add_argument("--per-position", action="store_true")
+    ap.add_argument("--nontrivial", type=int, default=0, metavar="N",
+                    help="only the estimate, on N positions per family where not every "
+                         "move is best (the exact answer known within --max-time)")
     a = ap.parse_args()
+    if a.nontrivial:
+        print(f"threads: {a.threads}; exact cap {a.max_time:g} s; estimate alone "
+              f"{a.estimate_time:g} s; heroes: {a.heroes}")
+        print("| family | positions looked at | non-trivial found | estimate's first move "
+              "proven best | a random move's chance (mean share of best moves) |")
+        print("|---|---|---|---|---|")
+        for f in a.family or list(FAMILIES):
+            r = nontrivial(f, a.nontrivial, a.max_time, a.estimate_time, a.threads, a.heroes)
+            print(f"| {f} | {r['seen']} | {r['found']} | {r['ok']}/{r['found']} | "
+                  f"{r['share_best']:.0%} |", flush=True)
+        return
     print(f"threads: {a.threads}; exact cap {a.max_time:g} s; anytime budget {a.anytime:g} s; "
           f"estimate alone {a.estimate_time:g} s; heroes: {a.heroes}")
     print("| family | n | exact ≤ 1 s | exact ≤ cap | exact median s | move named | "

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -92,6 +93,32 @@ def test_durak_serve_serves_the_board_and_stops_on_ctrl_c(tmp_path):
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert f"http://127.0.0.1:{port}/" in err
+
+
+def test_serve_open_opens_the_board_on_its_position_once_it_answers(tmp_path):
+    # webbrowser honours $BROWSER: a stand-in browser that loads the page it is given
+    seen = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.py"
+    browser.write_text(
+        "import sys, urllib.request\n"
+        "with urllib.request.urlopen(sys.argv[1], timeout=10) as r:\n"
+        "    page = r.read().decode()\n"
+        f"open({str(seen)!r}, 'w').write(sys.argv[1] + '\\n' + str('Durak board' in page))\n")
+    port = free_port()
+    proc = _serve("--port", str(port), "--data-dir", str(tmp_path), "--workers", "1", "--open",
+                  "--position", SMALL, env={"BROWSER": f"{sys.executable} {browser} %s"})
+    try:
+        deadline = time.monotonic() + 30
+        while not seen.exists() or not seen.read_text().endswith(("True", "False")):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the browser was not opened"
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)
+    url, loaded = seen.read_text().splitlines()
+    assert url == f"http://127.0.0.1:{port}/?position={urllib.parse.quote(SMALL)}"
+    assert loaded == "True"  # the server answered when the browser asked
 
 
 def test_durak_serve_on_a_port_in_use_says_so_in_one_line(tmp_path):
