@@ -44,6 +44,7 @@ from solver.search import Solver
 from solver.search.native import core, move_text
 from solver.search.reference import GraphTooLarge, retrograde_moves
 from solver.search.result import on_hero_side, proven_standing
+from terminal import as_at_a_terminal
 
 #: a 3-player endgame whose exact answer takes tens of seconds (README): a hero win
 HARD_3P = "trump H; hands JS QS TH JH JC | QH KH KD 9C QC | 7S 8H 9H JD 8C; attacker 1"
@@ -336,14 +337,10 @@ def test_batch_lines_carry_the_recommended_move(tmp_path):
     assert line["recommended"] in texts(deal_state(HARD_3P))
 
 
-def _ctrl_c_as_at_a_terminal() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_still_recommends_a_move_and_exits_130():
     p = subprocess.Popen([sys.executable, "-m", "solver.cli", "analyse", HARD_666, "--json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=_ctrl_c_as_at_a_terminal)
+                         preexec_fn=as_at_a_terminal)
     time.sleep(3.0)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)

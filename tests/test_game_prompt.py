@@ -12,6 +12,7 @@ import pytest
 from solver.games import Game
 
 from test_game_session import follow_from, full_game, type_in
+from terminal import as_at_a_terminal
 
 pexpect = pytest.importorskip("pexpect", reason="the prompt tests need pexpect (the test extra)")
 
@@ -23,7 +24,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
 def spawn(*args: str, data_dir) -> "pexpect.spawn":
     env = dict(os.environ, DURAK_DATA_DIR=str(data_dir), COLUMNS="120", TERM="xterm")
     return pexpect.spawn(sys.executable, ["-m", "solver.cli", *args], env=env, encoding="utf-8",
-                         timeout=60, dimensions=(50, 120))
+                         timeout=60, dimensions=(50, 120), preexec_fn=as_at_a_terminal)
 
 
 def next_prompt(child) -> tuple[str, str]:

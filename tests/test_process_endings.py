@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 import pytest
+from terminal import as_at_a_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The command, as this checkout's code (not an installed `durak` elsewhere).
@@ -41,23 +42,17 @@ linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads the process tree from /proc")
 
 
-def _as_at_a_terminal() -> None:
-    """In the child before it starts: Ctrl-C handled by default (a background
-    job inherits SIGINT ignored, and Python then never raises KeyboardInterrupt)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def start(*args: str, **kw) -> subprocess.Popen:
     kw.setdefault("stdout", subprocess.PIPE)
     kw.setdefault("stderr", subprocess.PIPE)
     return subprocess.Popen([*DURAK, *args], text=True, env=kw.pop("env", ENV), cwd=ROOT,
-                            preexec_fn=kw.pop("preexec_fn", _as_at_a_terminal), **kw)
+                            preexec_fn=kw.pop("preexec_fn", as_at_a_terminal), **kw)
 
 
 def durak(*args: str, **kw) -> subprocess.CompletedProcess:
     kw.setdefault("capture_output", True)
     return subprocess.run([*DURAK, *args], text=True, env=kw.pop("env", ENV), cwd=ROOT,
-                          timeout=60, preexec_fn=_as_at_a_terminal, **kw)
+                          timeout=60, preexec_fn=as_at_a_terminal, **kw)
 
 
 def finish(p: subprocess.Popen, timeout: float = 30) -> subprocess.CompletedProcess:
@@ -138,7 +133,7 @@ def test_output_files_one_writer_never_the_input_whole_lines(tmp_path):
     full = tmp_path / "full.jsonl"
 
     def small_disk() -> None:
-        _as_at_a_terminal()
+        as_at_a_terminal()
         resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
 
     r = subprocess.run([*DURAK, "batch", "solve", str(many), "--out", str(full), "-j", "1"],
@@ -157,7 +152,7 @@ def test_output_files_one_writer_never_the_input_whole_lines(tmp_path):
     rec.write_text("old record\n")
 
     def tiny_disk() -> None:
-        _as_at_a_terminal()
+        as_at_a_terminal()
         resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
 
     r = subprocess.run([*DURAK, "play-out", deal, "--seed", "3", "--record", str(rec), "--json"],
@@ -322,7 +317,7 @@ def test_a_signal_while_the_command_line_loads_is_answered(sig, code):
             "launch.importlib.import_module = loading\n"
             f"sys.argv = ['durak', 'solve', {SIMPLE!r}, '--json']; launch.run()\n")
     r = subprocess.run([sys.executable, "-c", prog], text=True, capture_output=True, env=ENV,
-                       cwd=ROOT, timeout=60, preexec_fn=_as_at_a_terminal)
+                       cwd=ROOT, timeout=60, preexec_fn=as_at_a_terminal)
     assert r.returncode == code, r.stderr
     assert json.loads(r.stdout)["interrupted"] is True
     assert r.stderr.strip() == "durak: interrupted"

@@ -23,6 +23,7 @@ from solver.cli import app, launch, main
 from solver.errors import BudgetExceeded, DurakError, Interrupted
 from solver.hints.stats import MARGIN_WEIGHT
 from solver.notation import format_position, parse_position
+from terminal import as_at_a_terminal
 
 SIMPLE = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
 HIDDEN = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
@@ -132,16 +133,9 @@ def test_hint_from_one_deal_never_recommends_a_move_that_deal_shows_worse():
 
 
 # ------------------------------------------------------------------ Ctrl-C
-def _ctrl_c_as_at_a_terminal() -> None:
-    """In the child before it starts: Ctrl-C handled by default.  A shell's
-    background job inherits SIGINT ignored, and Python then never turns it into
-    KeyboardInterrupt, so these tests would fail under ``pytest &``."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _interrupt(args: list[str], after: float) -> subprocess.CompletedProcess:
     p = subprocess.Popen([sys.executable, "-m", "solver.cli", *args], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_at_a_terminal)
+                         stderr=subprocess.PIPE, text=True, preexec_fn=as_at_a_terminal)
     time.sleep(after)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)

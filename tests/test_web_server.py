@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from web_support import HARD, SMALL, free_port, live_server
+from terminal import as_at_a_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,7 +69,7 @@ def test_a_foreign_host_name_is_refused(tmp_path):
 def _serve(*args: str, env: dict | None = None) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "solver.cli", "serve", *args], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
+                            env={**os.environ, **(env or {})}, preexec_fn=as_at_a_terminal)
 
 
 def test_durak_serve_serves_the_board_and_stops_on_ctrl_c(tmp_path):
