@@ -337,3 +337,45 @@ def test_a_tiny_end_to_end_run(tmp_path):
     rec = play_match_game(MatchSpec(f"hint-learn={model}", "greedy", hint_samples=4, seed=2),
                           0, 1)
     assert rec.result in (-1, 0, 1)
+
+
+def test_ctrl_c_keeps_whole_shards_and_resume_plays_the_rest(tmp_path):
+    """`durak learn generate` stopped by Ctrl-C: exit 130, one JSON object saying
+    what was kept, every shard on disk readable; --resume writes the rest, and
+    the data equal an uninterrupted run's."""
+    import gzip
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from terminal import as_at_a_terminal
+
+    args = ["learn", "generate", "--games", "8", "--shard-games", "1", "--samples", "4",
+            "--iterations", "0", "--seed", "3", "-j", "1"]
+    out = tmp_path / "cut"
+    p = subprocess.Popen([sys.executable, "-m", "solver.cli", *args, "--out", str(out), "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=as_at_a_terminal)
+    deadline = time.monotonic() + 60
+    while not (out / "shard-00000.jsonl.gz").exists():  # stop it once it has written one
+        assert p.poll() is None and time.monotonic() < deadline, p.communicate()
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=60)
+    if p.returncode == 0:
+        pytest.skip("the run ended before the Ctrl-C arrived")
+    assert p.returncode == 130, stderr
+    said = json.loads(stdout)
+    shards = sorted(out.glob("shard-*.jsonl.gz"))
+    assert said["interrupted"] is True and said["kept"] == len(shards) >= 1
+    assert f"{said['kept']} of 8 shard(s)" in stderr and "--resume" in stderr
+    for path in shards:
+        assert all(json.loads(line) for line in gzip.open(path, "rt"))
+    r = CliRunner().invoke(main, [*args, "--out", str(out), "--resume"])
+    assert r.exit_code == 0, r.output
+    whole = tmp_path / "whole"
+    assert CliRunner().invoke(main, [*args, "--out", str(whole)]).exit_code == 0
+    for i in range(8):
+        name = f"shard-{i:05d}.jsonl.gz"
+        assert (out / name).read_bytes() == (whole / name).read_bytes()

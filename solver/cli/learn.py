@@ -10,7 +10,7 @@ from solver.cli.app import main
 from solver.cli.common import ExitCode, ProgressBar, emit_json, handles_errors, stdout_console
 from solver.cli.match import print_match
 from solver.game.rules import parse_rules
-from solver.learn.generate import GenSpec, generate
+from solver.learn.generate import GenSpec, generate, shard_path
 from solver.learn.model import load_model
 from solver.learn.train import TrainSpec, train
 from solver.match import MatchSpec, match
@@ -61,9 +61,19 @@ def generate_command(games: int, seed: int, out: str, players: int, rules: tuple
         parse_rules(r)  # a bad option is exit 2 before any work
     spec = GenSpec(games=games, seed=seed, players=players, rules=tuple(rules), samples=samples,
                    model=model, shard_games=shard_games, iterations=iterations)
-    with ProgressBar("shards") as bar:
-        written = generate(spec, out, workers=workers, scheduler=scheduler, resume=resume,
-                           progress=bar.callback)
+    try:
+        with ProgressBar("shards") as bar:
+            written = generate(spec, out, workers=workers, scheduler=scheduler, resume=resume,
+                               progress=bar.callback)
+    except KeyboardInterrupt:
+        # every shard on disk is whole (written by the parent as a worker returns it)
+        kept = sum(1 for i in range(spec.shards()) if shard_path(out, i).exists())
+        if as_json:
+            emit_json({"out": out, "shards": spec.shards(), "kept": kept, "interrupted": True,
+                       "spec": spec.to_json()})
+        click.echo(f"durak: interrupted: {kept} of {spec.shards()} shard(s) in {out}; "
+                   "--resume plays the rest", err=True)
+        sys.exit(int(ExitCode.INTERRUPTED))
     obj = {"out": out, "shards": spec.shards(), "written": written, "spec": spec.to_json()}
     if as_json:
         emit_json(obj)
