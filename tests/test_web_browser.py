@@ -1,32 +1,16 @@
-"""The web board in a real browser: Debian's Chromium driven by Playwright.
-
-Playwright's own browser download is never used (`playwright install` cannot
-reach its host here): the tests launch /usr/bin/chromium, which .ci/run
-installs with apt when it is missing.  Without Playwright or without the
-browser every test here skips and says why; a browser that is there but
-fails is a failure.
+"""The web board in a real browser: Debian's Chromium driven by Playwright
+(tests/browser_support.py: without Playwright or the browser every test here
+skips and says why; a browser that is there but fails is a failure).
 """
 from __future__ import annotations
 
-import os
 import re
 import time
 from pathlib import Path
 
 import pytest
+from browser_support import chromium
 from web_support import HARD, SMALL, live_server
-
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
-
-CHROMIUM = os.environ.get("DURAK_CHROMIUM", "/usr/bin/chromium")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium with apt)",
-                allow_module_level=True)
-
-#: Chromium's switches for a quiet headless run as root in a container.
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +21,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

@@ -1,31 +1,21 @@
 """The follow, review and puzzle pages in a real browser (Debian's Chromium, Playwright).
 
-As in test_web_browser.py: never Playwright's own browser download; without
+tests/browser_support.py launches the browser: never Playwright's own download; without
 Playwright or /usr/bin/chromium every test here skips and says why.
 """
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
+from browser_support import chromium
 from web_support import FOLLOWED, FOLLOWED_DEAL, followed_entries, live_server
 
 from solver.cli import main
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
-
-CHROMIUM = os.environ.get("DURAK_CHROMIUM", "/usr/bin/chromium")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium with apt)",
-                allow_module_level=True)
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -37,10 +27,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def new_page(browser, viewport):

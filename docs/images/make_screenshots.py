@@ -19,7 +19,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Iterator
 from urllib.parse import quote
 
 from playwright.sync_api import Page, sync_playwright
@@ -48,6 +50,17 @@ def ready(page: Page, url: str) -> None:
     page.wait_for_selector("body[data-ready='1']", state="attached")
 
 
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium (or $DURAK_CHROMIUM), headless, through Playwright."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=os.environ.get("DURAK_CHROMIUM",
+                                                                   "/usr/bin/chromium"),
+                                    headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
 def shots(base: str, groups: set[str]) -> None:
     if "board" in groups:
         board_shots(base)
@@ -56,10 +69,7 @@ def shots(base: str, groups: set[str]) -> None:
 
 
 def board_shots(base: str) -> None:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=os.environ.get("DURAK_CHROMIUM",
-                                                                   "/usr/bin/chromium"),
-                                    headless=True, args=ARGS)
+    with chromium() as browser:
         for size, suffix in ((LAPTOP, ""), (PHONE, "-phone")):
             page = browser.new_page(viewport=size)
             # the board: a bout in progress, the pile with its face-up trump, a hidden hand
@@ -97,7 +107,6 @@ def board_shots(base: str) -> None:
             page.wait_for_selector("#play-hint-result .wdl", timeout=60_000)
             page.screenshot(path=OUT / f"web-game{suffix}.png", full_page=True)
             page.close()
-        browser.close()
 
 
 #: A followed game (tests/web_support.py's): entered up to the middle of a bout.
@@ -121,10 +130,7 @@ def page_shots(base: str) -> None:
                         "random", "--games", "1", "--players", "2", "--seed", "1", "--record",
                         d], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
         record = (Path(d) / "deal0000-a1.txt").read_text()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=os.environ.get("DURAK_CHROMIUM",
-                                                                   "/usr/bin/chromium"),
-                                    headless=True, args=ARGS)
+    with chromium() as browser:
         for size, suffix in ((LAPTOP, ""), (PHONE, "-phone")):
             page = browser.new_page(viewport=size)
             # follow: seat 1 covers the pair (the second cover by a click); seat 2 is asked
@@ -149,7 +155,6 @@ def page_shots(base: str) -> None:
             page.wait_for_selector("#pz-refutation")
             page.screenshot(path=OUT / f"web-puzzles{suffix}.png", full_page=True)
             page.close()
-        browser.close()
 
 
 def main() -> int:
