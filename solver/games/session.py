@@ -44,6 +44,7 @@ from solver.game.moves import Kind, Move, parse_move_with_seat
 from solver.game.outcome import outcome_info, phase_name, seat_roles
 from solver.game.rules import Rules
 from solver.game.state import NO_COVER, GameState, Phase
+from solver.games.narration import Told, narrate
 from solver.games.record import Game, known_deal
 from solver.games.replay import Replay
 from solver.games.review import REVIEW_MAX_TIME, advise
@@ -95,11 +96,14 @@ class Turn:
 @dataclass(frozen=True)
 class Accepted:
     """What one call of :meth:`GameSession.enter` added: the entries (``2:6D``,
-    ``3:pass``, ``draw 7H``) and a note for the player (the passes the record
-    implied, a move held until the draw is named)."""
+    ``3:pass``, ``draw 7H``), a note for the player (the passes the record
+    implied, a move held until the draw is named) and what is told at the table
+    after them (:mod:`solver.games.narration`: bouts beaten, taken or
+    transferred, draws, seats out, whose bout it is)."""
 
     entries: tuple[str, ...]
     note: str = ""
+    told: tuple[Told, ...] = ()
 
 
 class GameSession:
@@ -129,6 +133,7 @@ class GameSession:
             self._games.append(self._games[-1].extended([tok]))
         self.seed = seed
         self.held: str | None = None   # a move typed before the draw it made due
+        self._told: list[list[Told]] = []  # the narration of each entry, as far as told
         self._policy: Any = None
         self._known: tuple[Game, GameState | None] | None = None
         self._kcache: tuple[tuple[int, int], Game, Knowledge] | None = None
@@ -266,6 +271,12 @@ class GameSession:
 
     # ------------------------------------------------------------ entries
     def enter(self, text: str) -> Accepted:
+        """Take one line of play (:meth:`_enter`), with what is told after it."""
+        n = len(self.entries)
+        acc = self._enter(text)
+        return replace(acc, told=tuple(self.told(n)))
+
+    def _enter(self, text: str) -> Accepted:
         """Take one line of play: a move (with or without its seat, with or without
         its ``+``, ``>`` or attack card where only one reading fits), ``draw 7H KD``
         or, when a draw is due, the drawn cards alone.  Raises a
@@ -384,10 +395,28 @@ class GameSession:
             tracker.play(m)
         rng = random.Random(f"engine:{self._fingerprint()}:{len(self.entries)}")
         move = choose_move(policy, tracker, seat, rng)
-        return self._play_token(f"{t.seat}:{move}")
+        n = len(self.entries)
+        acc = self._play_token(f"{t.seat}:{move}")
+        return replace(acc, told=tuple(self.told(n)))
 
     def _fingerprint(self) -> int:
         return zlib.crc32(self.base.format().encode())
+
+    def told(self, start: int = 0) -> list[Told]:
+        """What was told at the table after the entries from ``start`` (0-based) on,
+        in order (:func:`solver.games.narration.narrate`; each entry's narration is
+        kept, so a game is told once however often it is asked)."""
+        done = len(self._told)
+        if done < len(self.entries):
+            self._told.extend(narrate(self._games[done], self.game.events[done:]))
+        return [t for told in self._told[start:] for t in told]
+
+    def log(self) -> list[dict[str, Any]]:
+        """The whole narration for the page's game log: each :class:`Told` as JSON with
+        the number of the entry (1-based) after which it was told."""
+        self.told(len(self.entries))
+        return [{**t.to_json(), "entry": i + 1} for i, told in enumerate(self._told)
+                for t in told]
 
     # ------------------------------------------------------------ answers
     def check_hint(self) -> None:
@@ -489,10 +518,12 @@ class GameSession:
             del self._games[len(entries) + 1:]
         else:
             self._games = [self.base]
+            self._told = []
             for tok in entries:
                 self._games.append(self._games[-1].extended([tok]))
         self.game = self._games[-1]
         self.entries = list(entries)
+        del self._told[len(entries):]
         self.save()
 
     def _try(self, token: str) -> Game | DurakError:
