@@ -36,6 +36,7 @@ from solver.errors import BudgetExceeded, DurakError, OptionError, PositionError
 from solver.game.outcome import outcome_info, outcome_text, phase_name
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
+from solver.notation.people import move_text, symbols_wanted
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -385,10 +386,13 @@ def handles_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def print_hint_table(res: Any) -> None:
+def print_hint_table(res: Any, symbols: bool | None = None) -> None:
     """The hint table of a :class:`~solver.hints.HintResult` (`durak hint`, and
-    `durak analyse` or `durak game` on hidden cards)."""
+    `durak analyse` or `durak game` on hidden cards); the moves for people
+    (``7♥/A♥``) at a terminal that shows the suit symbols (``symbols``: None asks
+    :func:`~solver.notation.people.symbols_wanted`), else in ASCII."""
     con = stdout_console()
+    sym = symbols_wanted(sys.stdout) if symbols is None else symbols
     how = (f"every consistent deal ({res.samples:,})" if res.exhaustive
            else f"{res.samples:,} sampled deals of {res.deals_total:,}")
     by = (f"a {res.iterations:,}-iteration search averaged with a greedy playout"
@@ -409,7 +413,8 @@ def print_hint_table(res: Any) -> None:
     t.add_column("score", justify="right")
     t.add_column("best in", justify="right")
     for i, m in enumerate(res.moves):
-        name = f"[bold]{m.move}[/bold]" if m.move == res.best else m.move
+        shown = move_text(m.move, sym)
+        name = f"[bold]{shown}[/bold]" if m.move == res.best else shown
         t.add_row("*" if m.move == res.best else "", name, f"{m.win:.1%}", f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}",
                   f"{m.loss:.1%}", f"{m.score:+.3f}", f"{m.best:.0%}")
     con.print(t)
@@ -430,4 +435,4 @@ def print_hint_table(res: Any) -> None:
     kept = getattr(res, "kept", None)
     if kept is not None:
         con.print(kept.text())
-    con.print(f"recommended: [bold]{res.best}[/bold] (marked *)")
+    con.print(f"recommended: [bold]{move_text(res.best, sym)}[/bold] (marked *)")

@@ -45,10 +45,13 @@ from solver.games.session import GameSession, default_record_path
               help="Deals per hint (default 256 with two players, 512 with more).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the hints' deals (the review's default too).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Cite the rules' ids in the messages (R17, R20), as docs/rules.md numbers them.")
 @handles_errors
 def game_command(game: str | None, resume: str | None, record: str | None,
                  players: int | None, rules: str | None, trump: str | None, deal: str | None,
-                 me: int | None, attacker: int | None, samples: int | None, seed: int) -> None:
+                 me: int | None, attacker: int | None, samples: int | None, seed: int,
+                 verbose: bool) -> None:
     """Follow a game at a real table from your seat: type the moves as they are
     played, the cards you draw when asked; `hint`, `auto`, `solve`, `undo`, `review`.
 
@@ -74,7 +77,7 @@ def game_command(game: str | None, resume: str | None, record: str | None,
         raise OptionError("this record is a game against the engine: go on with "
                           "`durak play --resume FILE`")
     _start(session)
-    sys.exit(GamePrompt(session, "game", samples).run())
+    sys.exit(GamePrompt(session, "game", samples, verbose=verbose).run())
 
 
 def _start(session: GameSession) -> None:

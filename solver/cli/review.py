@@ -11,6 +11,7 @@ from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                read_game_text, stdout_console)
 from solver.errors import OptionError
+from solver.notation.people import move_text, symbols_wanted
 from solver.outfile import check_target, whole_file
 from solver.games import Game
 from solver.games.review import (LABEL_ORDER, MIN_DEALS, REVIEW_MAX_TIME, REVIEW_SAMPLES, Review,
@@ -18,6 +19,8 @@ from solver.games.review import (LABEL_ORDER, MIN_DEALS, REVIEW_MAX_TIME, REVIEW
 
 #: What to type when the plot extra is missing.
 PLOT_INSTALL = "pip install 'durak-solver[plot]'"
+#: The width of a review written to a file or a pipe: the whole table, never squeezed.
+WIDE = 1000
 _STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "dark_orange",
           "blunder": "bold red", "unclear": "dim"}
 #: The chart's colour of each label (matplotlib names), for its points and its key.
@@ -143,8 +146,16 @@ def plot_review(res: Review, path: str) -> None:
     plt.close(fig)
 
 
-def print_review(res: Review) -> None:
+def print_review(res: Review, symbols: bool | None = None) -> None:
+    """The review for people: a table of the decisions, the decisive ones, where the
+    game was lost, a summary per seat.  The moves as ``7♥/A♥`` at a terminal that
+    shows the suit symbols (``symbols``: None asks
+    :func:`~solver.notation.people.symbols_wanted`), else in ASCII; written whole
+    when stdout is not a terminal (a file or a pipe is not squeezed to 80 columns)."""
     con = stdout_console()
+    if not con.is_terminal:
+        con.width = WIDE
+    sym = symbols_wanted(sys.stdout) if symbols is None else symbols
     t = Table(title=f"review of seat {'+'.join(map(str, res.seats))} "
                     f"(estimates: the hint at {res.samples} deals, seed {res.seed})",
               title_justify="left")
@@ -162,19 +173,22 @@ def print_review(res: Review) -> None:
                 else f"{d.best_chance:.2f}")
         how = ("exact" if d.exact else f"{d.deals}/{d.wanted} deals" if d.cut
                else f"all {d.deals} deals" if d.deals < res.samples else "est.")
-        row = [str(d.number), str(d.seat), d.played, chance, d.best, best, f"{d.loss:.2f}",
+        row = [str(d.number), str(d.seat), move_text(d.played, sym), chance,
+               move_text(d.best, sym), best, f"{d.loss:.2f}",
                f"[{style}]{d.label}[/{style}]", how]
         t.add_row(*(row if many else row[:1] + row[2:]))
     con.print(t)
     for d in res.decisive:
-        con.print(f"decisive: move {d.number}, seat {d.seat} played {d.played}: "
+        con.print(f"decisive: move {d.number}, seat {d.seat} played {move_text(d.played, sym)}: "
                   f"{d.best_value.text if d.best_value else '?'} -> "
-                  f"{d.played_value.text if d.played_value else '?'} (best {d.best})")
+                  f"{d.played_value.text if d.played_value else '?'} "
+                  f"(best {move_text(d.best, sym)})")
     lost = res.lost_after
     if lost is not None:
-        con.print(f"lost after: move {lost.number}, seat {lost.seat} played {lost.played}: "
+        con.print(f"lost after: move {lost.number}, seat {lost.seat} played "
+                  f"{move_text(lost.played, sym)}: "
                   f"chance {lost.best_chance:.2f} -> {lost.played_chance:.2f} "
-                  f"(best {lost.best}); it never came back to an even chance")
+                  f"(best {move_text(lost.best, sym)}); it never came back to an even chance")
     for s in res.summaries:
         counts = ", ".join(f"{n} {name}" for name, n in s.labels.items() if n)
         con.print(f"seat {s.seat}: {s.decisions} decisions ({s.exact} exact): "

@@ -106,6 +106,18 @@ class Accepted:
     told: tuple[Told, ...] = ()
 
 
+@dataclass(frozen=True)
+class OnlyMove:
+    """The hint when the player has one legal move: it, and no deal sampled."""
+
+    player: int
+    best: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "best": self.best, "only": True,
+                "moves": [{"move": self.best}]}
+
+
 class GameSession:
     """A game in progress (see the module docstring).
 
@@ -433,13 +445,18 @@ class GameSession:
 
     def hint(self, samples: int | None = None, seed: int | None = None,
              max_time: float | None = None, exact_time: float | None = REVIEW_MAX_TIME,
-             progress: Callable[[int, int], None] | None = None) -> SolveResult | HintResult:
+             progress: Callable[[int, int], None] | None = None
+             ) -> SolveResult | HintResult | OnlyMove:
         """The advice for the player now, exactly what `durak review` judges this
         decision by (:func:`solver.games.review.advise`): the exact analysis of every
         move once his knowledge places every card (pile empty), else the hint
         engine on his knowledge -- every public fact of the game -- at its default
-        deals and the session's seed."""
+        deals and the session's seed.  With one legal move there is nothing to
+        weigh (and the review judges no such move): :class:`OnlyMove`, at once."""
         self.check_hint()
+        moves = self.turn().moves
+        if moves is not None and len(moves) == 1:
+            return OnlyMove(self.me, moves[0])
         return advise(self.knowledge(), self.known_state(), samples=samples,
                       seed=self.seed if seed is None else seed, max_time=max_time,
                       exact_time=exact_time, progress=progress)
@@ -452,12 +469,12 @@ class GameSession:
         """Write the record to the session's file, whole (a temporary file renamed
         over it: a stop at any moment leaves the old record or the new one)."""
         if self._file is not None:
-            self._file.write(self.game.format())
+            self._file.write(self.record_text())
 
     def save_copy(self, path: str | os.PathLike[str]) -> Path:
         """Write the record to another file as well (whole, by a rename)."""
         p = Path(path)
-        write_whole(str(p), self.game.format(), option="save")
+        write_whole(str(p), self.record_text(), option="save")
         return p
 
     def close(self) -> None:
@@ -578,8 +595,15 @@ class GameSession:
             if s.to_move != self.game.me:
                 raise MoveError(f"it is seat {s.to_move + 1}'s turn (the engine's)")
             seat = self.me
-        readings = _readings(body, s, deck)
         asked = seat if seat is not None else s.to_move + 1
+        if asked == self.me and not s.hidden[self.game.me]:
+            # his own cards are known to him: say so, not where the card lies (a secret)
+            named = [parse_card(p, deck) for p in re.split(r"[\s,/+>!]+", body)
+                     if _is_card(p, deck)]
+            lacking = [c for c in named if not (s.hands[self.game.me] | s.table_mask) >> c & 1]
+            if lacking:
+                raise MoveError("you don't hold " + " ".join(card_name(c) for c in lacking))
+        readings = _readings(body, s, deck)
         good = self._valid(readings, [asked])
         if len(good) > 1:  # the reading of the turn now before one implying passes first
             now = [g for g in good if _fits(g, s)]
@@ -727,5 +751,5 @@ class _RecordFile:
             self._lock = None
 
 
-__all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "GameSession", "Turn",
+__all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "GameSession", "OnlyMove", "Turn",
            "default_record_path", "split_entries"]

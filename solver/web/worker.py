@@ -29,7 +29,7 @@ from solver.game.moves import Move
 from solver.game.outcome import outcome_info
 from solver.games import Game
 from solver.games.review import review
-from solver.games.session import GameSession
+from solver.games.session import GameSession, OnlyMove
 from solver.puzzles import train
 from solver.puzzles.collection import find_puzzle, load_all
 from solver.web.board import board_view
@@ -135,7 +135,7 @@ def _game_hint(params: dict[str, Any], solver: Solver, progress: Progress,
     s = GameSession.load(params["record"])
     res = s.hint(samples=params.get("samples"), max_time=params.get("max_time"),
                  progress=progress)
-    if isinstance(res, SolveResult):
+    if isinstance(res, (SolveResult, OnlyMove)):
         return res.to_json(), 0, None
     if res.complete:
         return res.to_json(), 0, None
