@@ -18,6 +18,7 @@ from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
 from solver.game.rules import parse_rules
 from solver.games import Game
+from solver.games.seal import seal, unseal
 from solver.games.session import GameSession, OnlyMove
 from solver.notation.people import (card_text, drop_rule_ids, move_text, people_text,
                                     symbols_wanted)
@@ -183,3 +184,31 @@ def test_a_hint_with_one_legal_move_answers_at_once():
             return
         s.enter(rng.choice(moves))
     pytest.fail("no turn with one legal move in this game")
+# ------------------------------------------------------------------ the record face down
+def test_the_engines_cards_stay_face_down_in_the_record_until_the_game_ends(tmp_path):
+    path = tmp_path / "p.txt"
+    s = GameSession.new(2, seed=11, engine="greedy", path=path)
+    engine_deal = " ".join(card_name(c) for c in cards_of(s.game.deals[1]))
+    pile = " ".join(card_name(c) for c in s.game.pile)
+    rng = random.Random(1)
+    while not s.is_over:
+        text = path.read_text()
+        assert "sealed " in text and engine_deal not in text and pile not in text
+        assert not re.search(r"^(deal 2|pile)\b", text, re.M)
+        assert f"deal 1 {' '.join(card_name(c) for c in cards_of(s.game.deals[0]))}" in text
+        again = Game.parse(text)  # reads, resumes and reviews as a plain record
+        assert again.format() == s.game.format() and again.final == s.state
+        s.engine_move() if s.engine_to_move else s.enter(rng.choice(s.turn().moves))
+    text = path.read_text()
+    assert "sealed" not in text and f"deal 2 {engine_deal}" in text and f"pile {pile}" in text
+    s.close()
+
+
+def test_a_broken_seal_is_a_record_error():
+    s = GameSession.new(2, seed=2, engine="greedy")
+    text = s.record_text()
+    assert unseal(text) != text and seal(unseal(text)) == text
+    with pytest.raises(RecordError, match="sealed"):
+        Game.parse(re.sub(r"sealed \S+", "sealed abc$%", text))
+    followed = GameSession.follow(2, "9H", "6S 7S KH 8C 9C AC", me=1, attacker=2)
+    assert seal(followed.record_text()) == followed.record_text()  # nothing to hide

@@ -48,6 +48,7 @@ from solver.games.narration import Told, narrate
 from solver.games.record import Game, known_deal
 from solver.games.replay import Replay
 from solver.games.review import REVIEW_MAX_TIME, advise
+from solver.games.seal import seal
 from solver.hints import HintResult
 from solver.hints.knowledge import Knowledge, PublicTracker
 from solver.match import choose_move, make_policy
@@ -463,7 +464,10 @@ class GameSession:
 
     # ------------------------------------------------------------ output
     def record_text(self) -> str:
-        return self.game.format()
+        """The record as it is written out: against the engine, while the game is on,
+        with the engine's deals and the pile order face down (:mod:`solver.games.seal`)."""
+        text = self.game.format()
+        return seal(text) if self.game.engine is not None and not self.is_over else text
 
     def save(self) -> None:
         """Write the record to the session's file, whole (a temporary file renamed
