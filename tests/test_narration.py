@@ -177,10 +177,10 @@ def test_the_telling_in_words():
     lines = [t.text() for line in ("6D", "KH", "pass", "7h") for t in s.enter(line).told]
     assert lines == ["Seat 2 leads 6♦", "You cover 6♦ with K♥", "Seat 2 passes",
                      "Beaten off by you: 6♦ K♥ to the discards", "Seat 2 draws 1 card",
-                     "You lead against seat 2", "You draw 7♥"]
+                     "You draw 7♥", "You lead against seat 2"]
     assert [t.text(symbols=False) for t in s.told()][:2] == ["Seat 2 leads 6D",
                                                              "You cover 6D with KH"]
     log = s.log()
     assert log[0] == {"kind": "move", "seat": 2, "cards": ["6D"], "count": 0, "to": None,
                       "move": "6D", "text": "Seat 2 leads 6♦", "entry": 1}
-    assert log[-1]["entry"] == 4 and log[-1]["cards"] == ["7H"]
+    assert log[-2]["entry"] == 4 and log[-2]["cards"] == ["7H"] and log[-1]["kind"] == "turn"

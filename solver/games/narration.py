@@ -134,15 +134,20 @@ def narrate(before: Game, events: list[Event]) -> list[list[Told]]:
         r.apply(ev)
         told: list[Told] = []
         for s, mv, nxt in r.steps:
-            told.extend(_tell_move(s, mv, nxt, me, full))
+            step = _tell_move(s, mv, nxt, me, full)
             if not full and nxt.hidden[me] > s.hidden[me] and s.table and not nxt.table:
                 got = nxt.hand_size(me) - _before_draw(s, mv, me)
                 known = nxt.hands[me] & ~s.hands[me] & ~_bout_cards(s, mv)
                 pending = (got, known)
+                step = [t for t in step if t.kind != "turn"]  # told after the draw
+            told.extend(step)
         if ev.kind == "draw" and pending is not None:
             named = sum(bit(c) for c in ev.cards) | pending[1]
             told.append(Told("draw", me + 1, me + 1, tuple(cards_of(named)), pending[0]))
             pending = None
+            now = r.state
+            if not now.table and not now.is_over:
+                told.append(Told("turn", now.attacker + 1, me + 1, to=now.defender + 1))
         out.append(told)
     return out
 
