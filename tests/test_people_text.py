@@ -118,19 +118,28 @@ TYPOS = [
     ("ace", DEFEND, "'ace' is not a move: did you mean 6♣/A♣?"),
     ("ace", LEAD, "'ace' is not a move: did you mean A♦?"),
     ("sevens", LEAD, "'sevens' is not a move: did you mean 7♥, 7♦ or 7♥,7♦?"),
-    ("6c/ad", DEFEND, "'6c/ad' is not a move: did you mean 6♣/A♣?"),
+    ("6c/ad", DEFEND, "you don't hold A♦; you may cover 6♣ with A♣ or K♣, or take"),
+    ("6c/kh", DEFEND, "6♣/K♥ does not beat; you may cover 6♣ with A♣ or K♣, or take"),
+    ("2:take", DEFEND, "it is seat 1's turn; you may cover 6♣ with A♣ or K♣, or take"),
     ("10ss", THROW, "'10ss' is not a move: did you mean +10♠?"),
     ("+jdd", THROW, "'+jdd' is not a move: did you mean +J♦?"),
     ("zz", DEFEND, "'zz' is not a move; you may cover 6♣ with A♣ or K♣, or take"),
     ("tkae", None, "'tkae' is not a move: did you mean take?"),
     ("pss", None, "'pss' is not a move: did you mean pass?"),
     ("6S", DEFEND, None),  # only cards the session refused for its own reason
+    ("AC", ["6C/AC", "7C/AC"], "'A♣' can mean 1:6♣/A♣ or 1:7♣/A♣: type the one you mean"),
 ]
+
+
+#: The session's refusal of each of those it refuses for a reason of its own.
+REFUSED = {"6c/ad": "you don't hold AD", "6c/kh": "6C/KH does not beat",
+           "2:take": "it is seat 1's turn", "6S": "x",
+           "AC": "'AC' can mean 1:6C/AC or 1:7C/AC: type the one you mean"}
 
 
 @pytest.mark.parametrize("typed,moves,said", TYPOS)
 def test_a_typo_gets_its_nearest_legal_reading(typed, moves, said):
-    got = answer(typed, "x", moves)
+    got = answer(typed, REFUSED.get(typed, "x"), moves)
     if said is None:
         assert got == "x; you may cover 6♣ with A♣ or K♣, or take"
     else:
@@ -212,3 +221,37 @@ def test_a_broken_seal_is_a_record_error():
         Game.parse(re.sub(r"sealed \S+", "sealed abc$%", text))
     followed = GameSession.follow(2, "9H", "6S 7S KH 8C 9C AC", me=1, attacker=2)
     assert seal(followed.record_text()) == followed.record_text()  # nothing to hide
+
+
+# ------------------------------------------------------------------ at the prompt
+@pytest.mark.parametrize("verbose", [False, True])
+def test_the_prompt_tells_the_game_and_answers_a_typo(monkeypatch, verbose):
+    """`durak game` fed lines on a pipe: each entry told (ASCII on a pipe), a typo
+    answered with its nearest reading and nothing entered, the rule ids only under
+    --verbose."""
+    from solver.cli.prompt import GamePrompt
+
+    s = GameSession.follow(2, "9H", "6S 7S KH 8C 9C AC", me=1, attacker=2)
+    lines = iter(["6D\n", "tkae\n", "KH\n", "\n", "7h\n", "hnit\n", "quit\n"])
+
+    class Stdin(io.StringIO):
+        def isatty(self) -> bool:
+            return False
+
+        def readline(self, *args: object) -> str:
+            return next(lines, "")
+
+    out: list[str] = []
+    monkeypatch.setattr("sys.stdin", Stdin())
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    monkeypatch.delenv("DURAK_CARDS", raising=False)
+    code = GamePrompt(s, "game", out=lambda x: out.append(str(x)), verbose=verbose).run()
+    assert code == 0
+    said = "\n".join(out)
+    for line in ("Seat 2 leads 6D", "'tkae' is not a move: did you mean take?",
+                 "You cover 6D with KH", "Seat 2 passes", "Beaten off by you: 6D KH to the discards",
+                 "Seat 2 draws 1 card", "You draw 7H", "You lead against seat 2",
+                 "'hnit' is not a move: did you mean hint?"):
+        assert line in [x.strip() for x in out], (line, said)
+    assert s.entries == ["2:6D", "1:6D/KH", "2:pass", "draw 7H"]
+    assert ("(R17)" in said) == verbose

@@ -155,14 +155,19 @@ def answer(typed: str, error: str, moves: list[str] | None, symbols: bool = True
     his turn or they are not known -- then only the commands and the words):
 
     * a card he does not hold: the moves he may make instead;
+    * a move as written that the rules refuse (``K♥`` that does not beat ``A♣``): the
+      session's reason, and on his turn what he may do;
     * a typo: the nearest readings ("did you mean take?");
-    * on his turn, anything else: what he may do, after the session's reason when
-      what he typed was a move (``K♥`` that does not beat ``A♣``).
+    * on his turn, anything else: what he may do.
 
     None: the session's message says it best."""
     typed = typed.strip()
     if error.startswith("you don't hold") and moves:
         return f"{people_text(error, symbols)}; you may {may(moves, symbols)}"
+    if " can mean " in error:  # several readings: the session names them
+        return people_text(error, symbols)
+    if _parses(typed):  # a move as written, refused by the rules: the session says why
+        return f"{people_text(error, symbols)}; you may {may(moves, symbols)}" if moves else None
     near = nearest(typed, moves or [], list(commands) + (list(WORDS) if moves is None else []))
     if near:
         shown = [move_text(m, symbols) if m not in commands else m for m in near[:MAX_NAMED]]
@@ -172,8 +177,6 @@ def answer(typed: str, error: str, moves: list[str] | None, symbols: bool = True
     word = nearest(typed, [], WORDS)
     if word:
         return f"{word[0]} is not a move now; you may {may(moves, symbols)}"
-    if _parses(typed):
-        return f"{people_text(error, symbols)}; you may {may(moves, symbols)}"
     return f"{typed!r} is not a move; you may {may(moves, symbols)}"
 
 
