@@ -204,7 +204,9 @@ class DurakBoard {
     const box = el("section", "seat" + (s.to_move ? " to-move" : "") + (compact ? " compact" : ""));
     box.dataset.seat = s.seat;
     const head = el("div", "seat-head");
-    head.appendChild(el("span", "seat-name", s.name ? `Seat ${s.seat} (${s.name})` : `Seat ${s.seat}`));
+    const name = el("span", "seat-name", `Seat ${s.seat}`);
+    if (s.name) name.appendChild(el("span", "seat-who", ` (${s.name})`));
+    head.appendChild(name);
     for (const r of s.roles) head.appendChild(el("span", "role role-" + r, r));
     if (s.me) head.appendChild(el("span", "role role-me", "me"));
     if (s.to_move) head.appendChild(el("span", "role role-turn", "to move"));

@@ -82,3 +82,18 @@ function boardInView(root) {
   const r = root.getBoundingClientRect();
   if (r.top < 0 || r.top > window.innerHeight * 0.5) root.scrollIntoView({ block: "start" });
 }
+
+// On a phone the board docks at the top of the screen while the page below it is read
+// (style.css, .docked) -- where it leaves room for that: at most 3/4 of the window.
+(function dockBoards() {
+  const docks = [...document.querySelectorAll(".board-dock")];
+  const fit = () => {
+    for (const d of docks) d.classList.toggle("docked", d.scrollHeight <= 0.75 * window.innerHeight);
+  };
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(fit);
+    for (const d of docks) watch.observe(d);
+  }
+  window.addEventListener("resize", fit);
+  fit();
+})();
