@@ -36,7 +36,7 @@ from solver.errors import BudgetExceeded, DurakError, OptionError, PositionError
 from solver.game.outcome import outcome_info, outcome_text, phase_name
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
-from solver.notation.people import move_text, symbols_wanted
+from solver.notation.people import move_text, people_text, symbols_wanted
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -434,5 +434,5 @@ def print_hint_table(res: Any, symbols: bool | None = None) -> None:
                   f"playout weighs {res.playout_weight:g} in a searched deal's score.[/dim]")
     kept = getattr(res, "kept", None)
     if kept is not None:
-        con.print(kept.text())
+        con.print(people_text(kept.text(), sym))
     con.print(f"recommended: [bold]{move_text(res.best, sym)}[/bold] (marked *)")
