@@ -272,7 +272,9 @@ def answer_response(job: Job) -> Response:
         return JSONResponse(job.answer, headers=headers)
     code = job.exit_code
     if job.state == "cancelled":
-        return error_response(499, job.error or "cancelled", exit_code=130)
+        # the server stopping (Ctrl-C, SIGTERM) is its own doing: 503, the reason, try again
+        return error_response(503 if job.stopped else 499, job.error or "cancelled",
+                              exit_code=job.exit_code or 130)
     status = 400 if code == 2 else 503 if code == 3 else 500
     return error_response(status, job.error or "error", exit_code=code)
 
