@@ -72,7 +72,7 @@ BURSTS = 4
 #: Seconds a repeated warning stays silent.
 QUIET_SECONDS = 60.0
 
-_STOPPED_BY = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}
+_STOPPED_BY: dict[int, str] = {int(signal.SIGINT): "Ctrl-C", int(signal.SIGTERM): "SIGTERM"}
 
 
 def connection_cap(workers: int) -> int:
