@@ -197,7 +197,11 @@ def _stream_file(path: str) -> Iterator[str]:
     """:func:`whole_file` for a device or a FIFO: a temporary file elsewhere,
     copied into ``path`` once the block ends without an error."""
     ext = os.path.splitext(path)[1]
-    fd, tmp = tempfile.mkstemp(prefix="durak-", suffix=f".tmp{ext}")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix="durak-", suffix=f".tmp{ext}")
+    except OSError as e:  # the temporary folder refused: named, not a random name in it
+        e.filename = tempfile.gettempdir()
+        raise
     os.close(fd)
     try:
         yield tmp
