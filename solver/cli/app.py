@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import importlib
+import io
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -62,8 +63,7 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             interrupted(as_json)
         except click.ClickException as e:
-            e.message = shorten(e.message)
-            raise
+            show_shortened(e)
         except OSError as e:
             sys.exit(os_failure(e))
         ctx.meta[JSON_KEY] = as_json
@@ -75,10 +75,23 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             interrupted(ctx.meta.get(JSON_KEY, False))
         except click.ClickException as e:
-            e.message = shorten(e.message)
-            raise
+            show_shortened(e)
         except OSError as e:
             sys.exit(os_failure(e))
+
+
+def show_shortened(error: click.ClickException) -> NoReturn:
+    """Show click's error as click would, each line with its long tokens cut
+    (:func:`solver.errors.shorten`), and exit with its code.
+
+    click (8.2 on) declares an error's ``message`` final, so the error is not
+    edited: what it shows is written to a buffer first, then cut, and a 200 KB
+    argument never fills the terminal."""
+    shown = io.StringIO()
+    error.show(shown)
+    for line in shown.getvalue().splitlines():
+        click.echo(shorten(line), err=True)
+    sys.exit(error.exit_code)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
