@@ -10,7 +10,7 @@ import click
 
 from solver import __version__
 from solver.cli.launch import interrupted, os_failure
-from solver.errors import shorten
+from solver.errors import CoreMissing, shorten
 
 #: The module that defines each subcommand, imported when the command is used:
 #: `durak solve` need not load the hint engine, the game records or Dask.
@@ -52,7 +52,11 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in COMMANDS:
-            importlib.import_module(COMMANDS[cmd_name])  # registers it on this group
+            try:
+                importlib.import_module(COMMANDS[cmd_name])  # registers it on this group
+            except CoreMissing as e:  # a source tree without its core, say: what to do
+                click.echo(f"durak: error: {e}", err=True)
+                sys.exit(1)
         return super().get_command(ctx, cmd_name)
 
     def make_context(self, info_name: str | None, args: list[str], *rest: Any,
