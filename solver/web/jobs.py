@@ -137,12 +137,17 @@ def check_workers(ctx: Any | None = None, timeout: float = START_SECONDS) -> str
     try:
         start_forkserver(ctx)
         parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=exec, args=(_PROBE, {"conn": child}), daemon=True,
-                           name="durak-web-probe")
-        proc.start()
     except OSError as e:
         return f"a process cannot be started: {e.strerror or e}"
-    child.close()
+    proc = ctx.Process(target=exec, args=(_PROBE, {"conn": child}), daemon=True,
+                       name="durak-web-probe")
+    try:
+        proc.start()
+    except OSError as e:
+        parent.close()
+        return f"a process cannot be started: {e.strerror or e}"
+    finally:
+        child.close()
     try:
         if parent.poll(timeout):
             kind, text = parent.recv()
@@ -150,7 +155,8 @@ def check_workers(ctx: Any | None = None, timeout: float = START_SECONDS) -> str
             kind, text = "failed", f"a job process did not start within {timeout:g} s"
     except (EOFError, OSError):
         proc.join(5)
-        kind, text = "failed", f"a job process ended as it started (exit code {proc.exitcode})"
+        kind, text = "failed", (f"a job process ended as it started (exit code "
+                                f"{proc.exitcode}; its error is on the server's stderr)")
     finally:
         parent.close()
         if proc.is_alive():
