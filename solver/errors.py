@@ -100,3 +100,9 @@ class RecordError(DurakError):
         self.where = where
         self.problem = problem
         super().__init__(f"{where}: {problem}")
+
+
+class CoreMissing(ImportError):
+    """The compiled core ``solver._core`` cannot be loaded: not built, or built for
+    another Python.  Not a user's input error: its message says what to do
+    (:func:`solver.search.native.core_missing`), and the CLI prints it on one line."""

@@ -27,6 +27,12 @@ it dies (``prctl(PR_SET_PDEATHSIG)``), elsewhere a watchdog thread in each
 notices that the parent is gone (:func:`die_with_parent`, which any process
 durak starts can call).  A Dask LocalCluster's
 workers watch their parent themselves.
+
+Local workers are forked where the system allows it: a fork has the parent's
+modules already imported, so it runs the same package from whatever folder
+durak was started in -- a clone's top folder too, whose uncompiled ``solver/``
+a fresh interpreter would import first.  Where only ``spawn`` exists, the
+child is handed the parent's ``sys.path`` before it imports anything of durak's.
 """
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Test options: ``--runslow`` runs the tests marked ``slow`` (large sweeps).
+"""Test options: ``--runslow`` runs the tests marked ``slow`` (large sweeps);
+``-m "not install"`` leaves out the tests that install the package into fresh virtual
+environments (tests/test_install.py), which need the package index.
 
 Hypothesis runs derandomized by default, so a test run (CI included) is
 repeatable; ``HYPOTHESIS_PROFILE=explore`` draws new examples each run, the
@@ -21,6 +23,8 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: a large sweep, deselected unless --runslow")
+    config.addinivalue_line("markers", "install: installs the package into fresh virtual "
+                            "environments (needs the package index; offline: -m 'not install')")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -5,7 +5,6 @@ skips and says why; a browser that is there but fails is a failure).
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -31,7 +30,8 @@ def page(browser):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(20_000)
+    # a cap for each wait on the page's state, never a pause: a loaded machine is slow
+    pg.set_default_timeout(60_000)
     yield pg
     ctx.close()
     assert errors == [], errors
@@ -234,9 +234,9 @@ def test_a_phone_width_window_has_no_sideways_scrolling(browser, server):
     try:
         open_board(pg, server, "trump S; hands 7D 9D 6C 8C TC JC | 8D TD QC KC | JS QS AS 7H; "
                                "attacker 1")
-        for tab in ("#tab-analysis", "#tab-editor"):
-            pg.click(tab)
-            time.sleep(0.2)
+        for tab in ("analysis", "editor"):
+            pg.click(f"#tab-{tab}")
+            pg.wait_for_selector(f"#page-{tab}.active")
             width = pg.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, (tab, width)
     finally:

@@ -36,7 +36,8 @@ def new_page(browser, viewport):
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.set_default_timeout(20_000)
+    # a cap for each wait on the page's state, never a pause: a loaded machine is slow
+    pg.set_default_timeout(60_000)
     return ctx, pg, errors
 
 
@@ -75,17 +76,20 @@ def entries_text(page) -> str:
     return page.evaluate("document.getElementById('fw-entries').textContent")
 
 
-def click_board_move(page, root: str, move: str, done) -> None:
+def click_board_move(page, root: str, move: str, board: str) -> None:
     """Play ``move`` on the board component by clicks: its hand cards, then the button
-    or the attack card it covers where the cards have several uses."""
+    or the attack card it covers where the cards have several uses.
+
+    ``board`` is the page's board object: whether the cards already named the move
+    is read from its state (a selection still open), not guessed after a pause -- the
+    move's request may take any time on a loaded machine."""
     if not hand_cards(move):
         page.click(f"{root} .action[data-move='{move}']")
         return
     for c in hand_cards(move):
         page.click(f"{root} .card.playable[data-card='{c}']")
-    page.wait_for_timeout(50)
-    if done():
-        return
+    if page.evaluate(f"{board}.selected.length") == 0:
+        return  # the cards named one move: the board sent it
     act = page.locator(f"{root} .action[data-move='{move}']")
     if act.count():
         act.click()
@@ -105,14 +109,15 @@ def click_entry(page, entry: str, me: int) -> None:
     else:
         seat, move = entry.split(":", 1)
         if int(seat) == me:
-            click_board_move(page, "#fw-board", move, lambda: entries_text(page) != before)
+            click_board_move(page, "#fw-board", move, "Follow.board")
         elif not hand_cards(move):
             page.click(f"#fw-buttons button[data-entry='{entry}']")
         else:
             for c in hand_cards(move):
                 page.click(f"#fw-grid .card.playable[data-card='{c}']")
-            page.wait_for_timeout(50)
-            if entries_text(page) == before:
+            # a card with one use is entered at once (the page is busy until the answer
+            # comes); else the page offers the entry's button
+            if not page.evaluate("Follow.busy") and entries_text(page) == before:
                 page.click(f"#fw-buttons button[data-entry='{entry}']")
     page.wait_for_function(changed, arg=before)
     assert page.inner_text("#fw-error") == "", (entry, page.inner_text("#fw-error"))
@@ -254,8 +259,7 @@ def test_solve_one_puzzle_and_fail_one_with_its_refutation(page, server):
                 break
         assert good is not None
         before = page.evaluate("Puzzles.line.length")
-        click_board_move(page, "#pz-board", good,
-                         lambda: page.evaluate("Puzzles.busy || Puzzles.line.length") != before)
+        click_board_move(page, "#pz-board", good, "Puzzles.board")
         page.wait_for_function(f"Puzzles.line.length > {before} || "
                                "document.getElementById('pz-solved') !== null")
     page.wait_for_selector("#pz-solved")

@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import importlib
+import io
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from solver import __version__
 from solver.cli.launch import at_safe_point, interrupted, os_failure
-from solver.errors import shorten
+from solver.errors import CoreMissing, shorten
 
 #: The module that defines each subcommand, imported when the command is used:
 #: `durak solve` need not load the hint engine, the game records or Dask.
@@ -51,7 +52,11 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in COMMANDS:
-            importlib.import_module(COMMANDS[cmd_name])  # registers it on this group
+            try:
+                importlib.import_module(COMMANDS[cmd_name])  # registers it on this group
+            except CoreMissing as e:  # a source tree without its core, say: what to do
+                click.echo(f"durak: error: {e}", err=True)
+                sys.exit(1)
             at_safe_point()  # a Ctrl-C while it loaded (solver.cli.launch)
         return super().get_command(ctx, cmd_name)
 
@@ -63,8 +68,7 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             interrupted(as_json)
         except click.ClickException as e:
-            e.message = shorten(e.message)
-            raise
+            show_shortened(e)
         except OSError as e:
             sys.exit(os_failure(e))
         ctx.meta[JSON_KEY] = as_json
@@ -76,10 +80,23 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             interrupted(ctx.meta.get(JSON_KEY, False))
         except click.ClickException as e:
-            e.message = shorten(e.message)
-            raise
+            show_shortened(e)
         except OSError as e:
             sys.exit(os_failure(e))
+
+
+def show_shortened(error: click.ClickException) -> NoReturn:
+    """Show click's error as click would, each line with its long tokens cut
+    (:func:`solver.errors.shorten`), and exit with its code.
+
+    click (8.2 on) declares an error's ``message`` final, so the error is not
+    edited: what it shows is written to a buffer first, then cut, and a 200 KB
+    argument never fills the terminal."""
+    shown = io.StringIO()
+    error.show(shown)
+    for line in shown.getvalue().splitlines():
+        click.echo(shorten(line), err=True)
+    sys.exit(error.exit_code)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

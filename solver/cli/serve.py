@@ -18,12 +18,12 @@ from urllib.parse import quote
 import click
 
 from solver.cli.app import main
-from solver.cli.common import Seconds, handles_errors
+from solver.cli.common import ExitCode, Seconds, fail, handles_errors
 from solver.search import DEFAULT_MAX_TIME
 from solver.web import server
 from solver.web.api import Limits
 from solver.web.app import create_app
-from solver.web.jobs import default_workers
+from solver.web.jobs import check_workers, default_workers, unavailable_message
 from solver.web.store import DATA_DIR_ENV, GameStore, default_data_dir
 
 
@@ -77,6 +77,9 @@ def serve_command(host: str, port: int, open_browser: bool, workers: int | None,
     allowed = None if host in ("0.0.0.0", "::") else ["127.0.0.1", "localhost", "[::1]", host]
     app = create_app(workers=workers, limits=Limits(max_time=max_time), data_dir=data,
                      allowed_hosts=allowed)
+    reason = check_workers()  # a board whose every solve would fail is not served
+    if reason:
+        fail(unavailable_message(reason), ExitCode.INTERNAL)
     url = _url(host, port)
     click.echo(f"durak: serving the board on {url} (Ctrl-C stops; games are kept in {data})",
                err=True)

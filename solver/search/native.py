@@ -7,8 +7,13 @@ state, or a core move back into a :class:`Move`, lives in this module.
 """
 from __future__ import annotations
 
+import importlib.machinery
+import os
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from solver.errors import CoreMissing
 from solver.game.cards import DECK_LOW_RANK, cards_of
 from solver.game.moves import PASS, SWAP, TAKE, Move
 from solver.game.rules import FLAG_OPTIONS
@@ -17,14 +22,44 @@ from solver.game.state import GameState
 if TYPE_CHECKING:
     from solver._core import CState, Search
 
+
+def _has_core(package: Path) -> bool:
+    """Whether the folder of a ``solver`` package holds a compiled core."""
+    return any((package / f"_core{suffix}").exists()
+               for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def core_missing(exc: ImportError) -> str:
+    """Why the core did not load and what to do, from where this package lies.
+
+    The usual case: Python was started in a source checkout's top folder (its
+    folder comes first on ``sys.path``), so its uncompiled ``solver/`` was
+    imported instead of the package ``pip install .`` put in site-packages.
+    """
+    package = Path(__file__).resolve().parent.parent
+    top = package.parent
+    why = f"({type(exc).__name__}: {exc})"
+    if not (top / "ext" / "_core.pyx").exists():  # an installed package without its core
+        return (f"the compiled core solver._core cannot be loaded from {package} {why}: "
+                "reinstall the package (pip install --force-reinstall durak-solver)")
+    installed = next((entry for entry in (Path(e or os.curdir).resolve() for e in sys.path)
+                      if entry != top and _has_core(entry / "solver")), None)
+    if installed is not None:
+        first = (f"Python was started in {top}, which comes first on sys.path"
+                 if Path.cwd().resolve() == top else f"{top} comes first on sys.path")
+        return (f"the source tree {package} shadows the durak-solver installed in "
+                f"{installed} ({first}), and its core is not compiled: run from another "
+                "folder, or compile the core here with `pip install -e .`")
+    return (f"the compiled core solver._core is not built in the source tree {package}: "
+            f"run `pip install -e .` in {top} (it compiles ext/_core.pyx with Cython; a C "
+            "compiler and the Python headers are needed), or `pip install .` there and run "
+            f"durak from another folder {why}")
+
+
 try:
     import solver._core as core
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
-    raise ImportError(
-        "the compiled core solver._core is not built: install the package with "
-        "`pip install .` (or `pip install -e .` for development), which compiles ext/*.pyx "
-        f"with Cython ({exc})"
-    ) from exc
+    raise CoreMissing(core_missing(exc)) from exc
 
 
 def rule_flags(state: GameState) -> int:

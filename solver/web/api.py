@@ -275,7 +275,8 @@ def answer_response(job: Job) -> Response:
         # the server stopping (Ctrl-C, SIGTERM) is its own doing: 503, the reason, try again
         return error_response(503 if job.stopped else 499, job.error or "cancelled",
                               exit_code=job.exit_code or 130)
-    status = 400 if code == 2 else 503 if code == 3 else 500
+    # a job process that could not start is the server's state, not a bug: 503 and why
+    status = 400 if code == 2 else 503 if code == 3 or job.unavailable else 500
     return error_response(status, job.error or "error", exit_code=code)
 
 

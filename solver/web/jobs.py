@@ -11,20 +11,32 @@ wall-clock time.
 
 Processes come from a ``forkserver`` that has imported the solver once, so a
 fresh worker is ready in a few milliseconds, not the second an interpreter
-needs to import the package.
+needs to import the package.  The forkserver is started in the folder this
+server's ``solver`` package was imported from (:func:`start_forkserver`): it is
+a fresh interpreter with its working folder first on ``sys.path``, and started
+in a source checkout (a clone's top folder) it would import the checkout's
+uncompiled ``solver/`` instead of the installed package.  Whether a job process
+can start at all is asked before the server says it serves
+(:func:`check_workers`) and again whenever a process dies: a job whose process
+cannot start is answered 503 with the reason in one line.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import secrets
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
+import solver
 from solver.web import worker
 
 #: Jobs that may wait for a slot before the pool answers "busy" (HTTP 503).
@@ -46,8 +58,118 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: Seconds a job process may take to start and import the solver before it is
+#: taken as one that cannot start (the forkserver's first start imports it all).
+START_SECONDS = 60.0
+
+#: What :func:`check_workers`'s process runs: the job process's module imported as
+#: a job process imports it, and the outcome sent back.  The process's target is
+#: the built-in ``exec``, which any interpreter can load, so an import that fails
+#: is reported in words instead of killing the process before it can speak.
+_PROBE = """
+try:
+    import solver.web.worker
+    import solver.search.native
+except ImportError as e:
+    conn.send(("failed", str(e)))
+except BaseException as e:
+    conn.send(("failed", f"{type(e).__name__}: {e}"))
+else:
+    conn.send(("ready", solver.__file__))
+"""
+
+_forkserver_lock = threading.Lock()
+
+
 class PoolBusy(Exception):
     """Every slot is busy and the queue is full (HTTP 503)."""
+
+
+def package_home() -> str:
+    """The folder holding the ``solver`` package this process runs (a
+    ``site-packages``; a checkout's top folder for an editable install)."""
+    return str(Path(solver.__file__).resolve().parent.parent)
+
+
+def job_context() -> Any:
+    """The ``multiprocessing`` context of the job processes: a forkserver that
+    preloads the solver (:mod:`solver.web.preload`), else (Windows) spawn."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        # each worker starts an interpreter of its own, with this process's sys.path
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    # the forkserver dies with the server (solver/web/preload.py)
+    ctx.set_forkserver_preload(["solver.web.preload"])
+    return ctx
+
+
+def start_forkserver(ctx: Any) -> None:
+    """Start the forkserver (when it is not running) in :func:`package_home`.
+
+    The forkserver is ``python -c ...``, so its working folder comes first on its
+    ``sys.path`` (``multiprocessing`` hands it no other path before it preloads): started
+    in a clone's top folder it would import the clone's ``solver/``, whose core is
+    not compiled, and every job would fail.  Started where this process's package
+    lies, it imports the same package whatever folder the server was started in.
+    The working folder is changed only while the forkserver is launched.
+    """
+    if ctx.get_start_method() != "forkserver":
+        return
+    with _forkserver_lock:
+        try:
+            here: str | None = os.getcwd()
+        except OSError:  # the folder was removed: nothing to go back to
+            here = None
+        os.chdir(package_home())
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            if here is not None:
+                os.chdir(here)
+
+
+def check_workers(ctx: Any | None = None, timeout: float = START_SECONDS) -> str | None:
+    """None when a job process starts and imports the solver; else why not, one line.
+
+    Starts the forkserver (:func:`start_forkserver`) if needed, then one short-lived
+    process from it that imports the job module and says whether it could."""
+    ctx = ctx or job_context()
+    try:
+        start_forkserver(ctx)
+        parent, child = ctx.Pipe(duplex=False)
+    except OSError as e:
+        return f"a process cannot be started: {e.strerror or e}"
+    proc = ctx.Process(target=exec, args=(_PROBE, {"conn": child}), daemon=True,
+                       name="durak-web-probe")
+    try:
+        proc.start()
+    except OSError as e:
+        parent.close()
+        return f"a process cannot be started: {e.strerror or e}"
+    finally:
+        child.close()
+    try:
+        if parent.poll(timeout):
+            kind, text = parent.recv()
+        else:
+            kind, text = "failed", f"a job process did not start within {timeout:g} s"
+    except (EOFError, OSError):
+        proc.join(5)
+        kind, text = "failed", (f"a job process ended as it started (exit code "
+                                f"{proc.exitcode}; its error is on the server's stderr)")
+    finally:
+        parent.close()
+        if proc.is_alive():
+            proc.join(5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
+    return None if kind == "ready" else " ".join(str(text).split())
+
+
+def unavailable_message(reason: str) -> str:
+    """The one line a job gets when its process cannot start (HTTP 503)."""
+    return f"the server's worker processes cannot start: {reason}"
 
 
 @dataclass
@@ -71,6 +193,7 @@ class Job:
     exit_code: int | None = None
     budget: str | None = None
     error: str | None = None
+    unavailable: bool = False  # its process could not start (HTTP 503, not a bug's 500)
     cancel_requested: bool = False
     stopped: bool = False  # cancelled because the server is stopping (its request: 503)
     future: asyncio.Future[None] | None = None
@@ -141,14 +264,8 @@ class WorkerPool:
     def __init__(self, workers: int | None = None, max_queue: int = MAX_QUEUE):
         self.workers = workers or default_workers()
         self.max_queue = max_queue
-        ctx: Any
-        if "forkserver" in multiprocessing.get_all_start_methods():
-            ctx = multiprocessing.get_context("forkserver")
-            # the forkserver dies with the server (solver/web/preload.py)
-            ctx.set_forkserver_preload(["solver.web.preload"])
-        else:  # Windows: each worker starts an interpreter of its own
-            ctx = multiprocessing.get_context("spawn")
-        self._slots = [_Slot(ctx) for _ in range(self.workers)]
+        self._ctx = job_context()
+        self._slots = [_Slot(self._ctx) for _ in range(self.workers)]
         self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="durak-web-wait")
         self._queue: asyncio.Queue[Job] | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -157,10 +274,12 @@ class WorkerPool:
 
     # ---------------------------------------------------------------- life
     async def start(self) -> None:
+        """The slots' processes, when they can start (else each job says why, 503)."""
         loop = asyncio.get_running_loop()
         self._queue = asyncio.Queue()
-        await asyncio.gather(*(loop.run_in_executor(self._threads, s.ensure)
-                               for s in self._slots))
+        if await loop.run_in_executor(self._threads, self.check) is None:
+            await asyncio.gather(*(loop.run_in_executor(self._threads, s.ensure)
+                                   for s in self._slots), return_exceptions=True)
         self._tasks = [asyncio.create_task(self._run_slot(i)) for i in range(self.workers)]
         self._tasks.append(asyncio.create_task(self._reap()))
 
@@ -187,6 +306,10 @@ class WorkerPool:
         for s in self._slots:
             s.stop()
         self._threads.shutdown(wait=False, cancel_futures=True)
+
+    def check(self) -> str | None:
+        """None when a job process can start, else why not (:func:`check_workers`)."""
+        return check_workers(self._ctx)
 
     # ---------------------------------------------------------------- jobs
     def submit(self, kind: str, params: dict[str, Any], wall_cap: float,
@@ -263,7 +386,8 @@ class WorkerPool:
             else:  # cancelled, over its cap or the process died: a fresh process
                 await loop.run_in_executor(self._threads, slot.stop)
                 if self.stopping is None:  # no fresh process for a server that stops
-                    await loop.run_in_executor(self._threads, slot.ensure)
+                    with contextlib.suppress(OSError):  # else the next job's exchange says why
+                        await loop.run_in_executor(self._threads, slot.ensure)
                 if msg[0] == "cancelled":
                     self._finish(job, "cancelled", exit_code=130,
                                  error=job.error or "cancelled")
@@ -271,6 +395,9 @@ class WorkerPool:
                     self._finish(job, "error", exit_code=3,
                                  error=f"the server's cap of {job.wall_cap:g} s for one job "
                                        "ran out before an answer")
+                elif (reason := await loop.run_in_executor(self._threads, self.check)):
+                    self._finish(job, "error", exit_code=1, unavailable=True,
+                                 error=unavailable_message(reason))
                 else:
                     self._finish(job, "error", exit_code=1,
                                  error="internal error: the worker process died "
