@@ -17,7 +17,7 @@ from terminal import as_at_a_terminal
 pexpect = pytest.importorskip("pexpect", reason="the prompt tests need pexpect (the test extra)")
 
 #: Every prompt the game shows: the player's move, another seat's, the draw, the end.
-PROMPT = r"(your move|seat \d|your \d drawn card\(s\)|game over)> "
+PROMPT = r"(your move|seat \d|your \d drawn cards?|game over)> "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
 
 

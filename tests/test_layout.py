@@ -15,7 +15,7 @@ import solver
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "solver"
 #: Function-level imports that are allowed: optional heavy dependencies only.
-OPTIONAL = {"matplotlib", "dask", "distributed"}
+OPTIONAL = {"matplotlib", "dask", "distributed", "babel"}
 
 
 def module_name(path: Path) -> str:

@@ -10,6 +10,7 @@ from rich.table import Table
 from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                read_game_text, stdout_console)
+from solver.cli.language import lang_option
 from solver.errors import OptionError
 from solver.notation.people import move_text, symbols_wanted
 from solver.outfile import check_target, whole_file
@@ -45,6 +46,7 @@ _COLOURS = {"best": "tab:green", "good": "yellowgreen", "inaccuracy": "gold",
 @click.option("--plot", "plot_file", default=None, metavar="FILE.png|.svg",
               help="Draw the win chance over the game (needs the `plot` extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@lang_option
 @handles_errors
 def review_command(game: str, seat: int | None, all_seats: bool, max_time: float,
                    samples: int | None,
