@@ -27,7 +27,7 @@ from solver.game.cards import card_name, parse_card
 from solver.game.rules import parse_rules
 from solver.games.session import GameSession, default_record_path
 from solver.i18n import _
-from solver.notation.people import drop_rule_ids, people_text, symbols_wanted
+from solver.notation.people import drop_rule_ids, people_text, rules_text, symbols_wanted
 
 
 @main.command("game")
@@ -90,7 +90,7 @@ def _start(session: GameSession) -> None:
     click.echo((_("following a {n}-player game from seat {seat} ({rules}); the record is saved "
                   "in {path}") if names else
                 _("following a {n}-player game from seat {seat}; the record is saved in {path}")
-                ).format(n=s.game.players, seat=s.me, rules=", ".join(names), path=s.path),
+                ).format(n=s.game.players, seat=s.me, rules=rules_text(names), path=s.path),
                err=True)
     if sys.stdin.isatty():
         click.echo(_("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)"),

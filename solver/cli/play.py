@@ -25,6 +25,7 @@ from solver.game.rules import parse_rules
 from solver.games.session import (DEFAULT_STRENGTH, ENGINE_STRENGTHS, GameSession,
                                   default_record_path)
 from solver.i18n import _, ngettext
+from solver.notation.people import rules_text
 
 
 @main.command("play")
@@ -77,7 +78,7 @@ def play_command(players: int, rules: str, seed: int | None, strength: str, me: 
             seed = int.from_bytes(os.urandom(3), "little")
         session = GameSession.new(players, parse_rules(rules), seed=seed, human=me,
                                   engine=strength, path=record or default_record_path("play"))
-        names = ", ".join(session.game.rules.names()) or "podkidnoy"
+        names = rules_text(session.game.rules.names())
         engines = session.engine_seats
         click.echo(ngettext(
             "new game: {n} players, {rules}, seed {seed}; you are seat {seat}, the engine "

@@ -36,7 +36,8 @@ from solver.games.recordfile import reason
 from solver.games.review import review
 from solver.games.session import Accepted, GameSession, OnlyMove, split_entries
 from solver.i18n import N_, _, ngettext
-from solver.notation.people import drop_rule_ids, move_text, move_word, people_text, symbols_wanted
+from solver.notation.people import (drop_rule_ids, move_text, move_word, people_text, rules_text,
+                                    symbols_wanted)
 from solver.notation.position import Position
 from solver.hints import HintResult
 from solver.search import Solver, SolveResult
@@ -155,7 +156,7 @@ class GamePrompt:
             if cmd in ("quit", "exit", "q"):
                 return False
             if cmd in ("help", "?"):
-                self.print(self._say(_(HELP_PLAY if self.kind == "play" else HELP_FOLLOW)))
+                self.print(self._say(_(HELP_PLAY) if self.kind == "play" else _(HELP_FOLLOW)))
             elif cmd == "undo":
                 self._undo()
             elif cmd == "show":
@@ -453,7 +454,8 @@ def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
         head.append("   " + _("pile {n}").format(n=snap["pile"]))
     head.append("   " + _("out {n}").format(n=len(snap["out"])))
     if snap["rules"]:
-        head.append("   " + _("rules: {rules}").format(rules=", ".join(snap["rules"])), style="dim")
+        head.append("   " + _("rules: {rules}").format(rules=rules_text(snap["rules"])),
+                    style="dim")
     lines.append(head)
     width = 17
     for seat in snap["seats"]:

@@ -27,7 +27,7 @@ from typing import IO, Any
 from solver.errors import DurakError
 from solver.game.cards import RANK_ALIASES, SUIT_SYMBOLS, SUITS, card_name, parse_card
 from solver.game.moves import Kind, Move, parse_move_with_seat
-from solver.i18n import _, pgettext
+from solver.i18n import N_, _, pgettext
 
 #: The environment switch: ``ascii`` or ``symbols`` overrides what the terminal can show.
 CARDS_ENV = "DURAK_CARDS"
@@ -156,6 +156,27 @@ def move_sentence(move: Move, seat: int, you: bool = False, symbols: bool = True
             else _("Seat {seat} swaps the trump six for the face-up trump")).format(seat=seat)
 
 
+#: The rule options (solver/game/rules.py) in words: the board's badges say the same.
+RULE_WORDS = {"transfer": N_("transfer"), "transfer_by_trump_show": N_("transfer by showing a trump"),
+              "throw_in=neighbours": N_("only neighbours throw in"),
+              "first_bout_limit=5": N_("first bout at most 5"), "trump_swap": N_("swap the trump six"),
+              "first_out_wins": N_("first out wins"), "teams=2v2": N_("teams 2 v 2")}
+
+
+def rules_text(names: list[str]) -> str:
+    """A table's rule options in the player's words (``podkidnoy`` when there are none;
+    an option without words, such as ``deck=24``, as it is written)."""
+    if not names:
+        return _("podkidnoy")
+    words = []
+    for name in names:
+        if name.startswith("deck="):
+            words.append(_("deck of {n}").format(n=name[5:]))
+        else:
+            words.append(_(RULE_WORDS[name]) if name in RULE_WORDS else name)
+    return ", ".join(words)
+
+
 def parse_cards_text(text: str, deck: int = 36) -> list[int]:
     """Cards typed in either form, separated by spaces or commas."""
     return [parse_card(t, deck) for t in re.split(r"[\s,]+", text.strip()) if t]
@@ -190,4 +211,4 @@ def drop_rule_ids(text: str) -> str:
 
 
 __all__ = ["CARDS_ENV", "card_text", "cards_text", "drop_rule_ids", "move_sentence", "move_text",
-           "move_word", "parse_cards_text", "people_text", "rank_letter", "symbols_wanted"]
+           "move_word", "parse_cards_text", "people_text", "rank_letter", "rules_text", "symbols_wanted"]

@@ -25,7 +25,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Callable
 
-from solver.i18n import LANGUAGE_NAMES, LANGUAGES, catalogue_json, translations
+from solver.i18n import LANGUAGE_NAMES, LANGUAGES, N_, catalogue_json, translations
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Attributes whose values a person reads.
@@ -162,7 +162,7 @@ def switcher(lang: str) -> str:
     """The language switcher every page's header shows (``i18n.js`` makes it work)."""
     options = "".join(f'<option value="{code}"{" selected" if code == lang else ""}>'
                       f"{LANGUAGE_NAMES[code]}</option>" for code in LANGUAGES)
-    label = html.escape(translations(lang).gettext("Language"), quote=True)
+    label = html.escape(translations(lang).gettext(N_("Language")), quote=True)
     return (f'<select id="lang-switch" class="lang-switch" aria-label="{label}" '
             f'title="{label}">{options}</select>')
 

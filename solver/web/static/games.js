@@ -25,8 +25,8 @@ function drawLog(box, log) {
 // plays a move chosen in it.
 function hintAnswer(ans, onPick) {
   if (ans.only) {
-    const box = el("div", "verdict", `One legal move: ${prettyMove(ans.best)} `);
-    const b = el("button", "primary", "Play it");
+    const box = el("div", "verdict", gt("One legal move: {move}", { move: prettyMove(ans.best) }) + " ");
+    const b = el("button", "primary", gt("Play it"));
     b.type = "button";
     b.addEventListener("click", () => onPick(ans.best));
     box.appendChild(b);
@@ -50,23 +50,23 @@ const ChanceSetting = {
 
 // A finished game's review (`durak review` of the player's decisions), in `out`.
 function reviewAnswer(out, r, me) {
-  out.appendChild(el("div", "verdict", `Review of seat ${me}'s decisions`));
+  out.appendChild(el("div", "verdict", gt("Review of seat {seat}'s decisions", { seat: me })));
   for (const n of r.decisive || []) {
     const d = r.decisions.find(x => x.move === n);
-    if (d) out.appendChild(el("div", "budget-note", `Decisive: move ${n}, you played ${prettyMove(d.played)}: ` +
-      `${d.best_value} \u2192 ${d.played_value} (best ${prettyMove(d.best)})`));
+    if (d) out.appendChild(el("div", "budget-note", gt("Decisive: move {n}, you played {played}: {before} \u2192 {after} (best {best})",
+      { n, played: prettyMove(d.played), before: valueWord(d.best_value), after: valueWord(d.played_value), best: prettyMove(d.best) })));
   }
   const sum = (r.summary || []).find(x => x.seat === me);
-  if (sum) out.appendChild(el("div", "muted small", Object.entries(sum.labels).filter(([, k]) => k)
-    .map(([l, k]) => `${k} ${l}`).join(", ") + `; mean loss ${sum.mean_loss.toFixed(3)}`));
+  if (sum) out.appendChild(el("div", "muted small", labelCounts(sum.labels) +
+    "; " + gt("mean loss {loss}", { loss: sum.mean_loss.toFixed(3) })));
   const t = el("table", "moves");
-  t.innerHTML = "<thead><tr><th>#</th><th>played</th><th>chance</th><th>best</th><th>best chance</th><th>label</th></tr></thead>";
+  t.appendChild(headRow(["#", gt("played"), gt("chance"), gt("best"), gt("best chance"), gt("label")]));
   const tb = el("tbody");
-  const fmt = (x, v) => v ? v : x.toFixed(2);
+  const fmt = (x, v) => v ? valueWord(v) : x.toFixed(2);
   for (const d of r.decisions) {
     const tr = el("tr");
     for (const v of [String(d.move), prettyMove(d.played), fmt(d.played_chance, d.played_value),
-                     prettyMove(d.best), fmt(d.best_chance, d.best_value), d.label]) tr.appendChild(el("td", null, v));
+                     prettyMove(d.best), fmt(d.best_chance, d.best_value), labelWord(d.label)]) tr.appendChild(el("td", null, v));
     tr.lastChild.className = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" }[d.label] || "";
     tb.appendChild(tr);
   }
