@@ -31,7 +31,8 @@ def greedy_game(seed: int) -> Game:
 
 def blundered_game() -> tuple[Game, int, Value, Value]:
     """A greedy game in which, at the first empty-pile decision that has a winning
-    move and a losing one, the mover plays a losing move (S1); greedy play after."""
+    move and a losing one, the mover plays a losing move (S1) and, greedy play
+    after, loses the game: the drop that decided it."""
     slv = solver.Solver()
     for seed in range(200):
         state = new_game(2, seed=seed)
@@ -44,11 +45,11 @@ def blundered_game() -> tuple[Game, int, Value, Value]:
                 vals = {m.move: m.value for m in res.moves}
                 if Value.WIN in vals.values() and Value.LOSS in vals.values():
                     bad = next(m for m in legal_moves(state) if vals[str(m)] is Value.LOSS)
-                    blunder = (len(moves) + 1, bad)
+                    blunder = (len(moves) + 1, bad, state.to_move)
                     mv = bad
             moves.append(mv)
             state = play(state, mv)
-        if blunder is not None and state.is_over:
+        if blunder is not None and state.is_over and state.outcome()[blunder[2]] < 0:
             return Game.from_play(new_game(2, seed=seed), moves), blunder[0], Value.WIN, Value.LOSS
     raise AssertionError("no game with a blunder found")
 
@@ -73,7 +74,8 @@ def test_review_labels_a_known_endgame_blunder_and_its_value_change():
     r = CliRunner().invoke(main, ["review", game.format(), "--seat", str(seat), "--exact-only"])
     assert r.exit_code == 0, r.output
     assert "blunder" in r.output
-    assert f"decisive: move {number}, seat {seat}" in r.output and "win -> loss" in r.output
+    assert f"lost after: move {number}, seat {seat} played {d.played}: win -> loss" in r.output
+    assert "decisive: its best chance never reached one half again" in r.output
     js = json.loads(CliRunner().invoke(main, ["review", game.format(), "--seat", str(seat),
                                               "--exact-only", "--json"]).output)
     row = next(x for x in js["decisions"] if x["move"] == number)
