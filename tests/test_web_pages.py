@@ -240,14 +240,26 @@ def test_solve_one_puzzle_and_fail_one_with_its_refutation(page, server):
     # another puzzle solved by clicks: the solution's moves, the solver's best defence between
     page.click("#pz-next")
     page.wait_for_function("document.getElementById('pz-title').textContent.startsWith('pod-002')")
+    play_to_the_end(page, "pod-002")
+    page.wait_for_selector("#pz-solved")
+    tally = json.loads(page.evaluate("localStorage.getItem('durak.puzzles')"))
+    assert tally == {"pod-001": "failed", "pod-002": "solved"}
+    assert page.inner_text("#pz-tally").startswith("Solved 1 \u00b7 failed 1 of ")
+
+
+def play_to_the_end(page, pid: str) -> None:
+    """Click a good move (one the server judges ok) until the puzzle is over: the
+    solution's moves, the solver's best defence between."""
+    over = ("document.getElementById('pz-solved') !== null || "
+            "document.getElementById('pz-finished') !== null")
     for _ in range(10):
-        if page.locator("#pz-solved").count():
-            break
+        if page.evaluate(over):
+            return
         moves = page.evaluate("Puzzles.board.view.moves.map(m => m.move)")
         good = None
         for m in moves:
             ok = page.evaluate(
-                "(m) => api(`/api/puzzles/pod-002/move`, {line: Puzzles.line, move: m})"
+                f"(m) => api(`/api/puzzles/{pid}/move`, {{line: Puzzles.line, move: m}})"
                 ".then(r => r.data.ok)", m)
             if ok:
                 good = m
@@ -256,9 +268,30 @@ def test_solve_one_puzzle_and_fail_one_with_its_refutation(page, server):
         before = page.evaluate("Puzzles.line.length")
         click_board_move(page, "#pz-board", good,
                          lambda: page.evaluate("Puzzles.busy || Puzzles.line.length") != before)
-        page.wait_for_function(f"Puzzles.line.length > {before} || "
-                               "document.getElementById('pz-solved') !== null")
-    page.wait_for_selector("#pz-solved")
-    tally = json.loads(page.evaluate("localStorage.getItem('durak.puzzles')"))
-    assert tally == {"pod-001": "failed", "pod-002": "solved"}
-    assert page.inner_text("#pz-tally").startswith("Solved 1 \u00b7 failed 1 of ")
+        page.wait_for_function(f"Puzzles.line.length > {before} || {over}")
+    assert page.evaluate(over)
+
+
+def test_a_wrong_move_fails_the_puzzle_even_when_start_again_finds_the_right_line(page, server):
+    """A wrong move fails the puzzle for that try, whatever follows: Start again and
+    the right line are practice; the tally, the list's mark and its count say failed,
+    as `durak puzzle train` counts it (tests/test_puzzle_cli.py)."""
+    ready(page, f"{server}/puzzles?id=pod-001")
+    page.click("#pz-board .action[data-move='take']")
+    page.wait_for_selector("#pz-refutation")
+    page.click("#pz-restart")
+    page.wait_for_function("document.getElementById('pz-verdict').textContent === ''")
+    play_to_the_end(page, "pod-001")
+    assert page.locator("#pz-solved").count() == 0
+    assert "the tally keeps the first try, failed" in page.inner_text("#pz-finished")
+    assert json.loads(page.evaluate("localStorage.getItem('durak.puzzles')")) == \
+        {"pod-001": "failed"}
+    assert page.inner_text("#pz-tally").startswith("Solved 0 \u00b7 failed 1 of ")
+    assert page.inner_text("#pz-list li.current .mark-failed") == "\u2717"
+    assert "(0 of " in page.inner_text("#pz-list details[open] summary")
+    # opened anew from the list and solved cleanly: still the first try's failure
+    page.click("#pz-list li.current a")
+    page.wait_for_function("document.getElementById('pz-verdict').textContent === ''")
+    play_to_the_end(page, "pod-001")
+    assert page.locator("#pz-solved").count() == 0
+    assert page.inner_text("#pz-tally").startswith("Solved 0 \u00b7 failed 1 of ")

@@ -13,7 +13,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
 from solver.errors import OptionError
 from solver.outfile import check_target, whole_file
 from solver.games import Game
-from solver.games.review import (LABEL_ORDER, MIN_DEALS, REVIEW_MAX_TIME, REVIEW_SAMPLES,
+from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
                                  Decision, Review, review)
 
 #: What to type when the plot extra is missing.
@@ -80,23 +80,10 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     if res.interrupted:
         click.echo(f"durak: interrupted after {len(res.decisions)} decisions", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
-    if res.unsolved or res.cut:
-        click.echo(f"durak: budget: {budget_text(res)}", err=True)
+    budget = res.budget_text()
+    if budget is not None:
+        click.echo(f"durak: budget: {budget}", err=True)
         sys.exit(int(ExitCode.BUDGET))
-
-
-def budget_text(res: Review) -> str:
-    """What ran out in a review, one line (exit 3): exact solves, cut estimates."""
-    parts = []
-    if res.unsolved:
-        parts.append(f"the {res.max_time:g} s for exact solves ran out before "
-                     f"{len(res.unsolved)} position(s) with every card placed were solved "
-                     f"(moves {', '.join(str(d.number) for d in res.unsolved)}): 'unclear'")
-    if res.cut:
-        parts.append(f"{len(res.cut)} estimate(s) were cut short of their deals (moves "
-                     f"{', '.join(str(d.number) for d in res.cut)}); a label needs "
-                     f"{MIN_DEALS} deals, else it is 'unclear'")
-    return "; ".join(parts)
 
 
 def _matplotlib() -> Any:

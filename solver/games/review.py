@@ -239,6 +239,21 @@ class Review:
         """The decisions with every card placed whose exact solve ran out (exit 3)."""
         return [d for d in self.decisions if d.how == "unsolved"]
 
+    def budget_text(self) -> str | None:
+        """What ran out, one line (the review then exits 3), or None: exact solves
+        left unclear, estimates cut short of their deals."""
+        parts = []
+        if self.unsolved:
+            spent = f"the {self.max_time:g} s" if self.max_time is not None else "the time"
+            parts.append(f"{spent} for exact solves ran out before {len(self.unsolved)} "
+                         f"position(s) with every card placed were solved (moves "
+                         f"{', '.join(str(d.number) for d in self.unsolved)}): 'unclear'")
+        if self.cut:
+            parts.append(f"{len(self.cut)} estimate(s) were cut short of their deals (moves "
+                         f"{', '.join(str(d.number) for d in self.cut)}); a label needs "
+                         f"{MIN_DEALS} deals, else it is 'unclear'")
+        return "; ".join(parts) or None
+
     def to_json(self) -> dict[str, Any]:
         lost = self.lost_after
         return {"seats": self.seats, "seed": self.seed, "samples": self.samples,

@@ -650,29 +650,8 @@ const Play = {
       setJob: (j) => { this.hintJob = j; },
     });
     if (!job) return;
-    const r = job.answer, out = $("play-hint-result");
-    out.appendChild(el("div", "verdict", `Review of seat ${this.game.me}'s decisions`));
-    for (const n of r.decisive || []) {
-      const d = r.decisions.find(x => x.move === n);
-      if (d) out.appendChild(el("div", "budget-note", `Decisive: move ${n}, you played ${prettyMove(d.played)}: ` +
-        `${d.best_value} \u2192 ${d.played_value} (best ${prettyMove(d.best)})`));
-    }
-    const sum = (r.summary || []).find(x => x.seat === this.game.me);
-    if (sum) out.appendChild(el("div", "muted small", Object.entries(sum.labels).filter(([, k]) => k)
-      .map(([l, k]) => `${k} ${l}`).join(", ") + `; mean loss ${sum.mean_loss.toFixed(3)}`));
-    const t = el("table", "moves");
-    t.innerHTML = "<thead><tr><th>#</th><th>played</th><th>chance</th><th>best</th><th>best chance</th><th>label</th></tr></thead>";
-    const tb = el("tbody");
-    const fmt = (x, v) => v ? v : x.toFixed(2);
-    for (const d of r.decisions) {
-      const tr = el("tr");
-      for (const v of [String(d.move), prettyMove(d.played), fmt(d.played_chance, d.played_value),
-                       prettyMove(d.best), fmt(d.best_chance, d.best_value), d.label]) tr.appendChild(el("td", null, v));
-      tr.lastChild.className = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" }[d.label] || "";
-      tb.appendChild(tr);
-    }
-    t.appendChild(tb);
-    out.appendChild(t);
+    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
+    $("play-hint-result").appendChild(reviewTable(job.answer, this.game.me));
   },
 
   async hint() {
@@ -702,8 +681,9 @@ async function start() {
     showTab("play");
   } else {
     const pos = q.get("position") || "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1";
-    await Analysis.load(pos);
+    const shown = await Analysis.load(pos);
     if (q.get("tab")) showTab(q.get("tab"));
+    if (shown && q.get("analyse")) Analysis.analyse();  // "Analyse this position" from a review
   }
   document.body.dataset.ready = "1";
 }

@@ -64,6 +64,7 @@ function verdict(ans) {
 function exactTable(ans, onPick) {
   const box = el("div");
   box.appendChild(verdict(ans));
+  box.appendChild(el("div", "muted small", "Exact: every card is placed; each move's value with best play by everybody."));
   const t = el("table", "moves");
   t.innerHTML = `<thead><tr><th>move</th><th>value for seat ${ans.player}</th><th>distance (plies)</th></tr></thead>`;
   const tb = el("tbody");
@@ -80,16 +81,26 @@ function exactTable(ans, onPick) {
   return box;
 }
 
+// the hint's moves in the order of their utility (the engine's ranking: mean score plus
+// card margin / 60), best for the seat to move first; the recommended move is marked
 function hintTable(ans, onPick) {
   const box = el("div");
-  box.appendChild(el("div", "verdict", `Best for seat ${ans.player}: ${prettyMove(ans.best)}`));
-  box.appendChild(el("div", "muted small", `${ans.samples} deals of the hidden cards (seed ${ans.seed}); ` +
+  const kept = ans.kept;
+  box.appendChild(el("div", "verdict", `Best for seat ${ans.player}: ${prettyMove(ans.best)}` +
+    (kept ? " (the greedy player's move, kept)" : "")));
+  box.appendChild(el("div", "muted small", `Estimate: ${ans.samples} deals of the hidden cards (seed ${ans.seed}); ` +
     "green: win, grey: draw, red: loss; 95% interval of the win share"));
-  const t = el("table", "moves");
-  t.innerHTML = "<thead><tr><th>move</th><th>win / draw / loss</th><th>win</th><th>interval</th></tr></thead>";
+  const sign = ans.mine === false ? -1 : 1;
+  const moves = ans.moves.slice().sort((a, b) => sign * (b.utility - a.utility) || b.best_share - a.best_share);
+  const t = el("table", "moves hint-table");
+  t.innerHTML = "<thead><tr><th></th><th>move</th><th>win / draw / loss</th><th>win</th><th class=\"ci\">interval</th>" +
+    `<th class="sorted" title="the order of the table: mean score plus card margin / 60">utility ${sign > 0 ? "\u25bc" : "\u25b2"}</th></tr></thead>`;
   const tb = el("tbody");
-  for (const m of ans.moves) {
-    const tr = el("tr", onPick ? "clickable" : "");
+  for (const m of moves) {
+    const rec = m.move === ans.best;
+    const tr = el("tr", (onPick ? "clickable" : "") + (rec ? " recommended" : ""));
+    tr.dataset.move = m.move;
+    tr.appendChild(el("td", "mark", rec ? "\u2605" : ""));
     tr.appendChild(el("td", null, prettyMove(m.move)));
     const bar = el("div", "wdl");
     for (const [k, v] of [["w", m.win], ["d", m.draw], ["l", m.loss]]) {
@@ -97,12 +108,25 @@ function hintTable(ans, onPick) {
     }
     const td = el("td"); td.appendChild(bar); tr.appendChild(td);
     tr.appendChild(el("td", null, pct(m.win)));
-    tr.appendChild(el("td", "muted", `${pct(m.ci95[0])}\u2013${pct(m.ci95[1])}`));
+    tr.appendChild(el("td", "muted ci", `${pct(m.ci95[0])}\u2013${pct(m.ci95[1])}`));
+    tr.appendChild(el("td", "utility", (m.utility >= 0 ? "+" : "") + m.utility.toFixed(3)));
     if (onPick) tr.addEventListener("click", () => onPick(m.move));
     tb.appendChild(tr);
+    if (rec && kept) {  // why the starred move is not the top row: one line beside it
+      const why = el("tr", "kept-note");
+      const c = el("td", "muted small", `\u2605 kept: the greedy player's move; ${prettyMove(kept.over)}'s utility is ` +
+        `${kept.advantage >= 0 ? "+" : ""}${kept.advantage.toFixed(3)} higher on the same deals, within ` +
+        `${kept.z === 1 ? "one standard error" : kept.z + " standard errors"}` +
+        (kept.se === null ? "" : ` (${kept.se.toFixed(3)})`));
+      c.colSpan = 6;
+      why.appendChild(c);
+      tb.appendChild(why);
+    }
   }
   t.appendChild(tb);
   box.appendChild(t);
+  box.appendChild(el("div", "muted small", `Ordered by utility${sign > 0 ? "" : ` (seat ${ans.to_move} to move: lowest first)`}: ` +
+    "the mean score (+1 win, 0 draw, \u22121 loss) plus the mean card margin at the end / 60. \u2605 the recommended move."));
   return box;
 }
 
@@ -166,3 +190,44 @@ function rulesBox(root, onChange) {
   }
 }
 function rulesOf(root) { return [...root.querySelectorAll("input:checked")].map(c => c.value); }
+
+// A review's table (`durak review --json`) for one seat, in a game's panel (the Play
+// tab): each decision's chance, exact values apart from estimates, the label, and
+// the move after which the game was lost (the review's one definition).
+function reviewTable(r, seat) {
+  const box = el("div", "review-table");
+  box.appendChild(el("div", "verdict", `Review of seat ${seat}'s decisions`));
+  const sum = (r.summary || []).find(x => x.seat === seat);
+  if (sum) box.appendChild(el("div", "muted small", `${sum.decisions} decisions, ${sum.exact} exact: ` +
+    Object.entries(sum.labels).filter(([, k]) => k).map(([l, k]) => `${k} ${l}`).join(", ") +
+    `; mean loss ${sum.mean_loss.toFixed(3)}`));
+  const byMove = Object.fromEntries(r.decisions.map(d => [d.move, d]));
+  if (r.lost_after && byMove[r.lost_after]) {
+    const d = byMove[r.lost_after], decisive = (r.decisive || []).includes(d.move);
+    const fmt = (c, v) => v ? v : c.toFixed(2);
+    const note = el("div", "budget-note", `Lost after move ${d.move}: you played ${prettyMove(d.played)} ` +
+      `(${fmt(d.played_chance, d.played_value)}; best ${prettyMove(d.best)} ${fmt(d.best_chance, d.best_value)}); ` +
+      "your best chance never reached one half again" + (decisive ? " \u2014 the decisive move." : "."));
+    note.id = "play-lost-after";
+    box.appendChild(note);
+  }
+  const t = el("table", "moves");
+  t.innerHTML = "<thead><tr><th>#</th><th>played</th><th>chance</th><th>best</th><th>best chance</th><th>how</th><th>label</th></tr></thead>";
+  const tb = el("tbody");
+  const chance = (c, v) => c === null ? "?" : v ? `${c.toFixed(2)} (${v})` : c.toFixed(2);
+  for (const d of r.decisions) {
+    const tr = el("tr", d.move === r.lost_after ? "current" : "");
+    const how = d.exact ? "exact" : d.how === "unsolved" ? "ran out" : (d.every_deal ? "all " : "est. ") + d.deals;
+    for (const [v, cls] of [[String(d.move)], [prettyMove(d.played)], [chance(d.played_chance, d.played_value), d.exact ? "exact" : ""],
+                            [d.best ? prettyMove(d.best) : "?"], [chance(d.best_chance, d.best_value), d.exact ? "exact" : ""],
+                            [how, "muted small how"], [d.label]]) tr.appendChild(el("td", cls || null, v));
+    tr.lastChild.className = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" }[d.label] || "";
+    if (d.note) tr.title = d.note;
+    tb.appendChild(tr);
+  }
+  t.appendChild(tb);
+  box.appendChild(t);
+  box.appendChild(el("div", "muted small", "exact: every card placed, the solver's value with best play (win, draw, loss); " +
+    "est. N: the hint you could have asked, on N deals of the hidden cards; ran out: every card placed, the exact solve ran out (no value given)."));
+  return box;
+}
