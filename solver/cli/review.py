@@ -237,7 +237,7 @@ def print_review(res: Review) -> None:
                                    "was below one half at every decision after it"))
     for d in res.unsolved:
         con.print(f"unclear: move {d.number}, seat {d.seat} played {d.played}: {d.note}")
-    for s in res.summaries:
-        counts = ", ".join(f"{n} {name}" for name, n in s.labels.items() if n)
-        con.print(f"seat {s.seat}: {s.decisions} decisions ({s.exact} exact): "
-                  f"{counts or 'none'}; mean loss {s.mean_loss:.3f}")
+    for summ in res.summaries:
+        counts = ", ".join(f"{n} {name}" for name, n in summ.labels.items() if n)
+        con.print(f"seat {summ.seat}: {summ.decisions} decisions ({summ.exact} exact): "
+                  f"{counts or 'none'}; mean loss {summ.mean_loss:.3f}")
