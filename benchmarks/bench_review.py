@@ -10,7 +10,9 @@ is reviewed at the review's defaults (the hint's deals, seed 0, the exact
 solves sharing ``--max-time``, the estimates on ``--workers`` threads), one
 after another.  Printed: per family and overall, the median and the maximum
 seconds per review, and the share of decisions exact; of the decisions with
-every card placed, how many the exact solve left ``unclear``.
+every card placed, how many the exact solve left ``unclear``.  The CPU seconds
+(every thread's) do not depend on what else the machine runs: on two free
+cores a review's wall time is a little over half of them.
 
     python benchmarks/bench_review.py                    # every stored game
     python benchmarks/bench_review.py --games 10 --workers 1
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import time
 from pathlib import Path
@@ -37,11 +40,12 @@ TYPICAL_S, ANY_S = 5.0, 15.0
 
 def one(path: Path, workers: int | None, max_time: float) -> dict:
     g = Game.parse(path.read_text())
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     res = review(g, max_time=max_time, workers=workers)
-    secs = time.perf_counter() - t0
+    secs, cpu = time.perf_counter() - t0, time.process_time() - c0
     ds = res.decisions
-    return {"game": path.name, "seconds": round(secs, 3), "decisions": len(ds),
+    return {"game": path.name, "seconds": round(secs, 3), "cpu": round(cpu, 3),
+            "decisions": len(ds),
             "exact": sum(d.exact for d in ds), "placed": sum(d.placed for d in ds),
             "unsolved": len(res.unsolved), "unclear": sum(d.label == "unclear" for d in ds),
             "exact_seconds": round(sum(d.seconds for d in ds if d.placed), 3),
@@ -54,7 +58,9 @@ def summary(rows: list[dict], name: str) -> str:
     ex = sum(r["exact"] for r in rows)
     placed = sum(r["placed"] for r in rows)
     uns = sum(r["unsolved"] for r in rows)
+    cpu = [r["cpu"] for r in rows]
     return (f"| {name} | {len(rows)} | {statistics.median(secs):.2f} | {max(secs):.2f} | "
+            f"{statistics.median(cpu):.2f} | {max(cpu):.2f} | "
             f"{n} | {ex} ({100 * ex / max(1, n):.0f}%) | {placed - uns} of {placed} |")
 
 
@@ -79,8 +85,11 @@ def main() -> None:
             b = one(p, 1, a.max_time)
             base.append(b)
     print()
-    print("| games | n | median s | max s | decisions | exact | placed and solved |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"load average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"({os.cpu_count()} cores)")
+    print("| games | n | median s | max s | median CPU s | max CPU s | decisions | exact | "
+          "placed and solved |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for fam in sorted({r["game"].split("-")[0] for r in rows}):
         print(summary([r for r in rows if r["game"].startswith(fam + "-")], fam))
     print(summary(rows, "all"))

@@ -205,8 +205,18 @@ def test_a_match_record_reviewed_and_its_decisive_move_jumped_to(page, server, m
     page.click("#rv-first")
     page.click("#rv-chart .pt[data-move='65']")
     assert page.inner_text("#rv-where").startswith("before move 65 of")
-    # the pile is empty there: the exact analysis is one click away
+    # the pile is empty there: the exact analysis is one click away, in a tab of its
+    # own with the analysis started; the review stays where it was
     assert page.inner_text("#rv-analyse") == "Analyse this position exactly"
+    assert page.get_attribute("#rv-analyse", "target") == "_blank"
+    with page.context.expect_page() as tab:
+        page.click("#rv-analyse")
+    board = tab.value
+    board.wait_for_selector("#analysis-result .verdict", timeout=60_000)
+    assert board.locator("#analysis-result table.moves tbody tr").count() > 0
+    board.close()
+    assert page.inner_text("#rv-where").startswith("before move 65 of")
+    assert page.locator("#rv-chart .pt").count() == len(want["decisions"])
 
 
 def test_a_kept_game_opens_in_the_review_by_its_id(page, server):

@@ -212,21 +212,23 @@ function reviewTable(r, seat) {
     box.appendChild(note);
   }
   const t = el("table", "moves");
-  t.innerHTML = "<thead><tr><th>#</th><th>played</th><th>chance</th><th>best</th><th>best chance</th><th>how</th><th>label</th></tr></thead>";
+  t.innerHTML = "<thead><tr><th>#</th><th>played</th><th>chance</th><th>best</th><th class=\"bc\">best chance</th><th>label</th><th>how</th></tr></thead>";
   const tb = el("tbody");
-  const chance = (c, v) => c === null ? "?" : v ? `${c.toFixed(2)} (${v})` : c.toFixed(2);
+  const chance = (c, v) => c === null ? "?" : v ? v : c.toFixed(2);  // exact: the value (bold)
   for (const d of r.decisions) {
     const tr = el("tr", d.move === r.lost_after ? "current" : "");
     const how = d.exact ? "exact" : d.how === "unsolved" ? "ran out" : (d.every_deal ? "all " : "est. ") + d.deals;
     for (const [v, cls] of [[String(d.move)], [prettyMove(d.played)], [chance(d.played_chance, d.played_value), d.exact ? "exact" : ""],
-                            [d.best ? prettyMove(d.best) : "?"], [chance(d.best_chance, d.best_value), d.exact ? "exact" : ""],
-                            [how, "muted small how"], [d.label]]) tr.appendChild(el("td", cls || null, v));
-    tr.lastChild.className = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" }[d.label] || "";
+                            [d.best ? prettyMove(d.best) : "?"], [chance(d.best_chance, d.best_value), d.exact ? "exact bc" : "bc"],
+                            [d.label, { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" }[d.label]],
+                            [how, "muted small how"]]) tr.appendChild(el("td", cls || null, v));
     if (d.note) tr.title = d.note;
     tb.appendChild(tr);
   }
   t.appendChild(tb);
-  box.appendChild(t);
+  const scroll = el("div", "table-scroll");
+  scroll.appendChild(t);
+  box.appendChild(scroll);
   box.appendChild(el("div", "muted small", "exact: every card placed, the solver's value with best play (win, draw, loss); " +
     "est. N: the hint you could have asked, on N deals of the hidden cards; ran out: every card placed, the exact solve ran out (no value given)."));
   return box;

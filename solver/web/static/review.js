@@ -31,7 +31,7 @@ function chanceText(d, which) {
 function howText(d) {
   if (d.exact) return "exact";
   if (d.how === "unsolved") return "ran out";
-  return d.every_deal ? `all ${d.deals} deals` : `est. ${d.deals} deals`;
+  return d.every_deal ? `all ${d.deals}` : `est. ${d.deals}`;  // the hint on N deals (all: every one there is)
 }
 
 const SAVED = "durak.review";  // the record reviewed in this tab: Back and reload come back to it
@@ -175,8 +175,10 @@ const Review = {
       if (d) lab.appendChild(el("span", "label label-" + d.label, d.label));
       tr.appendChild(lab);
       const tags = el("td");
+      // one tag: the decisive move is where the game was lost, by its own drop
       if (decisive.has(m.number)) tags.appendChild(el("span", "tag-decisive", "decisive"));
-      if (lost === m.number) tags.appendChild(el("span", "tag-lost", "lost after"));
+      else if (lost === m.number) tags.appendChild(el("span", "tag-lost", "lost after"));
+      if (lost === m.number) tags.title = "the game was lost after this move: the best chance never reached one half again";
       tr.appendChild(tags);
       tr.addEventListener("click", () => this.go(m.number - 1));
       tb.appendChild(tr);
