@@ -150,6 +150,13 @@ def test_a_whole_game_followed_by_clicks_on_a_phone_downloads_the_hand_written_r
         page.click("#fw-record")
     assert Path(dl.value.path()).read_text() == FOLLOWED
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # the review right here: every chance marked exact or an estimate, the page's width kept
+    page.click("#fw-review-here")
+    page.wait_for_selector("#fw-hint-result .review-table", timeout=120_000)
+    hows = page.locator("#fw-hint-result .review-table td.how").all_inner_texts()
+    assert hows and all(h == "exact" or h.startswith(("est. ", "all ")) for h in hows), hows
+    assert "exact" in hows and any(h.startswith("est. ") for h in hows)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_an_impossible_entry_shows_the_rule_and_a_reload_goes_on(page, server):
