@@ -152,3 +152,19 @@ def test_review_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
                                   "--plot", str(out)])
     assert r.exit_code == 2 and "pip install 'durak-solver[plot]'" in r.output
     assert not out.exists()
+
+
+def test_the_terminal_chart_marks_the_move_after_which_the_game_was_lost():
+    """One column per decision; the caret stands under the lost-after decision's column,
+    the same move the table and the JSON name; ASCII heights where blocks cannot be written."""
+    from solver.cli.review import chance_chart
+    game, number, _, _ = blundered_game()
+    seat = game.moves[number - 1][0]
+    res = solver.review(game, seat=seat, exact_only=True)
+    assert res.lost_after is not None and res.lost_after.number == number
+    for blocks in (True, False):
+        bars, mark = chance_chart(res, blocks=blocks)
+        col = [d.number for d in res.decisions].index(number)
+        assert mark.index("^") == len("chance ") + col
+        assert mark.endswith(f"^ lost after move {number}")
+        assert blocks or bars.isascii()

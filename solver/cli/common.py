@@ -36,6 +36,7 @@ from solver.errors import BudgetExceeded, DurakError, OptionError, PositionError
 from solver.game.outcome import outcome_info, outcome_text, phase_name
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
+from solver.notation.people import move_text, people_text, symbols_wanted
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -385,10 +386,13 @@ def handles_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def print_hint_table(res: Any) -> None:
+def print_hint_table(res: Any, symbols: bool | None = None) -> None:
     """The hint table of a :class:`~solver.hints.HintResult` (`durak hint`, and
-    `durak analyse` or `durak game` on hidden cards)."""
+    `durak analyse` or `durak game` on hidden cards); the moves for people
+    (``7♥/A♥``) at a terminal that shows the suit symbols (``symbols``: None asks
+    :func:`~solver.notation.people.symbols_wanted`), else in ASCII."""
     con = stdout_console()
+    sym = symbols_wanted(sys.stdout) if symbols is None else symbols
     how = (f"every consistent deal ({res.samples:,})" if res.exhaustive
            else f"{res.samples:,} sampled deals of {res.deals_total:,}")
     by = (f"a {res.iterations:,}-iteration search averaged with a greedy playout"
@@ -410,7 +414,8 @@ def print_hint_table(res: Any) -> None:
     t.add_column("loss", justify="right")
     t.add_column("best in", justify="right")
     for m in res.by_utility():  # the order of the utility column (the kept move in its place)
-        name = f"[bold]{m.move}[/bold]" if m.move == res.best else m.move
+        shown = move_text(m.move, sym)
+        name = f"[bold]{shown}[/bold]" if m.move == res.best else shown
         t.add_row("*" if m.move == res.best else "", name, f"{m.utility:+.3f}", f"{m.win:.1%}",
                   f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}", f"{m.loss:.1%}",
                   f"{m.best:.0%}")
@@ -431,12 +436,13 @@ def print_hint_table(res: Any) -> None:
         con.print(f"[dim]Seat(s) {seats} seen leaving the greedy player's move: the greedy "
                   f"playout weighs {res.playout_weight:g} in a searched deal's score.[/dim]")
     kept = getattr(res, "kept", None)
+    best = move_text(res.best, sym)
     if kept is not None:  # the one line that says why * is not the top row
-        con.print(f"recommended: [bold]{res.best}[/bold] (marked *): the greedy player's move, "
-                  f"kept over {kept.top}, whose utility is {kept.advantage:+.3f} higher on the "
-                  f"same deals, within {_within(kept)}")
+        con.print(f"recommended: [bold]{best}[/bold] (marked *): the greedy player's move, "
+                  f"kept over {move_text(kept.top, sym)}, whose utility is "
+                  f"{kept.advantage:+.3f} higher on the same deals, within {_within(kept)}")
     else:
-        con.print(f"recommended: [bold]{res.best}[/bold] (marked *, the highest utility)")
+        con.print(f"recommended: [bold]{best}[/bold] (marked *, the highest utility)")
 
 
 def _within(kept: Any) -> str:

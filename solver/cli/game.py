@@ -25,6 +25,7 @@ from solver.errors import DurakError, OptionError
 from solver.game.cards import card_name, parse_card
 from solver.game.rules import parse_rules
 from solver.games.session import GameSession, default_record_path
+from solver.notation.people import drop_rule_ids, people_text, symbols_wanted
 
 
 @main.command("game")
@@ -45,10 +46,13 @@ from solver.games.session import GameSession, default_record_path
               help="Deals per hint (default 256 with two players, 512 with more).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the hints' deals (the review's default too).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Cite the rules' ids in the messages (R17, R20), as docs/rules.md numbers them.")
 @handles_errors
 def game_command(game: str | None, resume: str | None, record: str | None,
                  players: int | None, rules: str | None, trump: str | None, deal: str | None,
-                 me: int | None, attacker: int | None, samples: int | None, seed: int) -> None:
+                 me: int | None, attacker: int | None, samples: int | None, seed: int,
+                 verbose: bool) -> None:
     """Follow a game at a real table from your seat: type the moves as they are
     played, the cards you draw when asked; `hint`, `auto`, `solve`, `undo`, `review`.
 
@@ -69,12 +73,12 @@ def game_command(game: str | None, resume: str | None, record: str | None,
         if game is not None:
             session = GameSession.load(read_game_text(game), path=path, seed=seed)
         else:
-            session = _set_up(players, rules, trump, deal, me, attacker, path, seed)
+            session = _set_up(players, rules, trump, deal, me, attacker, path, seed, verbose)
     if session.game.engine is not None:
         raise OptionError("this record is a game against the engine: go on with "
                           "`durak play --resume FILE`")
     _start(session)
-    sys.exit(GamePrompt(session, "game", samples).run())
+    sys.exit(GamePrompt(session, "game", samples, verbose=verbose).run())
 
 
 def _start(session: GameSession) -> None:
@@ -88,10 +92,12 @@ def _start(session: GameSession) -> None:
 
 
 def _set_up(players: int | None, rules: str | None, trump: str | None, deal: str | None,
-            me: int | None, attacker: int | None, path: str | Path, seed: int) -> GameSession:
+            me: int | None, attacker: int | None, path: str | Path, seed: int,
+            verbose: bool = False) -> GameSession:
     """The table from the options, asking for what they leave out (each answer
-    checked at once, asked again when wrong)."""
-    ask = _Asker()
+    checked at once, asked again when wrong; cards for people, rule ids with
+    ``verbose`` only)."""
+    ask = _Asker(symbols_wanted(sys.stdout), verbose)
     n = players or ask("Players at the table (2-6)", "2", lambda t: _int_in(t, 2, 6))
     rules_ = rules if rules is not None else ask(
         "Rules (e.g. transfer, throw_in=neighbours; Enter: none)", "",
@@ -118,7 +124,13 @@ T = TypeVar("T")
 class _Asker:
     """Asks one question at a time on the terminal (or reads the answers from a pipe)."""
 
+    def __init__(self, symbols: bool = False, verbose: bool = False):
+        self.symbols = symbols
+        self.verbose = verbose
+
     def __call__(self, question: str, default: str | None, check: Callable[[str], T]) -> T:
+        question = people_text(question, self.symbols)
+        question = question if self.verbose else drop_rule_ids(question)
         while True:
             shown = f"{question}{f' [{default}]' if default else ''}: "
             if sys.stdin.isatty():

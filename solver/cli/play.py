@@ -44,9 +44,12 @@ from solver.games.session import (DEFAULT_STRENGTH, ENGINE_STRENGTHS, GameSessio
               help="Go on with a game saved by `durak play` (in the same file).")
 @click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help="Deals per hint (default 256 with two players, 512 with more).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Cite the rules' ids in the messages (R17, R20), as docs/rules.md numbers them.")
 @handles_errors
 def play_command(players: int, rules: str, seed: int | None, strength: str, me: int,
-                 record: str | None, resume: str | None, samples: int | None) -> None:
+                 record: str | None, resume: str | None, samples: int | None,
+                 verbose: bool) -> None:
     """Play a game against the engine: a new deal, the engine in the other seats."""
     if resume is not None:
         if record is not None:
@@ -73,4 +76,4 @@ def play_command(players: int, rules: str, seed: int | None, strength: str, me: 
     if sys.stdin.isatty():
         click.echo("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)",
                    err=True)
-    sys.exit(GamePrompt(session, "play", samples).run())
+    sys.exit(GamePrompt(session, "play", samples, verbose=verbose).run())

@@ -24,10 +24,13 @@ from solver.cli.common import ExitCode, ProgressBar, print_hint_table, stdout_co
 from solver.cli.review import print_review
 from solver.cli.show import card_text, render
 from solver.cli.solve import print_solve
+from solver.cli.suggest import answer
 from solver.errors import DurakError, Interrupted
-from solver.game.cards import SUIT_SYMBOLS, parse_card
+from solver.game.cards import SUIT_SYMBOLS, SUITS, parse_card
+from solver.games.narration import Told
 from solver.games.review import review
-from solver.games.session import GameSession
+from solver.games.session import Accepted, GameSession, OnlyMove, split_entries
+from solver.notation.people import drop_rule_ids, move_text, people_text, symbols_wanted
 from solver.notation.position import Position
 from solver.hints import HintResult
 from solver.search import Solver, SolveResult
@@ -57,19 +60,36 @@ _YOUR = {"lead": "you lead", "defend": "you defend", "throw": "you may throw in"
          "taken": "you may add cards to the take"}
 
 
+#: How each kind of narration line is drawn (solver/games/narration.py).
+_TOLD_STYLE = {"beaten": "green", "taken": "yellow", "transferred": "yellow", "draw": "cyan",
+               "pile": "cyan", "out": "bold", "over": "bold", "turn": "dim"}
+
+
 class GamePrompt:
     """One game at the prompt.  ``kind``: ``game`` (followed) or ``play`` (against
-    the engine); ``samples``: deals per hint (None: the hint's default)."""
+    the engine); ``samples``: deals per hint (None: the hint's default);
+    ``verbose``: rule ids in the messages (R17, R20), as the docs cite them.
+
+    Cards are written for people (``10♠``, ``7♥/A♥``) at a terminal that shows the
+    suit symbols, in ASCII (``TS``) on a pipe or another terminal
+    (:func:`~solver.notation.people.symbols_wanted`); either is typed back."""
 
     def __init__(self, session: GameSession, kind: str, samples: int | None = None,
-                 out: Callable[[Any], None] | None = None):
+                 out: Callable[[Any], None] | None = None, verbose: bool = False):
         self.session = session
         self.kind = kind
         self.samples = samples
+        self.verbose = verbose
         self.con = stdout_console()
         self.tty = sys.stdin.isatty()
         self.board = sys.stdout.isatty()
+        self.symbols = symbols_wanted(sys.stdout)
         self.print: Callable[[Any], None] = out or self.con.print
+
+    def _say(self, text: str) -> str:
+        """A message for the player: cards for people, rule ids only under --verbose."""
+        text = people_text(text, self.symbols)
+        return text if self.verbose else drop_rule_ids(text)
 
     # ------------------------------------------------------------ the loop
     def run(self) -> int:
@@ -125,11 +145,12 @@ class GamePrompt:
             if cmd in ("quit", "exit", "q"):
                 return False
             if cmd in ("help", "?"):
-                self.print(HELP_PLAY if self.kind == "play" else HELP_FOLLOW)
+                self.print(self._say(HELP_PLAY if self.kind == "play" else HELP_FOLLOW))
             elif cmd == "undo":
                 self._undo()
             elif cmd == "show":
-                for ln in render(Position(self.session.view(), self.session.me - 1), True):
+                for ln in render(Position(self.session.view(), self.session.me - 1),
+                                 self.symbols, people=not self.verbose):
                     self.print(ln)
             elif cmd == "hint":
                 self._hint()
@@ -146,7 +167,7 @@ class GamePrompt:
             else:
                 self._entries(text)
         except DurakError as e:
-            self.print(Text("error: " + " ".join(str(e).split()), style="red"))
+            self.print(Text("error: " + self._say(" ".join(str(e).split())), style="red"))
         except OSError as e:
             self.print(Text(f"error: {e}", style="red"))
         except KeyboardInterrupt:  # Ctrl-C while working: stop the work, keep the game
@@ -156,13 +177,46 @@ class GamePrompt:
 
     # ------------------------------------------------------------ entries
     def _entries(self, text: str) -> None:
-        for acc in self.session.enter_line(text):
-            if acc.note:
-                self.print(Text(acc.note, style="yellow"))
-            if not self.board:
-                self.print(f"ok: {' '.join(acc.entries)}")
+        """The entries of one line, each told as it is accepted; at a refused one,
+        the answer a person would give (:func:`solver.cli.suggest.answer`)."""
+        accepted = False
+        for item in split_entries(text):
+            try:
+                acc = self.session.enter(item)
+            except DurakError as e:
+                self._refused(item, e)
+                if not accepted:
+                    return
+                break
+            accepted = True
+            self._tell(acc)
         self._engine_moves()
         self._show_turn()
+
+    def _refused(self, typed: str, e: DurakError) -> None:
+        t = self.session.turn()
+        mine = t.seat == self.session.me and not t.draw_due
+        msg = " ".join(str(e).split())
+        said = answer(typed, msg, list(t.moves or ()) if mine else None, self.symbols)
+        if said is None:
+            self.print(Text("error: " + self._say(msg), style="red"))
+        else:
+            self.print(Text(self._say(said), style="yellow"))
+
+    def _tell(self, acc: Accepted, skip_mine: bool = False) -> None:
+        """What is told at the table after an entry (solver/games/narration.py)."""
+        if acc.note:
+            self.print(Text(self._say(acc.note), style="yellow"))
+        for told in acc.told:
+            if skip_mine and told.kind == "move" and told.seat == self.session.me:
+                continue
+            self.print(self._told_line(told))
+
+    def _told_line(self, told: Told) -> Text:
+        line = told.text(self.symbols)
+        if told.kind == "move":
+            return Text(line)
+        return Text("  " + line, style=_TOLD_STYLE.get(told.kind, ""))
 
     def _enter_empty(self) -> bool:
         """Enter on its own: a pass for a seat whose hand the player cannot see."""
@@ -178,19 +232,18 @@ class GamePrompt:
             seat = s.turn().seat
             with self._busy(f"seat {seat} (engine) is thinking"):
                 acc = s.engine_move()
-            move = acc.entries[-1].split(":", 1)[1]
-            self.print(Text(f"seat {seat} (engine): ").append_text(self._move_text(move)))
+            self._tell(acc)
 
     def _undo(self) -> None:
         s = self.session
         gone = s.undo_turn() if s.game.engine is not None else [s.undo()]
-        self.print(f"undone: {' '.join(reversed(gone))}")
+        self.print(self._say(f"undone: {' '.join(reversed(gone))}"))
         self._show_turn()
 
     # ------------------------------------------------------------ answers
-    def _hint(self) -> SolveResult | HintResult:
+    def _hint(self) -> SolveResult | HintResult | OnlyMove:
         """The advice the review will judge this decision by: exact once every card is
-        placed, else the hint table."""
+        placed, else the hint table; at once when there is one legal move."""
         s = self.session
         try:
             with ProgressBar("hint: scoring deals") as bar:
@@ -199,11 +252,13 @@ class GamePrompt:
             if not isinstance(e.partial, HintResult):
                 raise
             res = e.partial
-        if isinstance(res, SolveResult):
+        if isinstance(res, OnlyMove):
+            self.print(f"one legal move: {move_text(res.best, self.symbols)}")
+        elif isinstance(res, SolveResult):
             self.print("every card is known: the exact value of every move")
-            print_solve(res, True)
+            print_solve(res, True, self.symbols)
         else:
-            print_hint_table(res)
+            print_hint_table(res, self.symbols)
             if res.interrupted:
                 self.print(Text(f"hint interrupted after {res.samples} deals", style="yellow"))
         return res
@@ -212,7 +267,11 @@ class GamePrompt:
         res = self._hint()
         if isinstance(res, HintResult) and res.interrupted:
             return
-        self._entries(f"{self.session.me}:{res.best if isinstance(res, HintResult) else res.best[0]}")
+        best = res.best if isinstance(res, (HintResult, OnlyMove)) else res.best[0]
+        self.print(Text(f"auto: you play {move_text(best, self.symbols)}", style="bold"))
+        self._tell(self.session.enter(f"{self.session.me}:{best}"), skip_mine=True)
+        self._engine_moves()
+        self._show_turn()
 
     def _solve(self) -> None:
         s = self.session
@@ -225,7 +284,7 @@ class GamePrompt:
             return
         with self._busy("solving"):
             ans = solve_answer(state, s.me, max_time=SOLVE_MAX_TIME, solver=Solver())
-        print_solve(ans.result, False)  # type: ignore[arg-type]
+        print_solve(ans.result, False, self.symbols)  # type: ignore[arg-type]
         if not ans.exact:
             self.print(Text(f"(cut off after {SOLVE_MAX_TIME:g} s: what is proven so far)",
                             style="yellow"))
@@ -234,7 +293,7 @@ class GamePrompt:
         s = self.session
         with ProgressBar("reviewing") as bar:
             res = review(s.game, seat=s.me, seed=s.seed, progress=bar.callback)
-        print_review(res)
+        print_review(res, self.symbols)
         if res.interrupted:
             self.print(Text("review interrupted", style="yellow"))
 
@@ -251,21 +310,10 @@ class GamePrompt:
             return self.con.status(what, spinner="dots")
         return nullcontext()
 
-    def _move_text(self, move: str) -> Text:
-        out = Text()
-        deck = self.session.game.rules.deck
-        trump = self.session.game.trump
-        for part in _split_move(move):
-            try:
-                out.append_text(card_text(parse_card(part, deck), True, trump))
-            except DurakError:
-                out.append(part)
-        return out
-
     def _show_turn(self) -> None:
         s = self.session
         if self.board:
-            for ln in board_lines(s):
+            for ln in board_lines(s, self.symbols):
                 self.print(ln)
         self.print(self._next_line())
 
@@ -275,19 +323,23 @@ class GamePrompt:
         if t.seat is None:
             info = s.outcome
             text = info["text"] if info else "the game is over"
+            if info:
+                score = info["scores"][s.me - 1]
+                text += "; " + ("you win" if score > 0 else "you lose" if score < 0
+                                else "a draw for you")
             tail = " -- `review` judges your moves, `undo` takes back, `quit` leaves"
-            return Text(f"Game over: {text}", style="bold").append(tail, style="dim")
+            return Text(f"Game over: {self._say(text)}", style="bold").append(tail, style="dim")
         if t.draw_due:
-            return Text(f"The bout is over: name the {t.draw_due} card(s) you drew "
-                        f"(R17), e.g. 7H KD", style="bold")
+            return Text(self._say(f"The bout is over: name the {t.draw_due} card(s) you drew "
+                                  f"(R17), e.g. 7H KD"), style="bold")
         role = _ROLE.get(t.phase, t.phase)
+        moves = " ".join(move_text(m, self.symbols) for m in t.moves or ())
         if t.seat == s.me:
             head = Text(f"Your move ({_YOUR.get(t.phase, t.phase)}): ", style="bold")
-            moves = list(t.moves or ())
-            return head.append(" ".join(moves)).append("   hint · auto · help", style="dim")
+            return head.append(moves).append("   hint · auto · help", style="dim")
         if t.moves is not None:  # a hand that follows from what was seen
-            return Text(f"Seat {t.seat} {role}: ", style="bold").append(" ".join(t.moves))
-        return Text(f"Seat {t.seat} {role}: ", style="bold").append(_expect(t, s))
+            return Text(f"Seat {t.seat} {role}: ", style="bold").append(moves)
+        return Text(f"Seat {t.seat} {role}: ", style="bold").append(self._say(_expect(t, s)))
 
     def _leave(self, why: str) -> None:
         s = self.session
@@ -315,35 +367,20 @@ def _expect(t: Any, s: GameSession) -> str:
     return f"type the card seat {t.seat} threw in (a {ranks}), or pass (Enter)"
 
 
-def _split_move(move: str) -> list[str]:
-    """A move's text cut into card names and the signs between (for colouring)."""
-    out: list[str] = []
-    cur = ""
-    for ch in move:
-        if ch in "/,+>!":
-            if cur:
-                out.append(cur)
-            out.append(ch)
-            cur = ""
-        else:
-            cur += ch
-    if cur:
-        out.append(cur)
-    return out
-
-
-def board_lines(s: GameSession) -> list[Text]:
+def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
     """The board in a few lines: trump, pile and discards; each other seat with its
-    hand size (and the cards known in it); the table; the player's hand."""
+    hand size (and the cards known in it); the table; the player's hand (the cards
+    as ``10♠``, or ``TS`` where ``symbols`` is false)."""
     snap = s.snapshot()
     view = s.view()
     trump = view.trump
     lines: list[Text] = []
-    head = Text("Trump ").append(SUIT_SYMBOLS[trump], style="bold red" if trump in (1, 2)
+    suit = SUIT_SYMBOLS[trump] if symbols else SUITS[trump]
+    head = Text("Trump ").append(suit, style="bold red" if trump in (1, 2) and symbols
                                  else "bold")
     if snap["trump_card"]:
         head.append(f"   pile {snap['pile']}, face up ")
-        head.append_text(card_text(parse_card(snap["trump_card"]), True, trump))
+        head.append_text(card_text(parse_card(snap["trump_card"]), symbols, trump))
     else:
         head.append(f"   pile {snap['pile']}")
     head.append(f"   out {len(snap['out'])}")
@@ -358,7 +395,7 @@ def board_lines(s: GameSession) -> list[Text]:
         ln = Text(name.ljust(width))
         known = [parse_card(c) for c in seat["cards"]]
         for c in known:
-            ln.append_text(card_text(c, True, trump)).append(" ")
+            ln.append_text(card_text(c, symbols, trump)).append(" ")
         if seat["hidden"]:
             ln.append(("+ " if known else "") + f"{seat['hidden']} unseen", style="dim")
         if not seat["size"]:
@@ -371,16 +408,16 @@ def board_lines(s: GameSession) -> list[Text]:
         for i, (a, c) in enumerate(snap["table"]):
             if i:
                 t.append("   ")
-            t.append_text(card_text(parse_card(a), True, trump))
+            t.append_text(card_text(parse_card(a), symbols, trump))
             if c:
-                t.append("/").append_text(card_text(parse_card(c), True, trump))
+                t.append("/").append_text(card_text(parse_card(c), symbols, trump))
         if snap["take"]:
             t.append("   (taken)", style="yellow")
         lines.append(t)
     me = next(x for x in snap["seats"] if x["me"])
     mine = Text(f"You, seat {me['seat']}".ljust(width), style="bold")
     for c in me["cards"]:
-        mine.append_text(card_text(parse_card(c), True, trump)).append(" ")
+        mine.append_text(card_text(parse_card(c), symbols, trump)).append(" ")
     if me["hidden"]:
         mine.append(f"+ {me['hidden']} not named yet", style="dim")
     if me["roles"]:

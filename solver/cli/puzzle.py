@@ -343,8 +343,8 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
     """Play one puzzle at the prompt; True when solved without a mistake."""
     state = p.state()
     click.echo("")
-    click.echo(f"== {p.id}: {p.title}   [{p.collection}]")
-    click.echo(f"{p.task_text}.")
+    click.echo(f"== {p.id}   [{p.collection}]")  # the title, which may give the idea away,
+    click.echo(f"{p.task_text}.")                  # comes after the answer
     clean = True
     hints = 0
     shown = None
@@ -404,6 +404,7 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
         click.echo("Solved!")
     else:
         click.echo("Finished, with help or a mistake on the way.")
+    click.echo(f"({p.id}: {p.title})")
     return clean
 
 

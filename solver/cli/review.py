@@ -11,6 +11,7 @@ from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                read_game_text, stdout_console)
 from solver.errors import OptionError
+from solver.notation.people import move_text, symbols_wanted
 from solver.outfile import check_target, whole_file
 from solver.games import Game
 from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
@@ -18,6 +19,8 @@ from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
 
 #: What to type when the plot extra is missing.
 PLOT_INSTALL = "pip install 'durak-solver[plot]'"
+#: The width of a review written to a file or a pipe: the whole table, never squeezed.
+WIDE = 1000
 _STYLE = {"best": "green", "good": "green", "inaccuracy": "yellow", "mistake": "dark_orange",
           "blunder": "bold red", "unclear": "dim"}
 #: The chart's colour of each label (matplotlib names), for its points and its key.
@@ -154,15 +157,28 @@ def plot_review(res: Review, path: str) -> None:
     plt.close(fig)
 
 
-#: The terminal chart's eight heights, win chance 0 to 1.
+#: The terminal chart's eight heights, win chance 0 to 1 (and where the stream's
+#: encoding has no block characters, eight ASCII ones).
 _BARS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
+_ASCII_BARS = "_.-~=+*#"
 
 
-def chance_chart(res: Review) -> list[str]:
+def _blocks_ok(stream: Any) -> bool:
+    """Whether ``stream``'s encoding writes the chart's block characters."""
+    try:
+        _BARS.encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def chance_chart(res: Review, blocks: bool = True) -> list[str]:
     """The terminal chart: per seat, the win chance of the move played at each
-    decision as one character (eight heights, 0 to 1; ``?`` where an exact solve
-    ran out), and under it the move after which the game was lost
-    (:attr:`Review.lost_after`, as in the table and the plot)."""
+    decision as one character (eight heights, 0 to 1: block characters, or ASCII
+    ones without ``blocks``; ``?`` where an exact solve ran out), and under it the
+    move after which the game was lost (:attr:`Review.lost_after`, as in the
+    table and the plot)."""
+    bar = _BARS if blocks else _ASCII_BARS
     lines = []
     many = len(res.seats) > 1
     for s in res.seats:
@@ -171,9 +187,9 @@ def chance_chart(res: Review) -> list[str]:
             continue
         head = f"seat {s} " if many else "chance "
         bars = "".join("?" if d.played_chance is None
-                       else _BARS[min(7, int(d.played_chance * 8))] for d in ds)
+                       else bar[min(7, int(d.played_chance * 8))] for d in ds)
         lines.append(f"{head}{bars}  (one column per decision, move {ds[0].number} to "
-                     f"{ds[-1].number}; {_BARS[0]} 0 .. {_BARS[-1]} 1)")
+                     f"{ds[-1].number}; {bar[0]} 0 .. {bar[-1]} 1)")
         lost = res.lost_after_of(s)
         if lost is not None:
             at = len(head) + ds.index(lost)
@@ -199,10 +215,17 @@ def _how(d: Decision, samples: int) -> str:
     return f"all {d.deals}" if d.deals < samples else "est."
 
 
-def print_review(res: Review) -> None:
-    """The review as a table, the terminal chart, where the game was lost, the
-    decisions left unclear and each seat's summary (what `durak review` prints)."""
+def print_review(res: Review, symbols: bool | None = None) -> None:
+    """The review for people: a table of the decisions, the terminal chart, where
+    the game was lost (and whether that move was decisive), the decisions left
+    unclear and a summary per seat.  The moves as ``7♥/A♥`` at a terminal that
+    shows the suit symbols (``symbols``: None asks
+    :func:`~solver.notation.people.symbols_wanted`), else in ASCII; written whole
+    when stdout is not a terminal (a file or a pipe is not squeezed to 80 columns)."""
     con = stdout_console()
+    if not con.is_terminal:
+        con.width = WIDE
+    sym = symbols_wanted(sys.stdout) if symbols is None else symbols
     t = Table(title=f"review of seat {'+'.join(map(str, res.seats))} "
                     f"(exact where every card is placed; estimates: the hint at {res.samples} "
                     f"deals, seed {res.seed})",
@@ -217,12 +240,13 @@ def print_review(res: Review) -> None:
     for d in res.decisions:
         style = _STYLE[d.label]
         loss = "" if d.loss is None else f"{d.loss:.2f}"
-        row = [str(d.number), str(d.seat), d.played, _chance(d, "played"), d.best or "?",
+        row = [str(d.number), str(d.seat), move_text(d.played, sym), _chance(d, "played"),
+               move_text(d.best, sym) if d.best else "?",
                _chance(d, "best"), loss, f"[{style}]{d.label}[/{style}]", _how(d, res.samples)]
         t.add_row(*(row if many else row[:1] + row[2:]),
                   style="underline" if d.number in lost_at else None)
     con.print(t)
-    for line in chance_chart(res):
+    for line in chance_chart(res, blocks=_blocks_ok(sys.stdout)):
         con.print(line, highlight=False)
     for s in res.seats:
         lost = res.lost_after_of(s)
@@ -230,13 +254,15 @@ def print_review(res: Review) -> None:
             continue
         basis = "exact" if lost.exact else "estimated"
         drop = lost.played_chance is not None and lost.played_chance < 0.5
-        con.print(f"lost after: move {lost.number}, seat {lost.seat} played {lost.played}: "
-                  f"{_chance(lost, 'best')} -> {_chance(lost, 'played')} (best {lost.best}, "
+        con.print(f"lost after: move {lost.number}, seat {lost.seat} played "
+                  f"{move_text(lost.played, sym)}: {_chance(lost, 'best')} -> "
+                  f"{_chance(lost, 'played')} (best {move_text(lost.best, sym)}, "
                   f"{basis}); " + ("decisive: its best chance never reached one half again"
                                    if drop else "the move kept an even chance; its best chance "
                                    "was below one half at every decision after it"))
     for d in res.unsolved:
-        con.print(f"unclear: move {d.number}, seat {d.seat} played {d.played}: {d.note}")
+        con.print(f"unclear: move {d.number}, seat {d.seat} played "
+                  f"{move_text(d.played, sym)}: {d.note}")
     for summ in res.summaries:
         counts = ", ".join(f"{n} {name}" for name, n in summ.labels.items() if n)
         con.print(f"seat {summ.seat}: {summ.decisions} decisions ({summ.exact} exact): "

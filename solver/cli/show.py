@@ -1,6 +1,8 @@
 """`durak show`: a position drawn for people, with its legal moves."""
 from __future__ import annotations
 
+import re
+
 import click
 from rich.text import Text
 
@@ -14,9 +16,11 @@ from solver.game.movegen import legal_moves
 from solver.game.outcome import seat_roles
 from solver.game.state import NO_COVER, GameState, Phase
 from solver.notation import format_position, position_to_json
+from solver.notation.people import drop_rule_ids, move_text
 from solver.notation.position import Position
 
 RED_SUITS = (HEARTS, DIAMONDS)
+_IDS = re.compile(r"\b[RPFS]\d{1,2}\b")
 
 
 def card_text(card: int, pretty: bool, trump: int = -1) -> Text:
@@ -36,8 +40,9 @@ def cards_text(mask: int, pretty: bool, trump: int = -1) -> Text:
     return out
 
 
-def render(pos: Position, pretty: bool) -> list[Text]:
-    """The lines of the human view of a position."""
+def render(pos: Position, pretty: bool, people: bool = False) -> list[Text]:
+    """The lines of the human view of a position (``people``: for a player at the
+    game prompt -- the moves as ``7♥/A♥``, no rule ids)."""
     state = pos.state
     trump = state.trump
     lines: list[Text] = []
@@ -87,11 +92,14 @@ def render(pos: Position, pretty: bool) -> list[Text]:
     if state.out:
         out.append(": ").append_text(cards_text(state.out, pretty, trump))
     lines.append(out)
-    lines.extend(_moves_lines(state))
+    lines.extend(_moves_lines(state, pretty if people else False))
+    if people:
+        lines = [Text(drop_rule_ids(ln.plain), style=ln.style) if _IDS.search(ln.plain) else ln
+                 for ln in lines]
     return lines
 
 
-def _moves_lines(state: GameState) -> list[Text]:
+def _moves_lines(state: GameState, symbols: bool = False) -> list[Text]:
     outcome = outcome_info(state)
     if outcome is not None:
         return [Text(f"Game over: {outcome['text']}", style="bold")]
@@ -104,7 +112,7 @@ def _moves_lines(state: GameState) -> list[Text]:
     except HiddenCardsError:
         return [head.append(f"moves unknown, seat {seat}'s hand holds hidden cards",
                             style="yellow")]
-    return [head.append(" ".join(str(m) for m in moves))]
+    return [head.append(" ".join(move_text(m, symbols) for m in moves))]
 
 
 def show_json(pos: Position) -> dict:

@@ -21,6 +21,7 @@ from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, cores_fo
                                stdout_console, table)
 from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
+from solver.notation.people import move_text, symbols_wanted
 
 if TYPE_CHECKING:
     from solver.search import SolveResult
@@ -97,9 +98,16 @@ def _unfinished(res: SolveResult, all_moves: bool) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def print_solve(res: SolveResult, all_moves: bool) -> None:
-    """The answer of `durak solve` (``all_moves``: `durak analyse`) for people."""
+def print_solve(res: SolveResult, all_moves: bool, symbols: bool | None = None) -> None:
+    """The answer of `durak solve` (``all_moves``: `durak analyse`) for people: the
+    moves as ``7♥/A♥`` at a terminal that shows the suit symbols (``symbols``: None
+    asks :func:`~solver.notation.people.symbols_wanted`), else in ASCII."""
     con = stdout_console()
+    sym = symbols_wanted(sys.stdout) if symbols is None else symbols
+
+    def mt(moves: Any) -> str:
+        return " ".join(move_text(m, sym) for m in moves)
+
     v = value_text(res.value)
     note = ""
     if res.exact:
@@ -121,14 +129,15 @@ def print_solve(res: SolveResult, all_moves: bool) -> None:
     head += note
     con.print(head)
     if res.best and (res.exact or res.best_complete):
-        con.print("best: " + " ".join(res.best))
+        con.print("best: " + mt(res.best))
     elif res.best:
-        con.print("best so far: " + " ".join(res.best) + " [dim](proven; not every move asked)[/]")
+        con.print("best so far: " + mt(res.best) + " [dim](proven; not every move asked)[/]")
     if res.pv:
-        con.print("pv:   " + " ".join(res.pv))
+        con.print("pv:   " + mt(res.pv))
     est = res.estimate
     if res.recommended is not None:
-        con.print(f"recommended: [bold]{res.recommended}[/] [dim]({_basis(res)})[/]")
+        con.print(f"recommended: [bold]{move_text(res.recommended, sym)}[/] "
+                  f"[dim]({_basis(res)})[/]")
     if est is not None:
         con.print(f"[dim]estimate (not a proof): {_estimate_how(est)}[/]")
     scores = {m.move: m for m in est.moves} if est is not None else {}
@@ -142,7 +151,8 @@ def print_solve(res: SolveResult, all_moves: bool) -> None:
             t.add_column("playouts", justify="right")
         for m in _table_order(res):
             mv = value_text(m.value)
-            row = [m.move, f"[{_STYLE[mv]}]{mv}[/]", "" if m.distance is None else str(m.distance)]
+            row = [move_text(m.move, sym), f"[{_STYLE[mv]}]{mv}[/]",
+                   "" if m.distance is None else str(m.distance)]
             if est is not None:
                 e = scores.get(m.move)
                 row += ["", ""] if e is None else [_score_text(e), f"{e.visits:,}"]
@@ -150,7 +160,7 @@ def print_solve(res: SolveResult, all_moves: bool) -> None:
         con.print(t)
     elif est is not None and est.moves:
         con.print("[dim]estimate:[/] " + "  ".join(
-            f"{e.move} {_score_text(e)}" for e in est.moves[:8])
+            f"{move_text(e.move, sym)} {_score_text(e)}" for e in est.moves[:8])
             + ("  ..." if len(est.moves) > 8 else ""))
     rate = res.nodes / res.seconds if res.seconds > 0 else 0.0
     con.print(f"[dim]{res.nodes} nodes, {res.seconds:.3f} s, {rate / 1e6:.2f} M nodes/s[/]")

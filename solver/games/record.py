@@ -37,6 +37,7 @@ from solver.game.moves import PASS, Move, parse_move_with_seat
 from solver.game.rules import HAND_SIZE, Rules, bout_cap, parse_rules
 from solver.game.state import GameState
 from solver.games.replay import Event, Replay, replay_events
+from solver.games.seal import unseal
 from solver.hints.knowledge import Knowledge, PublicTracker, knowledge_of, not_greedy_in_views
 from solver.hints.sampler import Sampler
 
@@ -83,7 +84,7 @@ class Game:
         header: list[tuple[str, str]] = []
         tokens: list[str] = []
         in_moves = False
-        for line in text.splitlines():
+        for line in unseal(text).splitlines():
             line = line.split("#", 1)[0]
             for item in line.split(";"):
                 item = item.strip()

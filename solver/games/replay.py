@@ -77,6 +77,10 @@ class Replay:
     _draw_hidden: int = 0      # cards the asking seat drew unseen at the last bout end
     _draw_known: int = 0       # cards it drew that were already known (pile order, face-up trump)
     _draw_open: bool = False   # a draw item may follow now
+    #: When a list, every move applied is appended as (state before, move, state
+    #: after) -- the implicit passes of hidden throwers included: what the game's
+    #: narration (:mod:`solver.games.narration`) tells.  Not copied by :meth:`copy`.
+    steps: list[tuple[GameState, Move, GameState]] | None = None
 
     def copy(self) -> "Replay":
         """An independent copy (the states are immutable; the lists are copied)."""
@@ -121,6 +125,8 @@ class Replay:
 
     def _bout_end(self, s: GameState, mv: Move, nxt: GameState) -> None:
         """After a move from ``s`` to ``nxt``: note what the asking seat drew (R17)."""
+        if self.steps is not None:
+            self.steps.append((s, mv, nxt))
         self._draw_open = False
         if s.table and not nxt.table and s.pile > 0:
             me = self.me

@@ -44,9 +44,11 @@ from solver.game.moves import Kind, Move, parse_move_with_seat
 from solver.game.outcome import outcome_info, phase_name, seat_roles
 from solver.game.rules import Rules
 from solver.game.state import NO_COVER, GameState, Phase
+from solver.games.narration import Told, narrate
 from solver.games.record import Game, known_deal
 from solver.games.replay import Replay
 from solver.games.review import REVIEW_MAX_TIME, advise
+from solver.games.seal import seal
 from solver.hints import HintResult
 from solver.hints.knowledge import Knowledge, PublicTracker
 from solver.match import choose_move, make_policy
@@ -95,11 +97,26 @@ class Turn:
 @dataclass(frozen=True)
 class Accepted:
     """What one call of :meth:`GameSession.enter` added: the entries (``2:6D``,
-    ``3:pass``, ``draw 7H``) and a note for the player (the passes the record
-    implied, a move held until the draw is named)."""
+    ``3:pass``, ``draw 7H``), a note for the player (the passes the record
+    implied, a move held until the draw is named) and what is told at the table
+    after them (:mod:`solver.games.narration`: bouts beaten, taken or
+    transferred, draws, seats out, whose bout it is)."""
 
     entries: tuple[str, ...]
     note: str = ""
+    told: tuple[Told, ...] = ()
+
+
+@dataclass(frozen=True)
+class OnlyMove:
+    """The hint when the player has one legal move: it, and no deal sampled."""
+
+    player: int
+    best: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "best": self.best, "only": True,
+                "moves": [{"move": self.best}]}
 
 
 class GameSession:
@@ -129,6 +146,7 @@ class GameSession:
             self._games.append(self._games[-1].extended([tok]))
         self.seed = seed
         self.held: str | None = None   # a move typed before the draw it made due
+        self._told: list[list[Told]] = []  # the narration of each entry, as far as told
         self._policy: Any = None
         self._known: tuple[Game, GameState | None] | None = None
         self._kcache: tuple[tuple[int, int], Game, Knowledge] | None = None
@@ -266,6 +284,12 @@ class GameSession:
 
     # ------------------------------------------------------------ entries
     def enter(self, text: str) -> Accepted:
+        """Take one line of play (:meth:`_enter`), with what is told after it."""
+        n = len(self.entries)
+        acc = self._enter(text)
+        return replace(acc, told=tuple(self.told(n)))
+
+    def _enter(self, text: str) -> Accepted:
         """Take one line of play: a move (with or without its seat, with or without
         its ``+``, ``>`` or attack card where only one reading fits), ``draw 7H KD``
         or, when a draw is due, the drawn cards alone.  Raises a
@@ -384,10 +408,28 @@ class GameSession:
             tracker.play(m)
         rng = random.Random(f"engine:{self._fingerprint()}:{len(self.entries)}")
         move = choose_move(policy, tracker, seat, rng)
-        return self._play_token(f"{t.seat}:{move}")
+        n = len(self.entries)
+        acc = self._play_token(f"{t.seat}:{move}")
+        return replace(acc, told=tuple(self.told(n)))
 
     def _fingerprint(self) -> int:
         return zlib.crc32(self.base.format().encode())
+
+    def told(self, start: int = 0) -> list[Told]:
+        """What was told at the table after the entries from ``start`` (0-based) on,
+        in order (:func:`solver.games.narration.narrate`; each entry's narration is
+        kept, so a game is told once however often it is asked)."""
+        done = len(self._told)
+        if done < len(self.entries):
+            self._told.extend(narrate(self._games[done], self.game.events[done:]))
+        return [t for told in self._told[start:] for t in told]
+
+    def log(self) -> list[dict[str, Any]]:
+        """The whole narration for the page's game log: each :class:`Told` as JSON with
+        the number of the entry (1-based) after which it was told."""
+        self.told(len(self.entries))
+        return [{**t.to_json(), "entry": i + 1} for i, told in enumerate(self._told)
+                for t in told]
 
     # ------------------------------------------------------------ answers
     def check_hint(self) -> None:
@@ -404,31 +446,39 @@ class GameSession:
 
     def hint(self, samples: int | None = None, seed: int | None = None,
              max_time: float | None = None, exact_time: float | None = REVIEW_MAX_TIME,
-             progress: Callable[[int, int], None] | None = None) -> SolveResult | HintResult:
+             progress: Callable[[int, int], None] | None = None
+             ) -> SolveResult | HintResult | OnlyMove:
         """The advice for the player now, exactly what `durak review` judges this
         decision by (:func:`solver.games.review.advise`): the exact analysis of every
         move once his knowledge places every card (pile empty), else the hint
         engine on his knowledge -- every public fact of the game -- at its default
-        deals and the session's seed."""
+        deals and the session's seed.  With one legal move there is nothing to
+        weigh (and the review judges no such move): :class:`OnlyMove`, at once."""
         self.check_hint()
+        moves = self.turn().moves
+        if moves is not None and len(moves) == 1:
+            return OnlyMove(self.me, moves[0])
         return advise(self.knowledge(), self.known_state(), samples=samples,
                       seed=self.seed if seed is None else seed, max_time=max_time,
                       exact_time=exact_time, progress=progress)
 
     # ------------------------------------------------------------ output
     def record_text(self) -> str:
-        return self.game.format()
+        """The record as it is written out: against the engine, while the game is on,
+        with the engine's deals and the pile order face down (:mod:`solver.games.seal`)."""
+        text = self.game.format()
+        return seal(text) if self.game.engine is not None and not self.is_over else text
 
     def save(self) -> None:
         """Write the record to the session's file, whole (a temporary file renamed
         over it: a stop at any moment leaves the old record or the new one)."""
         if self._file is not None:
-            self._file.write(self.game.format())
+            self._file.write(self.record_text())
 
     def save_copy(self, path: str | os.PathLike[str]) -> Path:
         """Write the record to another file as well (whole, by a rename)."""
         p = Path(path)
-        write_whole(str(p), self.game.format(), option="save")
+        write_whole(str(p), self.record_text(), option="save")
         return p
 
     def close(self) -> None:
@@ -489,10 +539,12 @@ class GameSession:
             del self._games[len(entries) + 1:]
         else:
             self._games = [self.base]
+            self._told = []
             for tok in entries:
                 self._games.append(self._games[-1].extended([tok]))
         self.game = self._games[-1]
         self.entries = list(entries)
+        del self._told[len(entries):]
         self.save()
 
     def _try(self, token: str) -> Game | DurakError:
@@ -547,8 +599,15 @@ class GameSession:
             if s.to_move != self.game.me:
                 raise MoveError(f"it is seat {s.to_move + 1}'s turn (the engine's)")
             seat = self.me
-        readings = _readings(body, s, deck)
         asked = seat if seat is not None else s.to_move + 1
+        if asked == self.me and not s.hidden[self.game.me]:
+            # his own cards are known to him: say so, not where the card lies (a secret)
+            named = [parse_card(p, deck) for p in re.split(r"[\s,/+>!]+", body)
+                     if _is_card(p, deck)]
+            lacking = [c for c in named if not (s.hands[self.game.me] | s.table_mask) >> c & 1]
+            if lacking:
+                raise MoveError("you don't hold " + " ".join(card_name(c) for c in lacking))
+        readings = _readings(body, s, deck)
         good = self._valid(readings, [asked])
         if len(good) > 1:  # the reading of the turn now before one implying passes first
             now = [g for g in good if _fits(g, s)]
@@ -696,5 +755,5 @@ class _RecordFile:
             self._lock = None
 
 
-__all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "GameSession", "Turn",
+__all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "GameSession", "OnlyMove", "Turn",
            "default_record_path", "split_entries"]

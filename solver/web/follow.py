@@ -37,6 +37,7 @@ from solver.game.moves import Kind, Move
 from solver.game.rules import parse_rules
 from solver.games.session import GameSession
 from solver.notation.build import MAX_POSITION_CHARS
+from solver.notation.people import drop_rule_ids
 from solver.web.api import BadRequest, check_fields, guarded, int_field, read_body
 from solver.web.board import move_view
 from solver.web.jobs import Job, WorkerPool
@@ -184,8 +185,8 @@ def view(game_id: str, s: GameSession, note: str = "") -> dict[str, Any]:
     return {"id": game_id, "kind": "follow", "board": board, "snapshot": snap, "ask": a,
             "grid": [suits[x] for x in "SHDC" if x in suits], "me": s.me,
             "over": s.is_over, "outcome": s.outcome, "entries": list(s.entries),
-            "held": s.held, "note": note, "moves_played": len(s.game.moves),
-            "exact": snap["exact"]}
+            "held": s.held, "note": drop_rule_ids(note), "moves_played": len(s.game.moves),
+            "exact": snap["exact"], "log": s.log()}
 
 
 class Follows:

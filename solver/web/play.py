@@ -23,6 +23,7 @@ from solver.game.cards import SUIT_SYMBOLS, SUITS
 from solver.game.moves import Move
 from solver.game.rules import parse_rules
 from solver.games.session import DEFAULT_STRENGTH, GameSession
+from solver.notation.people import drop_rule_ids
 from solver.web.api import (BadRequest, check_fields, guarded, int_field, read_body,
                             seconds_field)
 from solver.web.board import move_view
@@ -60,7 +61,7 @@ def board_of(snap: dict[str, Any], thinking: bool, status: str | None = None
     if snap["over"]:
         score = snap["outcome"]["scores"][snap["me"] - 1]
         verdict = "you win" if score > 0 else "you lose" if score < 0 else "a draw for you"
-        status = f"Game over: {snap['outcome']['text']}; {verdict}"
+        status = f"Game over: {drop_rule_ids(snap['outcome']['text'])}; {verdict}"
     elif to_move == snap["me"]:
         what = {"lead": "lead a card", "defend": "cover every card or take",
                 "throw": "throw in a card or pass",
@@ -143,7 +144,8 @@ class Games:
         snap = s.snapshot()
         out = {"id": game_id, "board": board_of(snap, thinking), "snapshot": snap,
                "thinking": thinking, "over": s.is_over, "outcome": s.outcome,
-               "me": s.me, "strength": s.strength, "moves_played": len(s.entries)}
+               "me": s.me, "strength": s.strength, "moves_played": len(s.entries),
+               "log": s.log()}
         err = self._errors.get(game_id)
         if err:
             out["engine_error"] = err

@@ -29,10 +29,11 @@ from solver.game.moves import Move
 from solver.game.outcome import outcome_info
 from solver.games import Game
 from solver.games.review import review
-from solver.games.session import GameSession
+from solver.games.session import GameSession, OnlyMove
 from solver.puzzles import train
 from solver.puzzles.collection import find_puzzle, load_all
-from solver.web.board import board_view
+from solver.web.board import board_view, move_view
+from solver.web.chances import chances
 from solver.search import Solver, SolveResult
 
 #: The transposition table of a worker's solver, MiB (the commands' default).
@@ -128,16 +129,19 @@ def _engine(params: dict[str, Any], solver: Solver, progress: Progress,
 def _game_hint(params: dict[str, Any], solver: Solver, progress: Progress,
                all_moves: bool = False) -> tuple[dict[str, Any], int, str | None]:
     """The player's hint in a game on the web board: the session's advice (the exact
-    analysis once the player's knowledge places every card, else the hint table)."""
+    analysis once the player's knowledge places every card, else the hint table),
+    with each move's and each card's win chance for the board (:mod:`solver.web.chances`)."""
     s = GameSession.load(params["record"])
     res = s.hint(samples=params.get("samples"), max_time=params.get("max_time"),
                  progress=progress)
-    if isinstance(res, SolveResult):
-        return res.to_json(), 0, None
-    if res.complete:
-        return res.to_json(), 0, None
-    return res.to_json(), 3, (f"{res.samples} of the {res.wanted} deals asked for were scored "
-                              f"in {params.get('max_time'):g} s; the answer rests on fewer deals")
+    answer = res.to_json()
+    deck = s.game.rules.deck
+    answer["chances"] = chances(answer, [move_view(Move.parse(m, deck))
+                                         for m in s.turn().moves or ()])
+    if isinstance(res, (SolveResult, OnlyMove)) or res.complete:
+        return answer, 0, None
+    return answer, 3, (f"{res.samples} of the {res.wanted} deals asked for were scored "
+                       f"in {params.get('max_time'):g} s; the answer rests on fewer deals")
 
 
 @functools.lru_cache(maxsize=1)

@@ -38,6 +38,8 @@ const Analysis = {
     $("goto-editor").addEventListener("click", (e) => { e.preventDefault(); showTab("editor"); });
     $("nav-back").addEventListener("click", () => this.go(this.idx - 1));
     $("nav-start").addEventListener("click", () => this.go(0));
+    $("nav-pv-prev").addEventListener("click", () => this.stepPv(this.pvStep() - 1));
+    $("nav-pv-next").addEventListener("click", () => this.stepPv(this.pvStep() + 1));
     $("analyse-btn").addEventListener("click", () => this.analyse());
     $("analyse-cancel").addEventListener("click", () => this.cancel());
   },
@@ -116,6 +118,7 @@ const Analysis = {
 
   clearResult() {
     this.ana = null;
+    $("nav-pv").hidden = true;
     $("analysis-result").textContent = "";
     $("analysis-error").textContent = "";
   },
@@ -196,6 +199,7 @@ const Analysis = {
       }
     }
     if (ans.pv && ans.pv.length) {
+      $("nav-pv").hidden = false;  // the same steps under the board
       out.appendChild(el("div", "panel-title", "Variation from the analysed position (click to step through)"));
       const row = el("div", "row");
       const prev = el("button", null, "\u25C0"); prev.type = "button"; prev.id = "pv-prev";
@@ -542,6 +546,7 @@ const Play = {
     });
     $("play-hint-cancel").addEventListener("click", () => { if (this.hintJob) api(`/api/jobs/${this.hintJob}`, undefined, "DELETE"); });
     $("play-review").addEventListener("click", () => this.review());
+    ChanceSetting.bind($("play-chances"), (on) => { if (on) this.hint(); else this.board.setChances(null); });
   },
 
   async shown() {
@@ -600,6 +605,7 @@ const Play = {
     if (document.getElementById("page-play").classList.contains("active")) setUrl({ game: g.id });
     $("play-new-panel").hidden = true;
     $("play-game-panel").hidden = false;
+    $("play-actions").hidden = false;
     const mine = !g.thinking && !g.over && g.board.to_move === g.me;
     this.board.set(g.board, { interactive: mine, bottomSeat: g.me });
     const st = $("play-status");
@@ -617,11 +623,10 @@ const Play = {
     $("play-record").setAttribute("download", `durak-game-${g.id}.txt`);
     $("play-info").textContent = `Seat ${g.me} is you; the engine (${g.strength}) plays the others.` +
       (g.snapshot.exact ? " Every card is known now: Analyse gives the exact values." : "");
-    const log = $("play-log");
-    log.textContent = g.snapshot.history.length ? "Moves: " + g.snapshot.history.map(prettyMove).join("  ") : "";
-    log.scrollTop = log.scrollHeight;
+    drawLog($("play-log"), g.log);
     clearTimeout(this.timer);
     if (g.thinking) this.timer = setTimeout(() => this.open(g.id, true), 300);
+    else if (mine && ChanceSetting.on()) this.hint();
   },
 
   async move(m) {
@@ -630,6 +635,7 @@ const Play = {
     const r = await api(`/api/games/${this.id}/play`, { move: m });
     if (!r.ok) { $("play-error").textContent = r.data.error; this.board.draw(); return; }
     this.show(r.data);
+    boardInView($("play-dock"));
   },
 
   async undo() {
@@ -651,21 +657,36 @@ const Play = {
     });
     if (!job) return;
     if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
-    $("play-hint-result").appendChild(reviewTable(job.answer, this.game.me));
+    reviewAnswer($("play-hint-result"), job.answer, this.game.me);
   },
 
+  // the hint: its table, and each move's win chance on the board -- the board it was
+  // asked on: one asked before a move is not shown, and with the setting on the
+  // position now is asked again
   async hint() {
+    if (this.hinting) return;
+    this.hinting = true;
     $("play-hint-result").textContent = "";
-    const job = await runJob(null, {
-      starter: () => api(`/api/games/${this.id}/hint`, {}),
-      progress: $("play-progress"), fill: $("play-progress-fill"), text: $("play-progress-text"),
-      cancel: $("play-hint-cancel"), start: $("play-hint"), error: $("play-error"),
-      setJob: (j) => { this.hintJob = j; },
-    });
+    const at = this.game.moves_played;
+    let job = null;
+    try {
+      job = await runJob(null, {
+        starter: () => api(`/api/games/${this.id}/hint`, {}),
+        progress: $("play-progress"), fill: $("play-progress-fill"), text: $("play-progress-text"),
+        cancel: $("play-hint-cancel"), start: $("play-hint"), error: $("play-error"),
+        setJob: (j) => { this.hintJob = j; },
+      });
+    } finally { this.hinting = false; }
+    const g = this.game;
+    if (g.moves_played !== at) {
+      if (ChanceSetting.on() && !g.thinking && !g.over && g.board.to_move === g.me) this.hint();
+      return;
+    }
     if (!job) return;
     const ans = job.answer, pick = (m) => this.move(m);
     if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
-    $("play-hint-result").appendChild(ans.samples !== undefined ? hintTable(ans, pick) : exactTable(ans, pick));
+    $("play-hint-result").appendChild(hintAnswer(ans, pick));
+    this.board.setChances(ans.chances);
   },
 };
 

@@ -44,6 +44,17 @@ function cardEl(card, opts = {}) {
   return e;
 }
 
+// a win chance printed on a card or a button; the recommended move's marked
+function chanceMark(e, ch) {
+  if (!ch.text) return;
+  e.classList.add("has-chance");
+  if (ch.best) e.classList.add("recommended-move");
+  const m = el("span", "chance" + (ch.best ? " best" : ""), ch.text);
+  m.title = ch.best ? "win chance -- the recommended move" : "win chance";
+  if (ch.chance !== null && ch.chance !== undefined) e.dataset.chance = String(ch.chance);
+  e.appendChild(m);
+}
+
 function backEl(label) {
   const e = el("div", "card back");
   if (label !== undefined) e.appendChild(el("span", "count", label));
@@ -60,18 +71,27 @@ class DurakBoard {
     this.interactive = true;
     this.bottomSeat = 1;
     this.highlight = null;  // a move text to mark (the variation's next move)
+    this.chances = null;    // a hint's win chances: {moves: {move: c}, cards: {card: c}}
     root.classList.add("durak-board");
   }
 
   // view: board.py's JSON; opts.interactive: the seat to move plays by clicks;
   // opts.bottomSeat: the seat drawn at the bottom (the player's own);
-  // opts.highlight: a move text whose cards are marked.
+  // opts.highlight: a move text whose cards are marked; opts.chances: a hint's win
+  // chances (solver/web/chances.py), printed on the playable cards and the buttons.
   set(view, opts = {}) {
     this.view = view;
     this.selected = [];
     this.interactive = opts.interactive !== undefined ? opts.interactive : true;
     this.bottomSeat = opts.bottomSeat || this.bottomSeat || 1;
     this.highlight = opts.highlight || null;
+    this.chances = opts.chances || null;
+    this.draw();
+  }
+
+  // the win chances of a hint on the board as it stands (null: none)
+  setChances(chances) {
+    this.chances = chances;
     this.draw();
   }
 
@@ -184,7 +204,9 @@ class DurakBoard {
     const box = el("section", "seat" + (s.to_move ? " to-move" : "") + (compact ? " compact" : ""));
     box.dataset.seat = s.seat;
     const head = el("div", "seat-head");
-    head.appendChild(el("span", "seat-name", s.name ? `Seat ${s.seat} (${s.name})` : `Seat ${s.seat}`));
+    const name = el("span", "seat-name", `Seat ${s.seat}`);
+    if (s.name) name.appendChild(el("span", "seat-who", ` (${s.name})`));
+    head.appendChild(name);
     for (const r of s.roles) head.appendChild(el("span", "role role-" + r, r));
     if (s.me) head.appendChild(el("span", "role role-me", "me"));
     if (s.to_move) head.appendChild(el("span", "role role-turn", "to move"));
@@ -202,13 +224,11 @@ class DurakBoard {
       }
       if (this.selected.includes(c)) e.classList.add("selected");
       if (hl && hl.cards.includes(c) && s.to_move) e.classList.add("hl");
+      const ch = clickable && this.chances && this.chances.cards[c];
+      if (ch) chanceMark(e, ch);
       hand.appendChild(e);
     }
-    if (s.hidden) {
-      for (let i = 0; i < Math.min(s.hidden, compact ? 1 : 6); i++) {
-        hand.appendChild(backEl(i === 0 && (compact || s.hidden > 6) ? `?${s.hidden}` : undefined));
-      }
-    }
+    if (s.hidden) hand.appendChild(backEl(`?${s.hidden}`));  // one back: how many, not a fan
     if (!s.size) hand.appendChild(el("span", "muted", "no cards"));
     box.appendChild(hand);
     return box;
@@ -272,6 +292,8 @@ class DurakBoard {
       b.type = "button";
       b.dataset.move = m.move;
       if (this.highlight === m.move) b.classList.add("hl");
+      const ch = this.chances && this.chances.moves[m.move];
+      if (ch) chanceMark(b, ch);
       b.addEventListener("click", () => this.play(m.move));
       bar.appendChild(b);
     }

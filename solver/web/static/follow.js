@@ -156,6 +156,7 @@ const Follow = {
     $("fw-undo").addEventListener("click", () => this.undo());
     $("fw-hint").addEventListener("click", () => this.hint());
     $("fw-hint-cancel").addEventListener("click", () => { if (this.job) api(`/api/jobs/${this.job}`, undefined, "DELETE"); });
+    ChanceSetting.bind($("fw-chances"), (on) => { if (on && this.view.ask.kind === "mine") this.hint(); else if (!on) this.board.setChances(null); });
     $("fw-new").addEventListener("click", () => {
       window.localStorage.removeItem("durak.follow");
       setUrl({});
@@ -194,7 +195,9 @@ const Follow = {
     const ent = $("fw-entries");
     ent.textContent = v.entries.length ? v.entries.map(prettyMove).join("  ") : "nothing yet";
     ent.scrollTop = ent.scrollHeight;
+    drawLog($("fw-log"), v.log);
     this.drawEntry();
+    if (a.kind === "mine" && ChanceSetting.on()) this.hint();
   },
 
   clickable() {
@@ -327,23 +330,35 @@ const Follow = {
     });
     if (!job) return;
     if (job.budget) $("fw-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
-    $("fw-hint-result").appendChild(reviewTable(job.answer, this.view.me));
+    reviewAnswer($("fw-hint-result"), job.answer, this.view.me);
   },
 
+  // the hint, and each move's chance on the board it was asked on (see app.js's)
   async hint() {
+    if (this.hinting) return;
+    this.hinting = true;
     $("fw-hint-result").textContent = "";
-    const job = await runJob(null, {
-      starter: () => api(`/api/follow/${this.id}/hint`, {}),
-      progress: $("fw-progress"), fill: $("fw-progress-fill"), text: $("fw-progress-text"),
-      cancel: $("fw-hint-cancel"), start: $("fw-hint"), error: $("fw-hint-error"),
-      setJob: (j) => { this.job = j; },
-    });
+    const at = this.view.entries.length;
+    let job = null;
+    try {
+      job = await runJob(null, {
+        starter: () => api(`/api/follow/${this.id}/hint`, {}),
+        progress: $("fw-progress"), fill: $("fw-progress-fill"), text: $("fw-progress-text"),
+        cancel: $("fw-hint-cancel"), start: $("fw-hint"), error: $("fw-hint-error"),
+        setJob: (j) => { this.job = j; },
+      });
+    } finally { this.hinting = false; }
+    if (this.view.entries.length !== at) {
+      if (ChanceSetting.on() && this.view.ask.kind === "mine") this.hint();
+      return;
+    }
     if (!job) return;
-    const me = this.view.me, pick = (m) => this.enter(`${me}:${m}`);
+    const me = this.view.me, pick = (m) => { this.enter(`${me}:${m}`); boardInView($("fw-dock")); };
     const out = $("fw-hint-result");
     if (job.budget) out.appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
-    out.appendChild(job.answer.samples !== undefined ? hintTable(job.answer, pick) : exactTable(job.answer, pick));
+    out.appendChild(hintAnswer(job.answer, pick));
     out.appendChild(el("div", "muted small", "Click a move to enter it as yours."));
+    this.board.setChances(job.answer.chances);
   },
 };
 

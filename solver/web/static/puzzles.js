@@ -57,7 +57,8 @@ const Puzzles = {
         const li = el("li", this.p && p.id === this.p.id ? "current" : "");
         const mark = tally[p.id] === "solved" ? "\u2713" : tally[p.id] === "failed" ? "\u2717" : "\u00b7";
         li.appendChild(el("span", tally[p.id] ? "mark-" + tally[p.id] : "muted", mark));
-        const a = el("a", null, `${p.id}: ${p.title}`);
+        // the title may give the idea away: it is shown once the puzzle was answered
+        const a = el("a", null, tally[p.id] ? `${p.id}: ${p.title}` : `${p.id}: ${p.task}`);
         a.href = `/puzzles?id=${encodeURIComponent(p.id)}`;
         a.addEventListener("click", (e) => { e.preventDefault(); this.open(p.id); });
         li.appendChild(a);
@@ -82,12 +83,17 @@ const Puzzles = {
     setUrl({ id });
     $("pz-head").hidden = false;
     $("pz-panel").hidden = false;
-    $("pz-title").textContent = `${r.data.id}: ${r.data.title}`;
+    this.title(Boolean(Tally.get()[id]));
     $("pz-task").textContent = r.data.task_text + ". Click your move.";
     $("pz-verdict").textContent = "";
     $("pz-error").textContent = "";
     this.board.set(r.data.board, { interactive: true, bottomSeat: r.data.hero });
     this.drawList();
+  },
+
+  // the puzzle's title once it was answered (solved, missed or its solution shown)
+  title(shown) {
+    $("pz-title").textContent = shown ? `${this.p.id}: ${this.p.title}` : this.p.id;
   },
 
   say(cls, text) {
@@ -119,6 +125,7 @@ const Puzzles = {
       }
       $("pz-verdict").appendChild(el("div", "muted small", "Try again: the position is as it was. " +
         "The puzzle counts as failed; solving it now is practice."));
+      this.title(true);
       this.board.draw();
       this.drawList();
       return;
@@ -142,6 +149,7 @@ const Puzzles = {
         f.id = "pz-finished";
         $("pz-verdict").appendChild(f);
       }
+      this.title(true);
       this.drawList();
     }
   },
@@ -154,6 +162,7 @@ const Puzzles = {
     const d = this.say("", `Solution: ${r.data.solution.map(prettyMove).join(" or ")}`);
     if (r.data.pv.length) d.appendChild(el("div", "muted", "Line: " + r.data.pv.map(prettyMove).join("  ")));
     if (r.data.comment) d.appendChild(el("div", "muted small", r.data.comment));
+    this.title(true);
     this.drawList();
   },
 };

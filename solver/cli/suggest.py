@@ -1,0 +1,198 @@
+"""The prompt's answer to a line it could not take, as a person would give it.
+
+A typo gets the nearest legal reading ("'tkae' is not a move: did you mean
+take?"): the edit distance (with swapped neighbours as one edit) from what was
+typed to every command and every legal move of the turn -- the move's
+notation in both card forms (``6C/AC``, ``6♣/A♣``) and the short forms the
+prompt takes (``AC`` for a cover, ``8C`` for a throw-in); a rank said in words
+(``ace``) is the player's moves of that rank.  A card the player does not hold
+(the session says so, :meth:`~solver.games.session.GameSession.enter`) gets the
+moves he may make instead ("you don't hold 7♣; you may throw in 10♠ or pass").
+
+Only presentation lives here: the legal moves come from the session's
+:meth:`~solver.games.session.GameSession.turn`, whether a card is held from the
+session's own refusal.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from solver.errors import DurakError
+from solver.game.moves import Kind, parse_move_with_seat
+from solver.notation.people import card_text, move_text, people_text
+
+#: The prompt's commands (solver/cli/prompt.py), the words a typo may be near.
+COMMANDS = ("hint", "auto", "solve", "show", "undo", "review", "record", "save", "help", "quit")
+#: Ranks said in words.
+RANK_WORDS = {"ace": "A", "aces": "A", "king": "K", "kings": "K", "queen": "Q", "queens": "Q",
+              "jack": "J", "jacks": "J", "ten": "T", "tens": "T", "nine": "9", "nines": "9",
+              "eight": "8", "eights": "8", "seven": "7", "sevens": "7", "six": "6", "sixes": "6"}
+#: The most a reading may be from what was typed: one edit in a short word, two from six letters.
+MAX_EDITS = (1, 2)
+#: The most moves a suggestion names, and the most of one kind "you may" lists.
+MAX_NAMED = 4
+MAX_LISTED = 8
+
+
+def distance(a: str, b: str) -> int:
+    """Edits from ``a`` to ``b``: insertions, deletions, substitutions and swaps of
+    neighbours (``tkae`` -> ``take`` is one), as in Damerau's restricted distance."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[len(b)]
+
+
+def _key(text: str) -> str:
+    """A reading's form for comparing: ASCII cards, lower case, no spaces, ten as ``t``."""
+    return "".join(people_text(text, symbols=False).lower().split()).replace("10", "t")
+
+
+def _readings(move: str) -> list[str]:
+    """The texts a player may type for ``move`` (ASCII notation): the whole move,
+    and the short forms the prompt takes."""
+    out = [move]
+    if move.startswith("+"):
+        out.append(move[1:])
+    if "/" in move:
+        out.append(move.split("/", 1)[1])
+    if "," in move:
+        out.append(move.replace(",", " "))
+    return out
+
+
+def nearest(typed: str, moves: Iterable[str], commands: Iterable[str] = COMMANDS
+            ) -> list[str]:
+    """The moves and commands nearest to ``typed`` within :data:`MAX_EDITS`, in
+    the order given (the moves' ASCII notation), or none."""
+    key = _key(typed)
+    if not key:
+        return []
+    rank = RANK_WORDS.get(key)
+    moves = list(moves)
+    if rank is not None:
+        return [m for m in moves if _ranks(m) == {rank}]
+    best: list[str] = []
+    least = (MAX_EDITS[0] if len(key) < 6 else MAX_EDITS[1]) + 1  # more than allowed
+    for cand in list(commands) + moves:
+        d = min(distance(key, _key(r)) for r in _readings(cand))
+        if d == 0:
+            return []  # typed as it is: refused for another reason, which the session says
+        if d < least:
+            best, least = [cand], d
+        elif d == least and cand not in best:
+            best.append(cand)
+    if least >= len(key):  # as many edits as letters: no reading at all
+        return []
+    return best
+
+
+def _ranks(move: str) -> set[str]:
+    try:
+        _, mv = parse_move_with_seat(move, 52)
+    except DurakError:
+        return set()
+    return {card_text(c, False)[:-1] for c in mv.cards}
+
+
+def may(moves: Iterable[str], symbols: bool = True) -> str:
+    """The legal moves in words, grouped as a player says them: ``cover 6♣ with A♣
+    or K♣, or take``; ``throw in 10♠ or J♦, or pass``."""
+    groups: dict[object, list[str]] = {}
+    words: dict[object, str] = {}
+    for text in moves:
+        try:
+            _, mv = parse_move_with_seat(text, 52)
+        except DurakError:
+            continue
+        k = mv.kind
+        cards = " ".join(card_text(c, symbols) for c in mv.cards)
+        if k is Kind.LEAD:
+            key: object = k
+            words[key] = "lead"
+            groups.setdefault(key, []).append(cards)
+        elif k is Kind.COVER:
+            key = (k, mv.target)
+            words[key] = f"cover {card_text(mv.target, symbols)} with"
+            groups.setdefault(key, []).append(cards)
+        elif k in (Kind.THROW, Kind.TRANSFER, Kind.SHOW):
+            key = k
+            words[key] = {Kind.THROW: "throw in", Kind.TRANSFER: "transfer with",
+                          Kind.SHOW: "transfer by showing"}[k]
+            groups.setdefault(key, []).append(cards)
+        else:
+            key = k
+            words[key] = {Kind.TAKE: "take", Kind.PASS: "pass",
+                          Kind.SWAP: "swap the trump six"}[k]
+            groups.setdefault(key, [])
+    parts = []
+    for key, items in groups.items():
+        parts.append(words[key] + (" " + _or(items) if items else ""))
+    return _or(parts, sep=", or " if any(" or " in p for p in parts) else None)
+
+
+def _or(items: list[str], sep: str | None = None) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    if len(items) > MAX_LISTED and sep is None:
+        return ", ".join(items[:MAX_LISTED]) + f" ... ({len(items)} in all)"
+    if sep is not None:
+        return ", ".join(items[:-1]) + sep + items[-1]
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def answer(typed: str, error: str, moves: list[str] | None, symbols: bool = True,
+           commands: Iterable[str] = COMMANDS) -> str | None:
+    """What the prompt says to a line the session refused with ``error``, where it
+    can say better (``moves``: the player's legal moves now; None when it is not
+    his turn or they are not known -- then only the commands and the words):
+
+    * a card he does not hold: the moves he may make instead;
+    * a move as written that the rules refuse (``K♥`` that does not beat ``A♣``): the
+      session's reason, and on his turn what he may do;
+    * a typo: the nearest readings ("did you mean take?");
+    * on his turn, anything else: what he may do.
+
+    None: the session's message says it best."""
+    typed = typed.strip()
+    if error.startswith("you don't hold") and moves:
+        return f"{people_text(error, symbols)}; you may {may(moves, symbols)}"
+    if " can mean " in error:  # several readings: the session names them
+        return people_text(error, symbols)
+    if _parses(typed):  # a move as written, refused by the rules: the session says why
+        return f"{people_text(error, symbols)}; you may {may(moves, symbols)}" if moves else None
+    near = nearest(typed, moves or [], list(commands) + (list(WORDS) if moves is None else []))
+    if near:
+        shown = [move_text(m, symbols) if m not in commands else m for m in near[:MAX_NAMED]]
+        return f"{typed!r} is not a move: did you mean {_or(shown)}?"
+    if not moves:
+        return None
+    word = nearest(typed, [], WORDS)
+    if word:
+        return f"{word[0]} is not a move now; you may {may(moves, symbols)}"
+    return f"{typed!r} is not a move; you may {may(moves, symbols)}"
+
+
+#: The moves said in a word.
+WORDS = ("take", "pass", "swap")
+
+
+def _parses(typed: str) -> bool:
+    """Whether ``typed`` reads as a move or as cards (it is then refused by the rules)."""
+    for text in (typed, typed.replace(" ", ",")):
+        try:
+            parse_move_with_seat(text, 52)
+        except DurakError:
+            continue
+        return True
+    return False
+
+
+__all__ = ["COMMANDS", "WORDS", "answer", "distance", "may", "nearest"]

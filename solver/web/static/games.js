@@ -1,0 +1,115 @@
+// What the two game pages share (the board's Play tab and the follow page): the game
+// log as it is told at a table, a hint's answer with the win chance of each card,
+// the setting that asks for the chances on every move, a finished game's review.
+// Every line and every number comes from the server (solver/games/narration.py,
+// solver/web/chances.py); nothing is decided here.
+"use strict";
+
+// The game's narration (the view's `log`): moves, bouts beaten or taken, draws,
+// who is out, who leads next -- newest at the bottom, the last bout's lines marked.
+function drawLog(box, log) {
+  box.textContent = "";
+  if (!log || !log.length) return;
+  let lastEnd = -1;
+  log.forEach((t, i) => { if (t.kind === "beaten" || t.kind === "taken") lastEnd = i; });
+  log.forEach((t, i) => {
+    const line = el("div", "told told-" + t.kind + (i > lastEnd ? " told-now" : ""), t.text);
+    line.dataset.kind = t.kind;
+    line.dataset.entry = t.entry;
+    box.appendChild(line);
+  });
+  box.scrollTop = box.scrollHeight;
+}
+
+// A game's hint: the one legal move, the hint table or the exact values; onPick(move)
+// plays a move chosen in it.
+function hintAnswer(ans, onPick) {
+  if (ans.only) {
+    const box = el("div", "verdict", `One legal move: ${prettyMove(ans.best)} `);
+    const b = el("button", "primary", "Play it");
+    b.type = "button";
+    b.addEventListener("click", () => onPick(ans.best));
+    box.appendChild(b);
+    return box;
+  }
+  return ans.samples !== undefined ? hintTable(ans, onPick) : exactTable(ans, onPick);
+}
+
+// The setting "win chances on every move": a checkbox kept in this browser.
+const ChanceSetting = {
+  key: "durak.chances",
+  bind(box, onChange) {
+    box.checked = window.localStorage.getItem(this.key) === "1";
+    box.addEventListener("change", () => {
+      window.localStorage.setItem(this.key, box.checked ? "1" : "0");
+      onChange(box.checked);
+    });
+  },
+  on() { return window.localStorage.getItem(this.key) === "1"; },
+};
+
+// A finished game's review (`durak review` of the player's decisions), in `out`: each
+// decision's chance, exact values (every card placed, the solver's) apart from estimates
+// (the hint on N deals), the label, and the move after which the game was lost (the
+// review's one definition, docs/guide/games.md).
+function reviewAnswer(out, r, me) {
+  const box = el("div", "review-table");
+  box.appendChild(el("div", "verdict", `Review of seat ${me}'s decisions`));
+  const sum = (r.summary || []).find(x => x.seat === me);
+  if (sum) box.appendChild(el("div", "muted small", `${sum.decisions} decisions, ${sum.exact} exact: ` +
+    Object.entries(sum.labels).filter(([, k]) => k).map(([l, k]) => `${k} ${l}`).join(", ") +
+    `; mean loss ${sum.mean_loss.toFixed(3)}`));
+  const byMove = Object.fromEntries(r.decisions.map(d => [d.move, d]));
+  if (r.lost_after && byMove[r.lost_after]) {
+    const d = byMove[r.lost_after], decisive = (r.decisive || []).includes(d.move);
+    const fmt = (c, v) => v ? v : c.toFixed(2);
+    const note = el("div", "budget-note", `Lost after move ${d.move}: you played ${prettyMove(d.played)} ` +
+      `(${fmt(d.played_chance, d.played_value)}; best ${prettyMove(d.best)} ${fmt(d.best_chance, d.best_value)}); ` +
+      "your best chance never reached one half again" + (decisive ? " \u2014 the decisive move." : "."));
+    note.id = "play-lost-after";
+    box.appendChild(note);
+  }
+  const t = el("table", "moves");
+  t.innerHTML = "<thead><tr><th>#</th><th>played</th><th>chance</th><th>best</th><th class=\"bc\">best chance</th><th>label</th><th>how</th></tr></thead>";
+  const tb = el("tbody");
+  const chance = (c, v) => c === null ? "?" : v ? v : c.toFixed(2);  // exact: the value (bold)
+  const colour = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" };
+  for (const d of r.decisions) {
+    const tr = el("tr", d.move === r.lost_after ? "current" : "");
+    const how = d.exact ? "exact" : d.how === "unsolved" ? "ran out" : (d.every_deal ? "all " : "est. ") + d.deals;
+    for (const [v, cls] of [[String(d.move)], [prettyMove(d.played)], [chance(d.played_chance, d.played_value), d.exact ? "exact" : ""],
+                            [d.best ? prettyMove(d.best) : "?"], [chance(d.best_chance, d.best_value), d.exact ? "exact bc" : "bc"],
+                            [d.label, colour[d.label]], [how, "muted small how"]]) tr.appendChild(el("td", cls || null, v));
+    if (d.note) tr.title = d.note;
+    tb.appendChild(tr);
+  }
+  t.appendChild(tb);
+  const scroll = el("div", "table-scroll");  // a phone scrolls the table, not the page
+  scroll.appendChild(t);
+  box.appendChild(scroll);
+  box.appendChild(el("div", "muted small", "exact: every card placed, the solver's value with best play (win, draw, loss); " +
+    "est. N: the hint you could have asked, on N deals of the hidden cards; ran out: every card placed, the exact solve ran out (no value given)."));
+  out.appendChild(box);
+}
+
+// Keep the board in view on a phone after a move made far below it (a row of the
+// hint table, say): the page scrolls back to the board when its top is out of sight.
+function boardInView(root) {
+  const r = root.getBoundingClientRect();
+  if (r.top < 0 || r.top > window.innerHeight * 0.5) root.scrollIntoView({ block: "start" });
+}
+
+// On a phone the board docks at the top of the screen while the page below it is read
+// (style.css, .docked) -- where it leaves room for that: at most 3/4 of the window.
+(function dockBoards() {
+  const docks = [...document.querySelectorAll(".board-dock")];
+  const fit = () => {
+    for (const d of docks) d.classList.toggle("docked", d.scrollHeight <= 0.75 * window.innerHeight);
+  };
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(fit);
+    for (const d of docks) watch.observe(d);
+  }
+  window.addEventListener("resize", fit);
+  fit();
+})();
