@@ -158,7 +158,7 @@ const Review = {
   drawMoves() {
     const t = $("rv-moves");
     t.textContent = "";
-    t.appendChild(el("thead")).innerHTML = "<tr><th>#</th><th>seat</th><th>move</th><th>chance</th><th>how</th><th>label</th><th></th></tr>";
+    t.appendChild(el("thead")).innerHTML = "<tr><th>#</th><th>seat</th><th>move</th><th>chance</th><th>how</th><th>label</th></tr>";
     const tb = el("tbody");
     const decisive = this.decisive(), lost = this.lostAfter();
     for (const m of this.rec.moves) {
@@ -174,12 +174,10 @@ const Review = {
       const lab = el("td");
       if (d) lab.appendChild(el("span", "label label-" + d.label, d.label));
       tr.appendChild(lab);
-      const tags = el("td");
-      // one tag: the decisive move is where the game was lost, by its own drop
-      if (decisive.has(m.number)) tags.appendChild(el("span", "tag-decisive", "decisive"));
-      else if (lost === m.number) tags.appendChild(el("span", "tag-lost", "lost after"));
-      if (lost === m.number) tags.title = "the game was lost after this move: the best chance never reached one half again";
-      tr.appendChild(tags);
+      // one tag, beside the label: the decisive move is where the game was lost, by its own drop
+      if (decisive.has(m.number)) lab.appendChild(el("span", "tag-decisive", "decisive"));
+      else if (lost === m.number) lab.appendChild(el("span", "tag-lost", "lost after"));
+      if (lost === m.number) lab.title = "the game was lost after this move: the best chance never reached one half again";
       tr.addEventListener("click", () => this.go(m.number - 1));
       tb.appendChild(tr);
     }
