@@ -36,7 +36,7 @@ from solver.errors import BudgetExceeded, DurakError, OptionError, PositionError
 from solver.game.outcome import outcome_info, outcome_text, phase_name
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
-from solver.notation.people import move_text, people_text, symbols_wanted
+from solver.notation.people import move_text, symbols_wanted
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -447,6 +447,5 @@ def print_hint_table(res: Any, symbols: bool | None = None) -> None:
 
 def _within(kept: Any) -> str:
     """How close a kept move's rival was: within z standard errors (the error)."""
-    import math
     errs = "one standard error" if kept.z == 1 else f"{kept.z:g} standard errors"
     return f"{errs} ({kept.se:.3f})" if math.isfinite(kept.se) else f"{errs} (error unknown)"
