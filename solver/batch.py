@@ -36,6 +36,7 @@ from typing import Any, Callable, Iterable, Protocol
 from solver.answers import Answer, analyse_answer, hint_answer, review_answer, solve_answer
 from solver.errors import DurakError, OptionError, shorten
 from solver.executor import Executor, chunk_size, chunked, worker_cache
+from solver.jsonin import NumberTooLong, loads
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
 
 #: The exit codes an item's error object carries (as the commands' exit codes).
@@ -128,9 +129,13 @@ def parse_line(text: str, lineno: int) -> Item | None:
     if not s.startswith(("{", '"')):
         return Item(lineno, s)
     try:
-        obj = json.loads(s)
+        obj = loads(s)
     except json.JSONDecodeError as e:
         return Item(lineno, error=f"IN line {lineno}: not valid JSON: {e.msg} (column {e.colno})")
+    except NumberTooLong as e:  # this item's error line; the batch goes on
+        return Item(lineno, error=f"IN line {lineno}: {e}")
+    except RecursionError:
+        return Item(lineno, error=f"IN line {lineno}: JSON nested too deeply")
     if isinstance(obj, str):
         return Item(lineno, obj)
     if not isinstance(obj, dict):
@@ -198,7 +203,7 @@ def ids_in(text: str) -> set[str]:
     for line in text.splitlines():
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not an answer line (a number too long too)
             continue
         if isinstance(obj, dict) and "id" in obj:
             ids.add(id_key(obj["id"]))

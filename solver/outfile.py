@@ -25,7 +25,18 @@ Every command that writes a file goes through here (``durak batch --out``,
 Neither may be one of the command's inputs (:func:`refuse_inputs`: ``--out``
 naming the input file is refused, exit 2, before anything is written).  The
 system's own refusals (no such folder, permission, disk full) are ``OSError``
-naming the file, which the command line reports in one line (exit 4).
+naming the file the user named and the system's reason, which the command line
+reports in one line (exit 4).
+
+**What the target is** (:func:`target_kind`).  A symbolic link is followed: the
+file it points to is written (replaced by the rename), never the link.  A
+target that is not a regular file is never replaced: a character device
+(``/dev/null``, ``/dev/full``, a terminal) or a FIFO is a *stream*, written in
+place once the content is complete (a whole file is made in the temporary
+folder first, then copied in; a file of lines writes each line to it); it has
+no lock and nothing to cut back.  Anything else -- a block device, a socket --
+is refused (``OSError``, exit 4): writing a disk's device or a socket is never
+what an output option means.
 """
 from __future__ import annotations
 
@@ -78,6 +89,35 @@ def refuse_inputs(path: str, inputs: Iterable[str], option: str) -> None:
                               "destroy what is being read -- choose another file")
 
 
+#: :func:`target_kind`: a regular file (or one still to be made), replaced by a rename.
+FILE = "file"
+#: :func:`target_kind`: a character device or a FIFO, written in place.
+STREAM = "stream"
+
+
+def target_kind(path: str) -> str:
+    """:data:`FILE` or :data:`STREAM` (see the module docstring); anything else an
+    ``OSError`` naming ``path`` (exit 4).  A link is followed."""
+    st = _stat(path)
+    if st is None or stat.S_ISREG(st.st_mode):
+        return FILE
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+        return STREAM
+    what = "a block device" if stat.S_ISBLK(st.st_mode) else \
+        "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file"
+    raise OSError(errno.EINVAL, f"{what}: durak writes only regular files, character devices "
+                                "and FIFOs", path)
+
+
+def _named(e: OSError, path: str, *others: str | None) -> OSError:
+    """``e`` naming the file the user gave (not a temporary or resolved name)."""
+    if e.filename is None or e.filename in others:
+        e.filename = path
+    return e
+
+
 def _check_folder(path: str) -> str:
     """The real path to write (a link's target), its folder checked to exist."""
     target = os.path.realpath(path)
@@ -95,6 +135,10 @@ def check_target(path: str, inputs: Iterable[str] = (), option: str = "output") 
     folder exists and may be written, and it is none of ``inputs``.  The
     system's refusal is an ``OSError`` naming the file (exit 4)."""
     refuse_inputs(path, inputs, option)
+    if target_kind(path) == STREAM:
+        if not os.access(path, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+        return
     target = _check_folder(path)
     folder = os.path.dirname(target)
     if not os.access(folder, os.W_OK):
@@ -118,12 +162,23 @@ def whole_file(path: str, inputs: Iterable[str] = (), option: str = "output") ->
     """Yield a temporary path beside ``path`` to write the whole file to; it
     becomes ``path`` when the block ends without an error (``os.replace``) and
     is removed otherwise.  The temporary name keeps the extension (a plot
-    library picks its format by it).  ``inputs``: see :func:`refuse_inputs`."""
+    library picks its format by it).  ``inputs``: see :func:`refuse_inputs`.
+
+    A stream target (a device, a FIFO: :func:`target_kind`) is not replaced:
+    the temporary file is made in the temporary folder and copied into it."""
     refuse_inputs(path, inputs, option)
+    if target_kind(path) == STREAM:
+        with _stream_file(path) as tmp:
+            yield tmp
+        return
     target = _check_folder(path)
     folder, name = os.path.split(target)
     ext = os.path.splitext(name)[1]
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=f".tmp{ext}", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=f".tmp{ext}", dir=folder)
+    except OSError as e:  # a folder that may not be written: named as the file the user gave
+        e.filename = path
+        raise
     os.close(fd)
     try:
         yield tmp
@@ -137,8 +192,49 @@ def whole_file(path: str, inputs: Iterable[str] = (), option: str = "output") ->
         raise
 
 
+@contextmanager
+def _stream_file(path: str) -> Iterator[str]:
+    """:func:`whole_file` for a device or a FIFO: a temporary file elsewhere,
+    copied into ``path`` once the block ends without an error."""
+    ext = os.path.splitext(path)[1]
+    try:
+        fd, tmp = tempfile.mkstemp(prefix="durak-", suffix=f".tmp{ext}")
+    except OSError as e:  # the temporary folder refused: named, not a random name in it
+        e.filename = tempfile.gettempdir()
+        raise
+    os.close(fd)
+    try:
+        yield tmp
+        with open(tmp, "rb") as fh:
+            _write_stream(path, fh.read())
+    except OSError as e:
+        raise _named(e, path, tmp)
+    finally:
+        with suppress(OSError):
+            os.unlink(tmp)
+
+
+def _write_stream(path: str, data: bytes) -> None:
+    """Write ``data`` into a device or a FIFO (opened for writing, never created,
+    never truncated); an error names ``path``."""
+    try:
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise _named(e, path)
+
+
 def write_whole(path: str, text: str, inputs: Iterable[str] = (), option: str = "output") -> None:
     """Write ``text`` (UTF-8) to ``path`` whole or not at all (:func:`whole_file`)."""
+    if target_kind(path) == STREAM:
+        refuse_inputs(path, inputs, option)
+        _write_stream(path, text.encode("utf-8"))
+        return
     with whole_file(path, inputs, option) as tmp:
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -161,9 +257,17 @@ class LineFile:
         refuse_inputs(path, inputs, option)
         self.path = path
         self.existing = ""
-        # no O_TRUNC: another writer's file must stay whole until the lock is ours
-        fd = os.open(_check_folder(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
-                     0o666)
+        self._stream = target_kind(path) == STREAM
+        try:
+            if self._stream:  # a device or a FIFO: written in place, no lock, nothing kept
+                self._fd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+                self._size = 0
+                return
+            # no O_TRUNC: another writer's file must stay whole until the lock is ours
+            fd = os.open(_check_folder(path),
+                         os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+        except OSError as e:
+            raise _named(e, path, os.path.realpath(path))
         try:
             if fcntl is not None:
                 try:
@@ -182,8 +286,10 @@ class LineFile:
                 end = 0
             os.ftruncate(fd, end)
             os.lseek(fd, end, os.SEEK_SET)
-        except BaseException:
+        except BaseException as e:
             os.close(fd)
+            if isinstance(e, OSError):
+                raise _named(e, path, os.path.realpath(path))
             raise
         self._fd = fd
         self._size = end
@@ -198,11 +304,12 @@ class LineFile:
                 n = os.write(self._fd, view)
                 view = view[n:]
         except BaseException as e:
-            with suppress(OSError):
-                os.ftruncate(self._fd, self._size)
-                os.lseek(self._fd, self._size, os.SEEK_SET)
-            if isinstance(e, OSError) and e.filename is None:
-                e.filename = self.path
+            if not self._stream:  # a device or a FIFO has nothing to cut back
+                with suppress(OSError):
+                    os.ftruncate(self._fd, self._size)
+                    os.lseek(self._fd, self._size, os.SEEK_SET)
+            if isinstance(e, OSError):
+                raise _named(e, self.path)
             raise
         self._size += len(data)
         return len(text)
@@ -228,15 +335,22 @@ class WriterLock:
     beside it, held until :meth:`close`, a second writer refused with
     :class:`OutputBusy` (exit 2).  The record itself is replaced by a rename at
     each write, so it cannot carry the lock; the lock file is removed on close,
-    and a lock taken on a lock file that was removed meanwhile is taken again."""
+    and a lock taken on a lock file that was removed meanwhile is taken again.
+    A stream target (a device, a FIFO) takes no lock."""
 
     def __init__(self, path: str, option: str = "record"):
         self.path = path
+        self._fd = -1
+        if target_kind(path) == STREAM:  # a device or a FIFO: no lock file beside it
+            return
         folder, name = os.path.split(_check_folder(path))
         self._lock_path = os.path.join(folder, f".{name}.lock")
         while True:
-            fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
-                         0o666)
+            try:
+                fd = os.open(self._lock_path,
+                             os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+            except OSError as e:  # named as the record the user gave
+                raise _named(e, path, self._lock_path)
             if fcntl is None:
                 break
             try:
@@ -265,5 +379,5 @@ class WriterLock:
         self.close()
 
 
-__all__ = ["LineFile", "OutputBusy", "WriterLock", "check_target", "refuse_inputs", "whole_file",
-           "write_whole"]
+__all__ = ["FILE", "STREAM", "LineFile", "OutputBusy", "WriterLock", "check_target",
+           "refuse_inputs", "target_kind", "whole_file", "write_whole"]

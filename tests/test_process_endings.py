@@ -323,6 +323,50 @@ def test_a_signal_while_the_command_line_loads_is_answered(sig, code):
     assert r.stderr.strip() == "durak: interrupted"
 
 
+#: A function whose code looks like importlib's own (its file name): the module-lock
+#: callback a real Ctrl-C can land in (issue 60, item 8).  It sends the signal to its
+#: process and goes on running, so the handler runs inside it.
+_IMPORTLIB_CALLBACK = (
+    "import os\n"
+    "def callback(ref):\n"
+    "    os.kill(os.getpid(), SIG)\n"
+    "    for _ in range(200000):\n"
+    "        pass\n")
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_inside_importlibs_module_lock_callback_is_not_swallowed(sig, code):
+    """A KeyboardInterrupt raised in a weak-reference callback is only printed as
+    "Exception ignored" by Python: the Ctrl-C was lost and the search ran its whole
+    budget (exit 3).  The signal is deferred to the first safe point: 130 (143)."""
+    prog = ("import os, sys, weakref; from solver.cli import launch\n"
+            f"ns = {{'SIG': {int(sig)}}}\n"
+            f"exec(compile({_IMPORTLIB_CALLBACK!r}, '<frozen importlib._bootstrap>', 'exec'), ns)\n"
+            "load = launch.importlib.import_module\n"
+            "class ModuleLock: pass\n"
+            "def loading(name):\n"
+            "    lock = ModuleLock(); ref = weakref.ref(lock, ns['callback']); del lock\n"
+            "    return load(name)\n"
+            "launch.importlib.import_module = loading\n"
+            f"sys.argv = ['durak', 'solve', {SLOW_3P!r}, '--hero', '1', '--json', "
+            "'--max-time', '5']; launch.run()\n")
+    r = subprocess.run([sys.executable, "-c", prog], text=True, capture_output=True, env=ENV,
+                       cwd=ROOT, timeout=60, preexec_fn=as_at_a_terminal)
+    assert r.returncode == code, r.stderr
+    assert json.loads(r.stdout)["interrupted"] is True
+    assert r.stderr.strip() == "durak: interrupted"  # no "Exception ignored", no traceback
+
+
+def test_only_importlibs_frames_defer_a_signal():
+    from solver.cli import launch
+    ns: dict = {}
+    exec(compile("import sys\ndef here():\n    return sys._getframe()\n",
+                 "<frozen importlib._bootstrap>", "exec"), ns)
+    assert launch._importing(ns["here"]())
+    assert not launch._importing(sys._getframe())
+    assert not launch._importing(None)
+
+
 def test_the_launcher_loads_nothing_slow_before_its_handlers():
     prog = ("import sys; before = set(sys.modules); import solver.cli.launch; "
             "print(' '.join(sorted(set(sys.modules) - before)))")

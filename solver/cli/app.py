@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from solver import __version__
-from solver.cli.launch import interrupted, os_failure
+from solver.cli.launch import at_safe_point, interrupted, os_failure
 from solver.errors import shorten
 
 #: The module that defines each subcommand, imported when the command is used:
@@ -52,6 +52,7 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in COMMANDS:
             importlib.import_module(COMMANDS[cmd_name])  # registers it on this group
+            at_safe_point()  # a Ctrl-C while it loaded (solver.cli.launch)
         return super().get_command(ctx, cmd_name)
 
     def make_context(self, info_name: str | None, args: list[str], *rest: Any,

@@ -22,6 +22,16 @@ end at once on SIGTERM, and die with the parent (:mod:`solver.executor`).
 - While the command runs, every signal raises ``KeyboardInterrupt``, as
   Python's own Ctrl-C does: an interactive command (``durak game``) may stop
   its work and go on; the exit code follows the last signal.
+- Except inside the import system (a module being loaded -- durak loads its
+  parts on first use -- or importlib's own code): a ``KeyboardInterrupt``
+  raised there can be swallowed (in the weak-reference callback that drops a
+  module lock, Python only prints "Exception ignored" and the command runs
+  its whole budget) or leave an import half done (exit 1, a traceback).  The
+  signal is then only remembered, and raised at the first safe point: when
+  the import is over (a timer looks every :data:`RECHECK_SECONDS`, the
+  compiled search's signal polling included) or when the command group has
+  loaded the command (:func:`at_safe_point`).  So every Ctrl-C from the first
+  line of :func:`run` on ends in 130 (SIGTERM 143).
 - A signal after the command has ended (its answer is out) is ignored; a
   second one ends the process at once (exit 128 + its number).
 - A signal that was ignored when durak started (a background job's SIGINT,
@@ -75,6 +85,11 @@ _late: list[int] = []
 _owner: list[int] = [0]
 #: "idle" (not under :func:`run`), "loading", "running", "ended".
 _phase: list[str] = ["idle"]
+#: A stop signal not yet raised, because it came inside the import system (a list: a handler
+#: may append to it).
+_deferred: list[int] = []
+#: Seconds between looks at whether a deferred stop may be raised yet.
+RECHECK_SECONDS = 0.005
 
 
 def stop_signal() -> int | None:
@@ -102,8 +117,53 @@ def _on_stop(signum: int, frame: FrameType | None) -> None:
         return
     _received.append(signum)
     if _phase[0] == "running":
+        if _importing(frame) and _defer(signum):
+            return  # raised at the first safe point (_on_recheck, at_safe_point)
         raise KeyboardInterrupt
     # "loading": answered as soon as run() can
+
+
+def _importing(frame: FrameType | None) -> bool:
+    """Whether the interrupted code is inside the import system: importlib's frames
+    anywhere on the stack (a module body being run is called from them)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _defer(signum: int) -> bool:
+    """Remember a stop to raise once out of the import system, and start looking
+    (a real-time timer, SIGALRM); False where there is no such timer."""
+    if not hasattr(signal, "setitimer"):
+        return False
+    _deferred.append(signum)
+    if signal.getsignal(signal.SIGALRM) is not _on_recheck:
+        signal.signal(signal.SIGALRM, _on_recheck)
+    signal.setitimer(signal.ITIMER_REAL, RECHECK_SECONDS)
+    return True
+
+
+def _on_recheck(signum: int, frame: FrameType | None) -> None:
+    """The timer of a deferred stop: raise it if the import is over, else look again."""
+    if not _deferred or os.getpid() != _owner[0] or _phase[0] != "running":
+        return
+    if _importing(frame):
+        signal.setitimer(signal.ITIMER_REAL, RECHECK_SECONDS)
+        return
+    _deferred.clear()
+    raise KeyboardInterrupt
+
+
+def at_safe_point() -> None:
+    """Raise a deferred stop now (``KeyboardInterrupt``): called where the command
+    line has finished loading a part (the command group, after importing a command)."""
+    if _deferred and _phase[0] == "running" and os.getpid() == _owner[0]:
+        _deferred.clear()
+        if hasattr(signal, "setitimer"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        raise KeyboardInterrupt
 
 
 def _install_handlers() -> None:
@@ -266,6 +326,7 @@ def run() -> None:
                 if _received:  # a signal while the tool was loading
                     raise KeyboardInterrupt
                 app = importlib.import_module("solver.cli.app")
+                at_safe_point()  # a signal while it loaded
                 app.main(prog_name="durak")
             except KeyboardInterrupt:
                 interrupted("--json" in sys.argv[1:])
@@ -277,6 +338,7 @@ def run() -> None:
             code = os_failure(e)
     finally:
         _phase[0] = "ended"
+        _deferred.clear()
     code = _flush_stdout(code)
     if code == INTERRUPTED:
         code = interrupted_code()

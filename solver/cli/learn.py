@@ -64,7 +64,8 @@ def generate_command(games: int, seed: int, out: str, players: int, rules: tuple
     try:
         with ProgressBar("shards") as bar:
             written = generate(spec, out, workers=workers, scheduler=scheduler, resume=resume,
-                               progress=bar.callback)
+                               progress=bar.callback,
+                               log=lambda line: click.echo(f"durak: {line}", err=True))
     except KeyboardInterrupt:
         # every shard on disk is whole (written by the parent as a worker returns it)
         kept = sum(1 for i in range(spec.shards()) if shard_path(out, i).exists())

@@ -12,6 +12,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                read_input, stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
+from solver.jsonin import NumberTooLong, loads
 from solver.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
                           paired)
 from solver.outfile import write_whole
@@ -165,8 +166,10 @@ def _read_match(path: str, field: str) -> dict:
     if len(text) > MAX_MATCH_JSON_BYTES:
         raise OptionError(f"{field}: {path!r} is larger than {MAX_MATCH_JSON_BYTES:,} bytes")
     try:
-        obj = json.loads(text)
-    except ValueError as e:
+        obj = loads(text)
+    except NumberTooLong as e:
+        raise OptionError(f"{field}: {path!r}: {e}") from None
+    except (ValueError, RecursionError) as e:
         raise OptionError(f"{field}: {path!r} is not JSON: {e}") from None
     need = ("players", "seed", "rules", "per_game")
     if not isinstance(obj, dict) or any(k not in obj for k in need):

@@ -9,7 +9,11 @@ the game is decided here.
 
 The session saves its record after every accepted entry, so leaving by
 ``quit``, Ctrl-D or Ctrl-C (or SIGTERM) loses nothing: the record's path is
-printed on the way out, with the commands that go on from it.
+printed on the way out, with the commands that go on from it.  When the record
+can no longer be saved (its folder deleted or made read-only), the prompt says
+so once, the game goes on (the engine too), ``save FILE`` sends the record to
+another file, and leaving never claims a save that did not happen: the record
+is printed instead, and the exit code is 4.
 """
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ from solver.cli.suggest import answer
 from solver.errors import DurakError, Interrupted
 from solver.game.cards import SUIT_SYMBOLS, SUITS, parse_card
 from solver.games.narration import Told
+from solver.games.recordfile import reason
 from solver.games.review import review
 from solver.games.session import Accepted, GameSession, OnlyMove, split_entries
 from solver.notation.people import drop_rule_ids, move_text, people_text, symbols_wanted
@@ -98,13 +103,12 @@ class GamePrompt:
             self._engine_moves()
             self._show_turn()
             while True:
+                self._saving_news()
                 line = self._read()
                 if line is None:
-                    self._leave("end of input")
-                    return int(ExitCode.OK)
+                    return self._leave("end of input")
                 if not self._do(line):
-                    self._leave("quit")
-                    return int(ExitCode.OK)
+                    return self._leave("quit")
         except KeyboardInterrupt:
             self._leave("interrupted")
             return int(ExitCode.INTERRUPTED)
@@ -168,8 +172,9 @@ class GamePrompt:
                 self._entries(text)
         except DurakError as e:
             self.print(Text("error: " + self._say(" ".join(str(e).split())), style="red"))
-        except OSError as e:
-            self.print(Text(f"error: {e}", style="red"))
+        except OSError as e:  # `save FILE`: the file and the system's reason
+            where = f"{e.filename}: " if e.filename is not None else ""
+            self.print(Text(f"error: {where}{reason(e)}", style="red"))
         except KeyboardInterrupt:  # Ctrl-C while working: stop the work, keep the game
             self.print(Text("interrupted; the game goes on (Ctrl-C at the prompt, Ctrl-D or "
                             "`quit` leaves)", style="yellow"))
@@ -301,8 +306,29 @@ class GamePrompt:
         if not name:
             self.print("save: give a file name")
             return
+        rf = self.session.record_file
+        moving = rf is not None and rf.failure is not None
         path = self.session.save_copy(name)
-        self.print(f"saved {len(self.session.entries)} entries to {path}")
+        self.print(f"saved {len(self.session.entries)} entries to {path}"
+                   + ("; the record is saved there after every entry from now on" if moving
+                      else ""))
+
+    def _saving_news(self) -> None:
+        """Say once that saving the record failed (and where the moves can go), or
+        that it works again."""
+        rf = self.session.record_file
+        if rf is None:
+            return
+        for news in rf.news():
+            if news.kind == "failed" and news.error is not None:
+                self.print(Text(
+                    f"saving the record failed: {news.path}: {reason(news.error)} "
+                    f"({rf.held()}). "
+                    "The game goes on; `save FILE` saves it to another file, where it is "
+                    "saved after every entry from then on.", style="bold red"))
+            elif news.kind == "recovered":
+                self.print(Text(f"the record is saved again in {news.path} "
+                                f"({news.saved} entries)", style="yellow"))
 
     # ------------------------------------------------------------ drawing
     def _busy(self, what: str) -> Any:
@@ -341,17 +367,28 @@ class GamePrompt:
             return Text(f"Seat {t.seat} {role}: ", style="bold").append(moves)
         return Text(f"Seat {t.seat} {role}: ", style="bold").append(self._say(_expect(t, s)))
 
-    def _leave(self, why: str) -> None:
+    def _leave(self, why: str) -> int:
+        """Say where the record is (never a save that did not happen); the exit code:
+        4 when the record as it stands could not be saved."""
         s = self.session
-        path = s.path
-        if path is None:
-            return
+        rf = s.record_file
+        if rf is None:
+            return int(ExitCode.OK)
         n = len(s.entries)
+        path = rf.path
+        if rf.failure is not None and not rf.write(s.record_text(), n):  # one last try
+            self.print(Text(s.record_text().rstrip("\n")))
+            print(f"{why}: the record ({n} entries) could not be saved: {path}: "
+                  f"{reason(rf.failure)} ({rf.held()}). The whole record is printed above: "
+                  "copy it to a file to go on with it.", file=sys.stderr)
+            s.close()
+            return int(ExitCode.OS_ERROR)
         again = "durak play --resume" if self.kind == "play" else "durak game --resume"
         msg = (f"{why}: the record ({n} entries) is saved in {path}\n"
                f"go on with `{again} {path}`, review it with `durak review {path}`")
         print(msg, file=sys.stderr)
         s.close()
+        return int(ExitCode.OK)
 
 
 def _expect(t: Any, s: GameSession) -> str:

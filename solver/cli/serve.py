@@ -1,11 +1,13 @@
 """`durak serve`: the local web app -- see, set up, solve and play positions in a browser.
 
-A thin command: it builds the app of :mod:`solver.web.app` and runs it with
-uvicorn in this process (docs/web.md).
+A thin command: it opens the game store (a damaged one is one line, exit 4,
+before anything is served), binds the port, builds the app of
+:mod:`solver.web.app` and runs it with uvicorn in this process, within the
+bounds of :mod:`solver.web.server` (docs/web.md).  Ctrl-C or SIGTERM stops it:
+requests in flight are answered 503, one goodbye line, exit 0.
 """
 from __future__ import annotations
 
-import errno
 import os
 import socket
 import threading
@@ -14,33 +16,20 @@ import webbrowser
 from urllib.parse import quote
 
 import click
-import uvicorn
 
 from solver.cli.app import main
 from solver.cli.common import Seconds, handles_errors
-from solver.errors import OptionError
 from solver.search import DEFAULT_MAX_TIME
+from solver.web import server
 from solver.web.api import Limits
 from solver.web.app import create_app
-from solver.web.store import DATA_DIR_ENV, default_data_dir
+from solver.web.jobs import default_workers
+from solver.web.store import DATA_DIR_ENV, GameStore, default_data_dir
 
 
 def _url(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
-
-
-def _check_port(host: str, port: int) -> None:
-    """Fail at once, with one line, when the address cannot be bound."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host, port))
-        except OSError as e:
-            why = "is in use (give another with --port)" if e.errno == errno.EADDRINUSE \
-                else f"cannot be bound: {e.strerror}"
-            raise OptionError(f"{host}:{port} {why}") from None
 
 
 def _open_when_up(host: str, port: int, url: str) -> None:
@@ -81,8 +70,10 @@ def serve_command(host: str, port: int, open_browser: bool, workers: int | None,
     plays games against the engine; its API answers what the commands print
     with --json (docs/web.md).
     """
-    _check_port(host, port)
     data = data_dir or os.environ.get(DATA_DIR_ENV) or str(default_data_dir())
+    GameStore(data).close()  # a store that cannot be used: one line, exit 4, nothing served
+    sock = server.bind(host, port)
+    port = sock.getsockname()[1]  # --port 0: the one the system chose
     allowed = None if host in ("0.0.0.0", "::") else ["127.0.0.1", "localhost", "[::1]", host]
     app = create_app(workers=workers, limits=Limits(max_time=max_time), data_dir=data,
                      allowed_hosts=allowed)
@@ -91,4 +82,9 @@ def serve_command(host: str, port: int, open_browser: bool, workers: int | None,
                err=True)
     if open_browser:
         _open_when_up(host, port, url + (f"?position={quote(position)}" if position else ""))
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+    bounds = server.Bounds(server.connection_cap(workers or default_workers()))
+    with sock:
+        stopped = server.run(app, sock, bounds)
+    jobs = (f"; {stopped.jobs_stopped} job(s) in flight stopped, their requests answered 503"
+            if stopped.jobs_stopped else "")
+    click.echo(f"durak: stopped serving the board ({stopped.stopped_by_name}{jobs})", err=True)

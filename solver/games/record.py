@@ -40,6 +40,7 @@ from solver.games.replay import Event, Replay, replay_events
 from solver.games.seal import unseal
 from solver.hints.knowledge import Knowledge, PublicTracker, knowledge_of, not_greedy_in_views
 from solver.hints.sampler import Sampler
+from solver.jsonin import NumberTooLong, check_digits, loads
 
 #: The header keys of a record, in the order they are written.
 HEADER_KEYS = ("players", "rules", "trump", "me", "attacker", "engine", "deal", "pile", "moves")
@@ -76,10 +77,12 @@ class Game:
         t = text.strip()
         if t.startswith("{"):
             try:
-                data = json.loads(t)
+                data = loads(t)
             except json.JSONDecodeError as e:
                 raise RecordError("json", f"not valid JSON: {e.msg} at line {e.lineno} "
                                           f"column {e.colno}") from None
+            except NumberTooLong as e:  # named by its field, as a wrong value would be
+                raise RecordError(e.field, e.problem) from None
             return cls.from_json(data)
         header: list[tuple[str, str]] = []
         tokens: list[str] = []
@@ -557,14 +560,20 @@ def _int(fields: dict[str, str], key: str, default: int | None) -> int | None:
     if key not in fields:
         return default
     try:
+        check_digits(fields[key], key)
         return int(fields[key])
+    except NumberTooLong as e:
+        raise RecordError(key, e.problem) from None
     except ValueError:
         raise RecordError(key, f"not a number: {fields[key]!r}") from None
 
 
 def _seat(text: str, players: int, where: str) -> int:
     try:
+        check_digits(text, where)
         s = int(text)
+    except NumberTooLong as e:
+        raise RecordError(where, e.problem) from None
     except ValueError:
         raise RecordError(where, f"not a seat number: {text!r}") from None
     if not 1 <= s <= players:

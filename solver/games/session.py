@@ -46,6 +46,7 @@ from solver.game.rules import Rules
 from solver.game.state import NO_COVER, GameState, Phase
 from solver.games.narration import Told, narrate
 from solver.games.record import Game, known_deal
+from solver.games.recordfile import RecordFile
 from solver.games.replay import Replay
 from solver.games.review import REVIEW_MAX_TIME, advise
 from solver.games.seal import seal
@@ -53,7 +54,7 @@ from solver.hints import HintResult
 from solver.hints.knowledge import Knowledge, PublicTracker
 from solver.match import choose_move, make_policy
 from solver.notation import format_position
-from solver.outfile import WriterLock, write_whole
+from solver.outfile import write_whole
 from solver.search import SolveResult
 
 #: The engine's strengths a game against it offers (:func:`solver.match.make_policy`).
@@ -150,10 +151,10 @@ class GameSession:
         self._policy: Any = None
         self._known: tuple[Game, GameState | None] | None = None
         self._kcache: tuple[tuple[int, int], Game, Knowledge] | None = None
-        self._file: _RecordFile | None = None
+        self._file: RecordFile | None = None
         if path is not None:
-            self._file = _RecordFile(Path(path))
-            self.save()
+            self._file = RecordFile(Path(path))
+            self._file.write(self.record_text(), len(self.entries), strict=True)
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -471,14 +472,24 @@ class GameSession:
 
     def save(self) -> None:
         """Write the record to the session's file, whole (a temporary file renamed
-        over it: a stop at any moment leaves the old record or the new one)."""
+        over it: a stop at any moment leaves the old record or the new one).  A
+        save that fails does not stop the game: :attr:`record_file` says so."""
         if self._file is not None:
-            self._file.write(self.record_text())
+            self._file.write(self.record_text(), len(self.entries))
+
+    @property
+    def record_file(self) -> RecordFile | None:
+        """The session's record file and how saving it goes (None: not saved)."""
+        return self._file
 
     def save_copy(self, path: str | os.PathLike[str]) -> Path:
-        """Write the record to another file as well (whole, by a rename)."""
+        """Write the record to another file as well (whole, by a rename); while the
+        session's own file cannot be saved, the record moves there for good."""
         p = Path(path)
-        write_whole(str(p), self.record_text(), option="save")
+        if self._file is not None and self._file.failure is not None:
+            self._file.move_to(p, self.record_text(), len(self.entries))
+        else:
+            write_whole(str(p), self.record_text(), option="save")
         return p
 
     def close(self) -> None:
@@ -734,25 +745,6 @@ def default_record_path(kind: str) -> Path:
         path = folder / f"{kind}-{stamp}-{n}.txt"
         n += 1
     return path
-
-
-class _RecordFile:
-    """A session's record file: one session at a time (:class:`~solver.outfile.WriterLock`),
-    written whole after every entry (:func:`~solver.outfile.write_whole`); the
-    system's refusals are ``OSError`` naming the file (the command line: exit 4)."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock: WriterLock | None = WriterLock(str(path), "record")
-
-    def write(self, text: str) -> None:
-        write_whole(str(self.path), text, option="record")
-
-    def close(self) -> None:
-        if self._lock is not None:
-            self._lock.close()
-            self._lock = None
 
 
 __all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "GameSession", "OnlyMove", "Turn",

@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 from solver.errors import OptionError
 from solver.game.state import GameState
+from solver.jsonin import NumberTooLong, loads
 from solver.learn.features import NFEATURES, TEMPLATES, decision_features
 from solver.outfile import write_whole
 from solver.search.native import core
@@ -118,8 +119,10 @@ def load_model(path: str | Path) -> LinearModel:
     except OSError as e:
         raise OptionError(f"model {str(p)!r}: {e.strerror or e}") from None
     try:
-        obj = json.loads(text)
-    except ValueError as e:
+        obj = loads(text)
+    except NumberTooLong as e:
+        raise OptionError(f"model {str(p)!r}: {e}") from None
+    except (ValueError, RecursionError) as e:
         raise OptionError(f"model {str(p)!r}: not JSON ({e})") from None
     return parse_model(obj, f"model {str(p)!r}")
 

@@ -21,6 +21,7 @@ from solver.game.defaults import default_cap, default_limit
 from solver.game.movegen import settle
 from solver.game.rules import HAND_SIZE, Rules, parse_rules
 from solver.game.state import NO_COVER, GameState, Phase
+from solver.jsonin import NumberTooLong, check_digits, loads
 from solver.notation.position import Position
 from solver.notation.syntax import Raw, Tok, raw_from_json, raw_from_text
 
@@ -36,6 +37,10 @@ def _int(field: str, tok: Tok) -> int:
     # ASCII digits only: int() would also take other scripts' digits ("١")
     if not _INT_RE.fullmatch(tok.text.strip()):
         raise PositionError(field, f"expected a number, got {tok.text!r}{tok.at()}")
+    try:
+        check_digits(tok.text, field)  # more digits than int() reads
+    except NumberTooLong as e:
+        raise PositionError(field, f"{e.problem}{tok.at()}") from None
     return int(tok.text)
 
 
@@ -402,9 +407,11 @@ def parse_position(source: Any) -> Position:
     text = source.lstrip("\ufeff")
     if text.lstrip().startswith("{"):
         try:
-            obj = json.loads(text)
+            obj = loads(text)
         except json.JSONDecodeError as e:
             raise PositionError("JSON", f"{e.msg} at line {e.lineno} column {e.colno}") from None
+        except NumberTooLong as e:  # named by its field, as a wrong value would be
+            raise PositionError(e.field, e.problem) from None
         except RecursionError:
             raise PositionError("JSON", "nested too deeply for a position") from None
         if not isinstance(obj, dict):

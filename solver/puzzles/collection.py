@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value, value_text
+from solver.jsonin import MAX_DIGITS
 from solver.notation import parse_position
 
 #: The tasks a puzzle can set (for its hero, the seat to move at the start).
@@ -276,6 +278,11 @@ def parse_collection(text: str, path: str = "<string>") -> Collection:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise PuzzleFormatError(path, None, None, f"not valid TOML: {e}") from None
+    except ValueError:  # an integer of more digits than Python reads (tomllib's own int())
+        long = re.search(r"[0-9_]{%d,}" % (MAX_DIGITS + 1), text)
+        line = f"line {text.count(chr(10), 0, long.start()) + 1}: " if long else ""
+        raise PuzzleFormatError(path, None, None, f"{line}a number of more than {MAX_DIGITS:,} "
+                                                  "digits (not read)") from None
     for key in data:
         if key not in COLLECTION_KEYS:
             raise PuzzleFormatError(path, None, key,

@@ -34,6 +34,7 @@ from solver.game.outcome import outcome_info, phase_name
 from solver.games import Game
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES
 from solver.hints import default_samples
+from solver.jsonin import loads
 from solver.notation import format_position, parse_position
 from solver.notation.build import MAX_POSITION_CHARS
 from solver.notation.position import Position
@@ -113,7 +114,7 @@ async def read_body(request: Request) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        obj = json.loads(raw)
+        obj = loads(raw)  # a number too long to read: 400 naming its field (NumberTooLong)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BadRequest(400, f"body: not JSON: {e}") from None
     except RecursionError:
@@ -291,7 +292,9 @@ def answer_response(job: Job) -> Response:
         return JSONResponse(job.answer, headers=headers)
     code = job.exit_code
     if job.state == "cancelled":
-        return error_response(499, job.error or "cancelled", exit_code=130)
+        # the server stopping (Ctrl-C, SIGTERM) is its own doing: 503, the reason, try again
+        return error_response(503 if job.stopped else 499, job.error or "cancelled",
+                              exit_code=job.exit_code or 130)
     status = 400 if code == 2 else 503 if code == 3 else 500
     return error_response(status, job.error or "error", exit_code=code)
 

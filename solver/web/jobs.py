@@ -76,6 +76,7 @@ class Job:
     budget: str | None = None
     error: str | None = None
     cancel_requested: bool = False
+    stopped: bool = False  # cancelled because the server is stopping (its request: 503)
     future: asyncio.Future[None] | None = None
     key: str | None = None  # the request's content: its answer is kept under it
     cached: bool = False    # answered from an earlier job's kept answer
@@ -160,6 +161,7 @@ class WorkerPool:
         self._tasks: list[asyncio.Task[None]] = []
         self._jobs: dict[str, Job] = {}
         self._answers: OrderedDict[str, tuple[Any, int, str | None]] = OrderedDict()
+        self.stopping: str | None = None  # why no job is taken any more (the server stops)
 
     # ---------------------------------------------------------------- life
     async def start(self) -> None:
@@ -169,6 +171,19 @@ class WorkerPool:
                                for s in self._slots))
         self._tasks = [asyncio.create_task(self._run_slot(i)) for i in range(self.workers)]
         self._tasks.append(asyncio.create_task(self._reap()))
+
+    def stop(self, why: str, exit_code: int = 130) -> int:
+        """The server is stopping: every unfinished job ends now, cancelled with
+        ``why`` (:attr:`Job.stopped`: its request is answered 503), and no new job
+        is taken; ``exit_code`` is theirs (130 Ctrl-C, 143 SIGTERM).  Their processes are
+        killed by :meth:`close`.  Returns how many."""
+        self.stopping = why
+        unfinished = [j for j in self._jobs.values() if not j.finished_state]
+        for job in unfinished:
+            job.cancel_requested = True
+            job.stopped = True
+            self._finish(job, "cancelled", exit_code=exit_code, error=why)
+        return len(unfinished)
 
     async def close(self) -> None:
         for t in self._tasks:
@@ -188,6 +203,8 @@ class WorkerPool:
         request's content) a finished answer kept under it answers at once, and
         this job's answer is kept under it (unless an interruption cut it)."""
         assert self._queue is not None, "the pool is not started"
+        if self.stopping is not None:
+            raise PoolBusy(self.stopping)
         if key is not None and key in self._answers:
             self._answers.move_to_end(key)
             answer, code, budget = self._answers[key]
@@ -233,6 +250,8 @@ class WorkerPool:
 
     # ------------------------------------------------------------ internals
     def _finish(self, job: Job, state: str, **kw: Any) -> None:
+        if job.finished is not None:  # ended already (the server stopped it)
+            return
         job.state = state
         job.finished = time.monotonic()
         for k, v in kw.items():
@@ -272,7 +291,8 @@ class WorkerPool:
                 self._finish(job, "error", error=msg[1], exit_code=msg[2])
             else:  # cancelled, over its cap or the process died: a fresh process
                 await loop.run_in_executor(self._threads, slot.stop)
-                await loop.run_in_executor(self._threads, slot.ensure)
+                if self.stopping is None:  # no fresh process for a server that stops
+                    await loop.run_in_executor(self._threads, slot.ensure)
                 if msg[0] == "cancelled":
                     self._finish(job, "cancelled", exit_code=130,
                                  error=job.error or "cancelled")

@@ -6,9 +6,15 @@ path.  A game -- against the engine (``play``) or followed at a real table
 (``follow``) -- is its record's text (docs/game-record.md) and a few facts to
 list it by; the game-session model rebuilds everything else from the record,
 so a game survives a page reload and a server restart.
+
+A store that cannot be used -- a file that is not a SQLite database, a damaged
+one, another program's, one that may not be written -- is a :class:`StoreError`
+(an ``OSError`` naming the file, exit 4) saying what to do, raised when the
+store is opened: `durak serve` opens it before it says it serves.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import secrets
@@ -35,6 +41,20 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
+#: The columns a games table must have to be durak's.
+_COLUMNS = {"id", "created", "updated", "over", "meta", "record"}
+
+
+class StoreError(OSError):
+    """The game store cannot be used: ``filename`` the file, ``strerror`` why and what
+    to do (the command line prints them in one line, exit 4)."""
+
+
+def _refused(path: Path, why: str) -> StoreError:
+    return StoreError(errno.EINVAL, f"{why}; move it aside (the board then starts with no kept "
+                                    "games) or give another --data-dir", str(path))
+
+
 def default_data_dir() -> Path:
     """``$XDG_DATA_HOME/durak``, else ``~/.local/share/durak``."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
@@ -49,10 +69,42 @@ class GameStore:
         self.dir = Path(data_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.path = self.dir / DB_NAME
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(_SCHEMA)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except sqlite3.DatabaseError as e:  # a folder in its place, no permission
+            raise StoreError(errno.EIO, f"the game store cannot be opened "
+                                        f"({' '.join(str(e).split())})", str(self.path)) from None
+        try:
+            self._open()
+        except BaseException:
+            self._db.close()
+            raise
         self._lock = threading.Lock()
+
+    def _open(self) -> None:
+        """Check the file is a whole SQLite database with durak's games table (making
+        one in a new file): a :class:`StoreError` naming it otherwise, the file
+        left as it was."""
+        try:
+            problems = [r[0] for r in self._db.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise _refused(self.path, f"the game store is damaged ({problems[0]})")
+            tables = {r[0] for r in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(games)").fetchall()}
+            if tables - {"games"} or (tables and not _COLUMNS <= columns):
+                what = (f"its games table has other columns: {', '.join(sorted(columns))}"
+                        if columns else f"its tables: {', '.join(sorted(tables))}")
+                raise _refused(self.path, f"another program's database ({what})")
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(_SCHEMA)
+        except sqlite3.DatabaseError as e:
+            text = " ".join(str(e).split())
+            if "not a database" in text or "malformed" in text:
+                raise _refused(self.path, f"not a game store that can be read ({text}): "
+                                          "damaged, or another program's file") from None
+            raise StoreError(errno.EIO, f"the game store cannot be used ({text})",
+                             str(self.path)) from None
 
     def close(self) -> None:
         with self._lock:

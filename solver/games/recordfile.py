@@ -1,0 +1,118 @@
+"""A game session's record file: saved whole after every entry, one session at a
+time -- and what happens when it can no longer be saved.
+
+`durak game` and `durak play` save the record after every accepted entry
+(:class:`~solver.games.session.GameSession`).  The folder can go away under a
+running game (deleted, replaced, made read-only, the disk full).  The game
+must not stop for that, nor may durak claim a save that did not happen, so a
+failed save is not an error that ends the entry: :class:`RecordFile` keeps
+what it knows --
+
+- :attr:`RecordFile.saved`: how many entries the file holds (the last save
+  that worked);
+- :attr:`RecordFile.failure`: the system's refusal while saving fails (None
+  once a save works again: every entry tries again);
+- :meth:`RecordFile.news`: each change of those, once (saving failed, saving
+  works again), for the front end to say once;
+
+and :meth:`RecordFile.move_to` lets the player send the record to another
+file (the prompt's ``save FILE``), where it is saved from then on.  The first
+save, when the session starts, still fails loudly (``OSError``, exit 4):
+nothing is lost yet and the player can choose another file at once.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver.outfile import WriterLock, write_whole
+
+
+@dataclass(frozen=True)
+class SaveNews:
+    """A change in how saving goes: ``failed`` (``error`` says why) or ``recovered``;
+    ``path`` the record file, ``saved`` the entries it holds."""
+
+    kind: str
+    path: Path
+    saved: int | None
+    error: OSError | None = None
+
+
+def reason(e: OSError) -> str:
+    """The system's reason in a few words (``No such file or directory``)."""
+    return e.strerror or " ".join(str(e).split()) or type(e).__name__
+
+
+class RecordFile:
+    """The file a session's record is saved to (see the module docstring): a
+    :class:`~solver.outfile.WriterLock` held while the session lasts, the record
+    written whole (:func:`~solver.outfile.write_whole`) at every :meth:`write`."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock: WriterLock | None = WriterLock(str(path), "record")
+        self.saved: int | None = None
+        self.failure: OSError | None = None
+        self._news: list[SaveNews] = []
+
+    def write(self, text: str, entries: int, strict: bool = False) -> bool:
+        """Save ``text`` (a record of ``entries`` entries); True when it was saved.
+        A failure is kept (:attr:`failure`, :meth:`news`), or raised when ``strict``."""
+        try:
+            write_whole(str(self.path), text, option="record")
+        except OSError as e:
+            if strict:
+                if self.failure is not None:
+                    self.failure = e
+                raise
+            if self.failure is None:
+                self._news.append(SaveNews("failed", self.path, self.saved, e))
+            self.failure = e
+            return False
+        if self.failure is not None:
+            self._news.append(SaveNews("recovered", self.path, entries))
+        self.failure = None
+        self.saved = entries
+        return True
+
+    def held(self) -> str:
+        """What the file holds now, in words: the entries of the last save that
+        worked, or that it is gone (its folder deleted) or was never written."""
+        if self.saved is None or not self.path.exists():
+            return "the file is not there"
+        return f"the file holds the first {self.saved} entries"
+
+    def move_to(self, path: Path, text: str, entries: int) -> None:
+        """Save the record in ``path`` from now on: its lock taken and the record
+        written there first (an ``OSError`` or ``OutputBusy`` leaves everything
+        as it was), then the old file's lock let go."""
+        if os.path.realpath(path) == os.path.realpath(self.path):  # the same file: again
+            self.write(text, entries, strict=True)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = WriterLock(str(path), "save")
+        try:
+            write_whole(str(path), text, option="save")
+        except BaseException:
+            lock.close()
+            raise
+        if self._lock is not None:
+            self._lock.close()
+        self._lock = lock
+        self.path, self.saved, self.failure = path, entries, None
+
+    def news(self) -> list[SaveNews]:
+        """What changed since the last call (each change once)."""
+        out, self._news = self._news, []
+        return out
+
+    def close(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+
+__all__ = ["RecordFile", "SaveNews", "reason"]
