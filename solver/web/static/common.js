@@ -64,6 +64,7 @@ function verdict(ans) {
 function exactTable(ans, onPick) {
   const box = el("div");
   box.appendChild(verdict(ans));
+  box.appendChild(el("div", "muted small", "Exact: every card is placed; each move's value with best play by everybody."));
   const t = el("table", "moves");
   t.innerHTML = `<thead><tr><th>move</th><th>value for seat ${ans.player}</th><th>distance (plies)</th></tr></thead>`;
   const tb = el("tbody");
@@ -80,16 +81,26 @@ function exactTable(ans, onPick) {
   return box;
 }
 
+// the hint's moves in the order of their utility (the engine's ranking: mean score plus
+// card margin / 60), best for the seat to move first; the recommended move is marked
 function hintTable(ans, onPick) {
   const box = el("div");
-  box.appendChild(el("div", "verdict", `Best for seat ${ans.player}: ${prettyMove(ans.best)}`));
-  box.appendChild(el("div", "muted small", `${ans.samples} deals of the hidden cards (seed ${ans.seed}); ` +
+  const kept = ans.kept;
+  box.appendChild(el("div", "verdict", `Best for seat ${ans.player}: ${prettyMove(ans.best)}` +
+    (kept ? " (the greedy player's move, kept)" : "")));
+  box.appendChild(el("div", "muted small", `Estimate: ${ans.samples} deals of the hidden cards (seed ${ans.seed}); ` +
     "green: win, grey: draw, red: loss; 95% interval of the win share"));
-  const t = el("table", "moves");
-  t.innerHTML = "<thead><tr><th>move</th><th>win / draw / loss</th><th>win</th><th>interval</th></tr></thead>";
+  const sign = ans.mine === false ? -1 : 1;
+  const moves = ans.moves.slice().sort((a, b) => sign * (b.utility - a.utility) || b.best_share - a.best_share);
+  const t = el("table", "moves hint-table");
+  t.innerHTML = "<thead><tr><th></th><th>move</th><th>win / draw / loss</th><th>win</th><th class=\"ci\">interval</th>" +
+    `<th class="sorted" title="the order of the table: mean score plus card margin / 60">utility ${sign > 0 ? "\u25bc" : "\u25b2"}</th></tr></thead>`;
   const tb = el("tbody");
-  for (const m of ans.moves) {
-    const tr = el("tr", onPick ? "clickable" : "");
+  for (const m of moves) {
+    const rec = m.move === ans.best;
+    const tr = el("tr", (onPick ? "clickable" : "") + (rec ? " recommended" : ""));
+    tr.dataset.move = m.move;
+    tr.appendChild(el("td", "mark", rec ? "\u2605" : ""));
     tr.appendChild(el("td", null, prettyMove(m.move)));
     const bar = el("div", "wdl");
     for (const [k, v] of [["w", m.win], ["d", m.draw], ["l", m.loss]]) {
@@ -97,12 +108,25 @@ function hintTable(ans, onPick) {
     }
     const td = el("td"); td.appendChild(bar); tr.appendChild(td);
     tr.appendChild(el("td", null, pct(m.win)));
-    tr.appendChild(el("td", "muted", `${pct(m.ci95[0])}\u2013${pct(m.ci95[1])}`));
+    tr.appendChild(el("td", "muted ci", `${pct(m.ci95[0])}\u2013${pct(m.ci95[1])}`));
+    tr.appendChild(el("td", "utility", (m.utility >= 0 ? "+" : "") + m.utility.toFixed(3)));
     if (onPick) tr.addEventListener("click", () => onPick(m.move));
     tb.appendChild(tr);
+    if (rec && kept) {  // why the starred move is not the top row: one line beside it
+      const why = el("tr", "kept-note");
+      const c = el("td", "muted small", `\u2605 kept: the greedy player's move; ${prettyMove(kept.over)}'s utility is ` +
+        `${kept.advantage >= 0 ? "+" : ""}${kept.advantage.toFixed(3)} higher on the same deals, within ` +
+        `${kept.z === 1 ? "one standard error" : kept.z + " standard errors"}` +
+        (kept.se === null ? "" : ` (${kept.se.toFixed(3)})`));
+      c.colSpan = 6;
+      why.appendChild(c);
+      tb.appendChild(why);
+    }
   }
   t.appendChild(tb);
   box.appendChild(t);
+  box.appendChild(el("div", "muted small", `Ordered by utility${sign > 0 ? "" : ` (seat ${ans.to_move} to move: lowest first)`}: ` +
+    "the mean score (+1 win, 0 draw, \u22121 loss) plus the mean card margin at the end / 60. \u2605 the recommended move."));
   return box;
 }
 
