@@ -128,6 +128,18 @@ def test_train_refutes_a_wrong_move_and_allows_a_retry(pdir):
     assert "Solved 0 of 1" in r.output
 
 
+def test_train_counts_a_puzzle_with_a_wrong_move_failed_though_the_retry_finds_the_line(pdir):
+    """A wrong move fails the puzzle for that try whatever follows, as the web page's
+    tally counts it (tests/test_web_pages.py): the right line after it finishes the
+    puzzle, not solved."""
+    r = run(pdir, "train", "--id", "mini-001", input="AC/QS\ntake\nJC/AC\nJH\nJD\n+QS\n")
+    assert r.exit_code == 0, r.output
+    assert "Wrong: after AC/QS" in r.output and "take: correct." in r.output
+    assert "Solved!" not in r.output
+    assert "Finished, with help or a mistake on the way." in r.output
+    assert "Solved 0 of 1 puzzle(s) cleanly." in r.output
+
+
 def test_train_hint_moves_and_bad_input(pdir):
     r = run(pdir, "train", "--id", "mini-001", input="hint\nhint\nmoves\nzz\nAC/JH\n")
     assert r.exit_code == 0, r.output

@@ -31,7 +31,8 @@ def greedy_game(seed: int) -> Game:
 
 def blundered_game() -> tuple[Game, int, Value, Value]:
     """A greedy game in which, at the first empty-pile decision that has a winning
-    move and a losing one, the mover plays a losing move (S1); greedy play after."""
+    move and a losing one, the mover plays a losing move (S1) and, greedy play
+    after, loses the game: the drop that decided it."""
     slv = solver.Solver()
     for seed in range(200):
         state = new_game(2, seed=seed)
@@ -44,11 +45,11 @@ def blundered_game() -> tuple[Game, int, Value, Value]:
                 vals = {m.move: m.value for m in res.moves}
                 if Value.WIN in vals.values() and Value.LOSS in vals.values():
                     bad = next(m for m in legal_moves(state) if vals[str(m)] is Value.LOSS)
-                    blunder = (len(moves) + 1, bad)
+                    blunder = (len(moves) + 1, bad, state.to_move)
                     mv = bad
             moves.append(mv)
             state = play(state, mv)
-        if blunder is not None and state.is_over:
+        if blunder is not None and state.is_over and state.outcome()[blunder[2]] < 0:
             return Game.from_play(new_game(2, seed=seed), moves), blunder[0], Value.WIN, Value.LOSS
     raise AssertionError("no game with a blunder found")
 
@@ -73,7 +74,8 @@ def test_review_labels_a_known_endgame_blunder_and_its_value_change():
     r = CliRunner().invoke(main, ["review", game.format(), "--seat", str(seat), "--exact-only"])
     assert r.exit_code == 0, r.output
     assert "blunder" in r.output
-    assert f"decisive: move {number}, seat {seat}" in r.output and "win -> loss" in r.output
+    assert f"lost after: move {number}, seat {seat} played {d.played}: win -> loss" in r.output
+    assert "decisive: its best chance never reached one half again" in r.output
     js = json.loads(CliRunner().invoke(main, ["review", game.format(), "--seat", str(seat),
                                               "--exact-only", "--json"]).output)
     row = next(x for x in js["decisions"] if x["move"] == number)
@@ -150,3 +152,19 @@ def test_review_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
                                   "--plot", str(out)])
     assert r.exit_code == 2 and "pip install 'durak-solver[plot]'" in r.output
     assert not out.exists()
+
+
+def test_the_terminal_chart_marks_the_move_after_which_the_game_was_lost():
+    """One column per decision; the caret stands under the lost-after decision's column,
+    the same move the table and the JSON name; ASCII heights where blocks cannot be written."""
+    from solver.cli.review import chance_chart
+    game, number, _, _ = blundered_game()
+    seat = game.moves[number - 1][0]
+    res = solver.review(game, seat=seat, exact_only=True)
+    assert res.lost_after is not None and res.lost_after.number == number
+    for blocks in (True, False):
+        bars, mark = chance_chart(res, blocks=blocks)
+        col = [d.number for d in res.decisions].index(number)
+        assert mark.index("^") == len("chance ") + col
+        assert mark.endswith(f"^ lost after move {number}")
+        assert blocks or bars.isascii()

@@ -228,6 +228,32 @@ def test_the_hint_table_on_hidden_cards_shows_bars(page, server):
     assert page.inner_text("#analysis-result .verdict").startswith("Best for seat 1:")
 
 
+def test_the_hint_table_is_ordered_by_its_shown_utility_column_and_says_why_a_move_is_kept(
+        page, server):
+    """The web hint table shows the column its order follows (utility, highest first),
+    stars the recommended move and, where the greedy player's move was kept below the
+    top row, says why in one line beside it (seed 1 on this position keeps 6S,6D)."""
+    from web_support import HIDDEN
+    open_board(page, server, HIDDEN)
+    page.evaluate("(pos) => api('/api/hint', {position: pos, seed: 1}).then(r => {"
+                  " const out = document.getElementById('analysis-result'); out.textContent = '';"
+                  " out.appendChild(hintTable(r.data)); window.hinted = r.data; })", HIDDEN)
+    page.wait_for_selector("#analysis-result table.hint-table")
+    ans = page.evaluate("window.hinted")
+    assert page.inner_text("#analysis-result th.sorted") == "utility \u25bc"
+    utils = [float(x) for x in page.locator("#analysis-result td.utility").all_inner_texts()]
+    assert len(utils) == len(ans["moves"]) and utils == sorted(utils, reverse=True)
+    rows = page.locator("#analysis-result tr[data-move]")
+    shown = [rows.nth(i).get_attribute("data-move") for i in range(rows.count())]
+    assert shown == [m["move"] for m in sorted(ans["moves"], key=lambda m: -m["utility"])]
+    star = page.locator("#analysis-result tr.recommended")
+    assert star.count() == 1 and star.get_attribute("data-move") == ans["best"] == "6S,6D"
+    assert ans["kept"]["over"] == shown[0] != ans["best"]  # kept below the top row
+    note = page.locator("#analysis-result tr.recommended + tr.kept-note")
+    assert note.count() == 1
+    assert note.inner_text().startswith("\u2605 kept: the greedy player's move; 6\u2666's utility")
+
+
 def test_a_phone_width_window_has_no_sideways_scrolling(browser, server):
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     pg = ctx.new_page()

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from web_support import FOLLOWED, FOLLOWED_DEAL, client, followed_entries
 
 from solver.cli import main
+from solver.games.review import REVIEW_MAX_TIME
 from solver.search import Solver
 from solver.web.worker import run_task
 
@@ -188,12 +189,15 @@ def test_a_records_moves_and_boards(web):
 def test_a_review_job_reports_each_decision_as_it_is_scored():
     game = (ROOT / "docs/examples/full-game.txt").read_text()
     seen: list[dict] = []
-    params = {"game": game, "seat": 1, "all": False, "exact_only": True, "max_time": 5.0,
-              "samples": None, "seed": 0, "wall": 600.0}
+    params = {"game": game, "seat": 1, "all": False, "exact_only": True,
+              "max_time": REVIEW_MAX_TIME, "samples": None, "seed": 0, "wall": 600.0}
     answer, code, budget = run_task("review", params, Solver(16), lambda d, t: None,
                                     seen.append)
     assert code == 0 and budget is None
-    assert seen == answer["decisions"] and len(seen) == 5
+    # the exact decisions are solved from the game's end backwards: each is sent as it
+    # is scored, the answer lists them in the game's order
+    assert [d["move"] for d in seen] == sorted((d["move"] for d in seen), reverse=True)
+    assert sorted(seen, key=lambda d: d["move"]) == answer["decisions"] and len(seen) == 5
     want = cli("review", "--json", "--exact-only", "--seat", "1",
                str(ROOT / "docs/examples/full-game.txt"))
     assert answer == want

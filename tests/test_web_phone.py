@@ -200,15 +200,15 @@ def test_each_playable_card_shows_the_chance_the_hint_table_gives_it(laptop, ser
             hint(laptop)
         else:  # the setting: chances on every move, with no Hint pressed
             laptop.wait_for_selector("#play-board .card .chance", timeout=60_000)
-        rows = laptop.locator("#play-hint-result table.moves tbody tr").all()
+        rows = laptop.locator("#play-hint-result table.moves tbody tr[data-move]").all()
         table = {}
-        for r in rows:
+        for r in rows:  # a move's row (not the line on a kept greedy move): its win share
             cells = r.locator("td").all_inner_texts()
-            move = Move.parse(people_text(cells[0], symbols=False))
-            pct = cells[2] if cells[2].endswith("%") else cells[1]
+            move = Move.parse(r.get_attribute("data-move"))
+            pct = next(c for c in cells if c.endswith("%"))
             table[move] = float(pct.rstrip("%")) / 100
         best = Move.parse(people_text(laptop.inner_text("#play-hint-result .verdict")
-                                      .split(": ", 1)[1], symbols=False))
+                                      .split(": ", 1)[1].split(" (")[0], symbols=False))
         cards = laptop.evaluate("""[...document.querySelectorAll('#play-board .card.playable')]
             .map(e => [e.dataset.card, e.dataset.chance, e.classList.contains('recommended-move')])""")
         assert cards

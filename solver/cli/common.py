@@ -36,7 +36,7 @@ from solver.errors import BudgetExceeded, DurakError, OptionError, PositionError
 from solver.game.outcome import outcome_info, outcome_text, phase_name
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
-from solver.notation.people import move_text, people_text, symbols_wanted
+from solver.notation.people import move_text, symbols_wanted
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -403,25 +403,28 @@ def print_hint_table(res: Any, symbols: bool | None = None) -> None:
                      f"{res.samples - res.exact_deals:,} by {by} (an estimate)"}[res.kind]
     title = (f"seat {res.player} asks, seat {res.to_move} to move: {how}, {kind} "
              f"(seed {res.seed}, {res.seconds:.2f} s)")
+    mine = getattr(res, "mine", True)
     t = table(title=title, title_justify="left")
     t.add_column("", no_wrap=True)  # the recommended move's mark
     t.add_column("move")
+    t.add_column("utility " + ("\u25bc" if mine else "\u25b2"), justify="right", no_wrap=True)
     t.add_column("win", justify="right")
     t.add_column("95% interval", justify="right")
     t.add_column("draw", justify="right")
     t.add_column("loss", justify="right")
-    t.add_column("score", justify="right")
     t.add_column("best in", justify="right")
-    for i, m in enumerate(res.moves):
+    for m in res.by_utility():  # the order of the utility column (the kept move in its place)
         shown = move_text(m.move, sym)
         name = f"[bold]{shown}[/bold]" if m.move == res.best else shown
-        t.add_row("*" if m.move == res.best else "", name, f"{m.win:.1%}", f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}",
-                  f"{m.loss:.1%}", f"{m.score:+.3f}", f"{m.best:.0%}")
+        t.add_row("*" if m.move == res.best else "", name, f"{m.utility:+.3f}", f"{m.win:.1%}",
+                  f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}", f"{m.loss:.1%}",
+                  f"{m.best:.0%}")
     con.print(t)
-    con.print("[dim]Moves are ranked by mean score (+1 win, 0 draw, -1 loss), then by the mean "
-              "card margin at the end; 'best in' is the share of deals on which the move "
-              "scored best. With a search a deal's score is its mean result; 'win' is the share "
-              "of deals scored above 0.[/dim]")
+    whose = "" if mine else f" (seat {res.to_move}, to move, wants it low: its best first)"
+    con.print("[dim]Ordered by utility" + whose + ": the mean score (+1 win, 0 draw, -1 loss) "
+              "plus the mean card margin at the end / 60. 'best in' is the share of deals on "
+              "which the move scored best. With a search a deal's score is its mean result; "
+              "'win' is the share of deals scored above 0.[/dim]")
     if getattr(res, "facts", 0):
         weighed = (f"; deals weighed, {res.effective_deals:.0f} effective"
                    if res.inference == "weighted" else "")
@@ -433,6 +436,16 @@ def print_hint_table(res: Any, symbols: bool | None = None) -> None:
         con.print(f"[dim]Seat(s) {seats} seen leaving the greedy player's move: the greedy "
                   f"playout weighs {res.playout_weight:g} in a searched deal's score.[/dim]")
     kept = getattr(res, "kept", None)
-    if kept is not None:
-        con.print(people_text(kept.text(), sym))
-    con.print(f"recommended: [bold]{move_text(res.best, sym)}[/bold] (marked *)")
+    best = move_text(res.best, sym)
+    if kept is not None:  # the one line that says why * is not the top row
+        con.print(f"recommended: [bold]{best}[/bold] (marked *): the greedy player's move, "
+                  f"kept over {move_text(kept.top, sym)}, whose utility is "
+                  f"{kept.advantage:+.3f} higher on the same deals, within {_within(kept)}")
+    else:
+        con.print(f"recommended: [bold]{best}[/bold] (marked *, the highest utility)")
+
+
+def _within(kept: Any) -> str:
+    """How close a kept move's rival was: within z standard errors (the error)."""
+    errs = "one standard error" if kept.z == 1 else f"{kept.z:g} standard errors"
+    return f"{errs} ({kept.se:.3f})" if math.isfinite(kept.se) else f"{errs} (error unknown)"

@@ -15,8 +15,8 @@ from solver.errors import OptionError
 from solver.notation.people import move_text, symbols_wanted
 from solver.outfile import check_target, whole_file
 from solver.games import Game
-from solver.games.review import (LABEL_ORDER, MIN_DEALS, REVIEW_MAX_TIME, REVIEW_SAMPLES, Review,
-                                 review)
+from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
+                                 Decision, Review, review)
 
 #: What to type when the plot extra is missing.
 PLOT_INSTALL = "pip install 'durak-solver[plot]'"
@@ -35,30 +35,34 @@ _COLOURS = {"best": "tab:green", "good": "yellowgreen", "inaccuracy": "gold",
               help="The seat whose decisions to review (default: the record's asking seat).")
 @click.option("--all", "all_seats", is_flag=True,
               help="Review every seat (a full record: every deal and the pile order).")
-@click.option("--max-time", type=Seconds(), default=REVIEW_MAX_TIME,
-              show_default=True, help="Seconds per decision (the exact solve, or the estimate).")
+@click.option("--max-time", type=Seconds(), default=REVIEW_MAX_TIME, show_default=True,
+              help="Seconds the exact solves share (every card placed), solved from the "
+                   "game's end backwards with one table; one that runs out is 'unclear'.")
 @click.option("--samples", "-n", type=click.IntRange(min=1), default=REVIEW_SAMPLES,
               help="Deals per estimated decision (default: the hint's own, 256 with two "
                    "players, 512 with more, so a hint followed is never marked down).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals (the same for every decision).")
 @click.option("--exact-only", is_flag=True, help="Review only the decisions solved exactly.")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+              help="Threads for the estimates (default: the cores); the answer is the same.")
 @click.option("--plot", "plot_file", default=None, metavar="FILE.png|.svg",
               help="Draw the win chance over the game (needs the `plot` extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @lang_option
 @handles_errors
 def review_command(game: str, seat: int | None, all_seats: bool, max_time: float,
-                   samples: int | None,
-                   seed: int, exact_only: bool, plot_file: str | None, as_json: bool) -> None:
+                   samples: int | None, seed: int, exact_only: bool, workers: int | None,
+                   plot_file: str | None, as_json: bool) -> None:
     """Review the decisions of one seat (or --all) in the game record GAME ('-': stdin).
 
     Each decision gets the win chance (win 1, draw 1/2) of the move played and of
-    the best move -- exact once the pile is empty and every card is known, else
-    the hint the seat could have asked then (its recommendation is the best move)
-    -- and a label by the loss: best (<= 0.005), good (<= 0.05), inaccuracy
-    (<= 0.10), mistake (<= 0.20), blunder; unclear when a time budget left an
-    estimate fewer than 32 deals (exit 3 when it cut any).
+    the best move -- exact wherever every card is placed, else the hint the seat
+    could have asked then (its recommendation is the best move) -- and a label
+    by the loss: best (<= 0.005), good (<= 0.05), inaccuracy (<= 0.10), mistake
+    (<= 0.20), blunder; unclear when an exact solve ran out of --max-time or a
+    budget left an estimate fewer than 32 deals (exit 3 then).  For a seat that
+    lost: the move after which its best chance never again reached one half.
     """
     if seat is not None and all_seats:
         raise OptionError("give --seat or --all, not both")
@@ -71,7 +75,7 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
         check_target(plot_file, [game], option="--plot")  # and a folder that is not there
     with ProgressBar("reviewing", enabled=not as_json) as bar:
         res = review(g, seat=seat, all_seats=all_seats, max_time=max_time, samples=samples,
-                     seed=seed, exact_only=exact_only, progress=bar.callback)
+                     seed=seed, exact_only=exact_only, progress=bar.callback, workers=workers)
     if plot_file is not None:
         plot_review(res, plot_file)
     if as_json:
@@ -81,10 +85,9 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     if res.interrupted:
         click.echo(f"durak: interrupted after {len(res.decisions)} decisions", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
-    if res.cut:
-        click.echo(f"durak: budget: --max-time {max_time:g} s cut {len(res.cut)} estimate(s) "
-                   f"short of their deals (moves {', '.join(str(d.number) for d in res.cut)}); "
-                   f"a label needs {MIN_DEALS} deals, else it is 'unclear'", err=True)
+    budget = res.budget_text()
+    if budget is not None:
+        click.echo(f"durak: budget: {budget}", err=True)
         sys.exit(int(ExitCode.BUDGET))
 
 
@@ -102,26 +105,31 @@ def _matplotlib() -> Any:
 def plot_review(res: Review, path: str) -> None:
     """The win chance of the move played at each decision, a line per seat: a title,
     the even-chance line, exact values (squares) apart from estimates (dots), each
-    point coloured by its label with a key, and the move after which the game was
-    lost marked."""
+    point coloured by its label with a key, decisions whose exact solve ran out
+    as grey crosses at the foot, and the move after which the game was lost
+    (:attr:`Review.lost_after`, the one definition) marked."""
     plt = _matplotlib()
     from matplotlib.lines import Line2D
     fig, ax = plt.subplots(figsize=(9, 4))
     ax.axhline(0.5, color="grey", linestyle="--", linewidth=0.8, zorder=0)
     for s in res.seats:
-        ds = [d for d in res.decisions if d.seat == s]
+        ds = [d for d in res.decisions if d.seat == s and d.played_chance is not None]
         ax.plot([d.number for d in ds], [d.played_chance for d in ds], color="steelblue",
                 linewidth=1, zorder=1, label=f"seat {s}" if len(res.seats) > 1 else None)
         for d in ds:
             ax.scatter([d.number], [d.played_chance], marker="s" if d.exact else "o",
                        s=36 if d.exact else 22, color=_COLOURS[d.label], edgecolors="black",
                        linewidths=0.4, zorder=2)
+    unknown = [d for d in res.decisions if d.played_chance is None]
+    if unknown:
+        ax.scatter([d.number for d in unknown], [-0.03] * len(unknown), marker="x", s=30,
+                   color="grey", zorder=2)
     lost = res.lost_after
     if lost is not None:
         ax.axvline(lost.number, color="red", linewidth=0.8, alpha=0.6, zorder=0)
         ax.annotate(f"lost after move {lost.number} ({lost.played})",
                     (lost.number, 0.98), ha="left", va="top", fontsize=8, color="red")
-    ax.set_ylim(-0.05, 1.05)
+    ax.set_ylim(-0.07, 1.05)
     ax.set_xlabel("move")
     ax.set_ylabel("win chance of the move played")
     who = " + ".join(f"seat {s}" for s in res.seats)
@@ -138,6 +146,9 @@ def plot_review(res: Review, path: str) -> None:
              Line2D([], [], marker="o", linestyle="", color="white", markeredgecolor="black",
                     label="estimate"),
              Line2D([], [], linestyle="--", color="grey", label="even chance (50%)")]
+    if unknown:
+        keys.append(Line2D([], [], marker="x", linestyle="", color="grey",
+                           label="exact solve ran out"))
     if len(res.seats) > 1:
         keys = ax.get_legend_handles_labels()[0] + keys
     ax.legend(handles=keys, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8,
@@ -148,9 +159,68 @@ def plot_review(res: Review, path: str) -> None:
     plt.close(fig)
 
 
+#: The terminal chart's eight heights, win chance 0 to 1 (and where the stream's
+#: encoding has no block characters, eight ASCII ones).
+_BARS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
+_ASCII_BARS = "_.-~=+*#"
+
+
+def _blocks_ok(stream: Any) -> bool:
+    """Whether ``stream``'s encoding writes the chart's block characters."""
+    try:
+        _BARS.encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def chance_chart(res: Review, blocks: bool = True) -> list[str]:
+    """The terminal chart: per seat, the win chance of the move played at each
+    decision as one character (eight heights, 0 to 1: block characters, or ASCII
+    ones without ``blocks``; ``?`` where an exact solve ran out), and under it the
+    move after which the game was lost (:attr:`Review.lost_after`, as in the
+    table and the plot)."""
+    bar = _BARS if blocks else _ASCII_BARS
+    lines = []
+    many = len(res.seats) > 1
+    for s in res.seats:
+        ds = [d for d in res.decisions if d.seat == s]
+        if not ds:
+            continue
+        head = f"seat {s} " if many else "chance "
+        bars = "".join("?" if d.played_chance is None
+                       else bar[min(7, int(d.played_chance * 8))] for d in ds)
+        lines.append(f"{head}{bars}  (one column per decision, move {ds[0].number} to "
+                     f"{ds[-1].number}; {bar[0]} 0 .. {bar[-1]} 1)")
+        lost = res.lost_after_of(s)
+        if lost is not None:
+            at = len(head) + ds.index(lost)
+            lines.append(" " * at + f"^ lost after move {lost.number}")
+    return lines
+
+
+def _chance(d: Decision, which: str) -> str:
+    value = d.best_value if which == "best" else d.played_value
+    chance = d.best_chance if which == "best" else d.played_chance
+    if d.exact and value is not None:
+        return value.text
+    return "?" if chance is None else f"{chance:.2f}"
+
+
+def _how(d: Decision, samples: int) -> str:
+    if d.exact:
+        return "exact"
+    if d.placed:
+        return "ran out"
+    if d.cut:
+        return f"{d.deals}/{d.wanted}"
+    return f"all {d.deals}" if d.deals < samples else "est."
+
+
 def print_review(res: Review, symbols: bool | None = None) -> None:
-    """The review for people: a table of the decisions, the decisive ones, where the
-    game was lost, a summary per seat.  The moves as ``7♥/A♥`` at a terminal that
+    """The review for people: a table of the decisions, the terminal chart, where
+    the game was lost (and whether that move was decisive), the decisions left
+    unclear and a summary per seat.  The moves as ``7♥/A♥`` at a terminal that
     shows the suit symbols (``symbols``: None asks
     :func:`~solver.notation.people.symbols_wanted`), else in ASCII; written whole
     when stdout is not a terminal (a file or a pipe is not squeezed to 80 columns)."""
@@ -159,7 +229,8 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
         con.width = WIDE
     sym = symbols_wanted(sys.stdout) if symbols is None else symbols
     t = Table(title=f"review of seat {'+'.join(map(str, res.seats))} "
-                    f"(estimates: the hint at {res.samples} deals, seed {res.seed})",
+                    f"(exact where every card is placed; estimates: the hint at {res.samples} "
+                    f"deals, seed {res.seed})",
               title_justify="left")
     many = len(res.seats) > 1
     for col, just in (("#", "right"), ("seat", "right"), ("played", "left"),
@@ -167,31 +238,34 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
                       ("loss", "right"), ("label", "left"), ("how", "left")):
         if col != "seat" or many:
             t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
+    lost_at = {d.number for d in (res.lost_after_of(s) for s in res.seats) if d is not None}
     for d in res.decisions:
         style = _STYLE[d.label]
-        chance = (f"{d.played_value.text}" if d.exact and d.played_value is not None
-                  else f"{d.played_chance:.2f}")
-        best = (f"{d.best_value.text}" if d.exact and d.best_value is not None
-                else f"{d.best_chance:.2f}")
-        how = ("exact" if d.exact else f"{d.deals}/{d.wanted} deals" if d.cut
-               else f"all {d.deals} deals" if d.deals < res.samples else "est.")
-        row = [str(d.number), str(d.seat), move_text(d.played, sym), chance,
-               move_text(d.best, sym), best, f"{d.loss:.2f}",
-               f"[{style}]{d.label}[/{style}]", how]
-        t.add_row(*(row if many else row[:1] + row[2:]))
+        loss = "" if d.loss is None else f"{d.loss:.2f}"
+        row = [str(d.number), str(d.seat), move_text(d.played, sym), _chance(d, "played"),
+               move_text(d.best, sym) if d.best else "?",
+               _chance(d, "best"), loss, f"[{style}]{d.label}[/{style}]", _how(d, res.samples)]
+        t.add_row(*(row if many else row[:1] + row[2:]),
+                  style="underline" if d.number in lost_at else None)
     con.print(t)
-    for d in res.decisive:
-        con.print(f"decisive: move {d.number}, seat {d.seat} played {move_text(d.played, sym)}: "
-                  f"{d.best_value.text if d.best_value else '?'} -> "
-                  f"{d.played_value.text if d.played_value else '?'} "
-                  f"(best {move_text(d.best, sym)})")
-    lost = res.lost_after
-    if lost is not None:
+    for line in chance_chart(res, blocks=_blocks_ok(sys.stdout)):
+        con.print(line, highlight=False)
+    for s in res.seats:
+        lost = res.lost_after_of(s)
+        if lost is None:
+            continue
+        basis = "exact" if lost.exact else "estimated"
+        drop = lost.played_chance is not None and lost.played_chance < 0.5
         con.print(f"lost after: move {lost.number}, seat {lost.seat} played "
-                  f"{move_text(lost.played, sym)}: "
-                  f"chance {lost.best_chance:.2f} -> {lost.played_chance:.2f} "
-                  f"(best {move_text(lost.best, sym)}); it never came back to an even chance")
-    for s in res.summaries:
-        counts = ", ".join(f"{n} {name}" for name, n in s.labels.items() if n)
-        con.print(f"seat {s.seat}: {s.decisions} decisions ({s.exact} exact): "
-                  f"{counts or 'none'}; mean loss {s.mean_loss:.3f}")
+                  f"{move_text(lost.played, sym)}: {_chance(lost, 'best')} -> "
+                  f"{_chance(lost, 'played')} (best {move_text(lost.best, sym)}, "
+                  f"{basis}); " + ("decisive: its best chance never reached one half again"
+                                   if drop else "the move kept an even chance; its best chance "
+                                   "was below one half at every decision after it"))
+    for d in res.unsolved:
+        con.print(f"unclear: move {d.number}, seat {d.seat} played "
+                  f"{move_text(d.played, sym)}: {d.note}")
+    for summ in res.summaries:
+        counts = ", ".join(f"{n} {name}" for name, n in summ.labels.items() if n)
+        con.print(f"seat {summ.seat}: {summ.decisions} decisions ({summ.exact} exact): "
+                  f"{counts or 'none'}; mean loss {summ.mean_loss:.3f}")

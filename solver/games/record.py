@@ -373,11 +373,11 @@ class Game:
     def known_state(self, seat: int | None = None, at: int | None = None,
                     passes: bool = True) -> GameState | None:
         """The whole state, every card placed, before move ``at`` (1-based; default
-        the end) when the pile is empty and ``seat``'s knowledge (1-based, default
-        the asking seat) leaves exactly one deal: the opponents' hands then follow
-        from what the seat saw (two players: S1), and the position may be solved
-        exactly from its view.  ``None`` otherwise.  ``passes`` as for
-        :meth:`knowledge`."""
+        the end) when ``seat``'s knowledge (1-based, default the asking seat) leaves
+        exactly one deal -- the pile empty (two players: S1, the opponent's hand
+        follows from what the seat saw) or holding only the face-up trump -- so the
+        position may be solved exactly from its view (:func:`known_deal`).
+        ``None`` otherwise.  ``passes`` as for :meth:`knowledge`."""
         return known_deal(self.knowledge(seat, at, passes))
 
     # ------------------------------------------------------------ writing
@@ -515,16 +515,16 @@ def _events(tokens: list[str], deck: int, players: int, number: int = 0) -> list
 
 
 def known_deal(k: Knowledge) -> GameState | None:
-    """The one deal ``k`` leaves when the pile is empty (every card then placed by
-    what the seat saw), else None (:meth:`Game.known_state`)."""
-    if k.view.pile > 0:
-        return None
-    if k.fully_known:
+    """The one deal ``k`` leaves, every card then placed by what the seat saw (the
+    pile empty, or holding only cards the seat can place: its face-up trump), else
+    None (:meth:`Game.known_state`)."""
+    if k.view.pile == 0 and k.fully_known:
         return k.view
     sampler = Sampler(replace(k, facts=()))
     if sampler.count() != 1:
         return None
-    return next(iter(sampler.enumerate()))
+    deal = next(iter(sampler.enumerate()))
+    return deal if deal.pile == 0 or deal.pile_order is not None else None
 
 
 def _engine(text: str, players: int) -> tuple[tuple[int, ...], str]:

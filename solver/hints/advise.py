@@ -95,11 +95,18 @@ class HintMove:
     n: int
     margin: float = 0.0              # mean card margin at the end of the playouts
 
+    @property
+    def utility(self) -> float:
+        """What the moves are ranked by (the asking seat's): the mean score plus
+        :data:`~solver.hints.stats.MARGIN_WEIGHT` times the mean card margin."""
+        return self.score + MARGIN_WEIGHT * self.margin
+
     def to_json(self) -> dict[str, Any]:
         r = lambda x: round(x, 4)  # noqa: E731
         return {
             "move": self.move, "win": r(self.win), "draw": r(self.draw), "loss": r(self.loss),
-            "score": r(self.score), "ci95": [r(self.ci95[0]), r(self.ci95[1])],
+            "score": r(self.score), "utility": round(self.utility, 6),
+            "ci95": [r(self.ci95[0]), r(self.ci95[1])],
             "score_ci95": [r(self.score_ci95[0]), r(self.score_ci95[1])],
             "best_share": r(self.best), "margin": r(self.margin),
         }
@@ -159,6 +166,17 @@ class HintResult:
     #: The greedy player's move recommended over the move that scored best, its
     #: advantage being within ``switch_z`` standard errors (None: not so).
     kept: Kept | None = None
+    #: The seat to move is on the asking seat's side: the best move for it has
+    #: the highest utility (else the lowest, S2a).
+    mine: bool = True
+
+    def by_utility(self) -> list[HintMove]:
+        """The moves in the order the engine ranked them, by utility (the best for
+        the seat to move first): the order of a table that shows the utility.  The
+        recommended move (:attr:`best`) is the first, unless the greedy player's
+        move was kept over it (:attr:`kept`): ``moves`` then puts it first."""
+        sign = 1 if self.mine else -1
+        return sorted(self.moves, key=lambda m: (-round(sign * m.utility, 9), -round(m.best, 9)))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -173,6 +191,7 @@ class HintResult:
             "iterations": self.iterations, "facts": self.facts, "rejected": self.rejected,
             "not_greedy": list(self.not_greedy), "playout_weight": self.playout_weight,
             "kept": self.kept.to_json() if self.kept is not None else None,
+            "mine": self.mine,
         }
 
 
@@ -599,6 +618,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         iterations=0 if all(exact_flags) else iterations,
         facts=len(k.facts), rejected=sampler.rejected,
         not_greedy=tuple(o + 1 for o in k.not_greedy), playout_weight=cfg.uct_mix, kept=kept,
+        mine=mine,
     )
     if interrupted:  # a KeyboardInterrupt still, carrying the answer from the deals scored
         raise Interrupted(partial=result)

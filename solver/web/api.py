@@ -16,6 +16,7 @@ A client that goes away cancels its search.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import math
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from solver.errors import DurakError, OptionError, PositionError
 from solver.game.defaults import has_hidden_cards
 from solver.game.movegen import legal_moves
 from solver.game.outcome import outcome_info, phase_name
+from solver.games import Game
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES
 from solver.hints import default_samples
 from solver.jsonin import loads
@@ -56,7 +58,7 @@ class Limits:
     """The server's caps on one request's budget (`durak serve` options)."""
 
     max_time: float = DEFAULT_MAX_TIME   # solve, analyse, hint: seconds at most
-    review_time: float = 30.0            # review: seconds per decision at most
+    review_time: float = 30.0            # review: seconds its exact solves share, at most
     review_wall: float = 600.0           # review: seconds for the whole review at most
     max_samples: int = MAX_SAMPLES
 
@@ -250,6 +252,9 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
         seat = int_field(body, "seat", 1)
         if seat is not None and bool_field(body, "all"):
             raise OptionError("give seat or all, not both")
+        # the record's canonical text: bad records get 400 here, and the same game
+        # sent as text or JSON is the same request (its answer is kept by content)
+        game = await asyncio.to_thread(_canonical_record, game)
         params = {"game": game, "seat": seat, "all": bool_field(body, "all"),
                   "exact_only": bool_field(body, "exact_only"),
                   "max_time": _capped(seconds_field(body, "max_time"), REVIEW_MAX_TIME,
@@ -261,6 +266,21 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
                   "wall": limits.review_wall}
         return params, limits.review_wall + GRACE_SECONDS
     raise OptionError(f"unknown task {kind!r}; tasks are solve, analyse, hint, review")
+
+
+def _canonical_record(game: str | dict[str, Any]) -> str:
+    """A game record's canonical text (:meth:`Game.format`), from its text or JSON."""
+    g = Game.from_json(game) if isinstance(game, dict) else Game.parse(game)
+    return g.format()
+
+
+def answer_key(kind: str, params: dict[str, Any]) -> str | None:
+    """The content of a request whose answer is kept (a review: the record, the seat,
+    the budget, the deals and the seed), or None for the others."""
+    if kind != "review":
+        return None
+    text = json.dumps([kind, params], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def answer_response(job: Job) -> Response:
@@ -333,7 +353,7 @@ def heavy(kind: str) -> Handler:
     async def endpoint(request: Request) -> Response:
         body = await read_body(request)
         params, wall = await prepare(kind, body, _limits(request))
-        job = _pool(request).submit(kind, params, wall)
+        job = _pool(request).submit(kind, params, wall, key=answer_key(kind, params))
         return await run_until_answer(request, job)
 
     endpoint.__name__ = f"api_{kind}"
@@ -386,7 +406,7 @@ async def api_jobs_create(request: Request) -> Response:
     if kind not in ("solve", "analyse", "hint", "review"):
         raise OptionError(f"task: {kind!r}; tasks are solve, analyse, hint, review")
     params, wall = await prepare(kind, body, _limits(request))
-    job = _pool(request).submit(kind, params, wall, watched=True)
+    job = _pool(request).submit(kind, params, wall, watched=True, key=answer_key(kind, params))
     return JSONResponse(job.to_json(), status_code=202)
 
 

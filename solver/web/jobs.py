@@ -30,6 +30,7 @@ import os
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -48,6 +49,9 @@ STALE_SECONDS = 15.0
 KEEP_SECONDS = 600.0
 #: At most this many finished jobs are kept.
 KEEP_JOBS = 256
+#: Answers kept by the content of their request (a review of the same record,
+#: seat and budget is answered at once the second time), at most this many.
+KEEP_ANSWERS = 64
 
 
 def default_workers() -> int:
@@ -197,6 +201,8 @@ class Job:
     cancel_requested: bool = False
     stopped: bool = False  # cancelled because the server is stopping (its request: 503)
     future: asyncio.Future[None] | None = None
+    key: str | None = None  # the request's content: its answer is kept under it
+    cached: bool = False    # answered from an earlier job's kept answer
 
     @property
     def finished_state(self) -> bool:
@@ -217,7 +223,8 @@ class Job:
             # what the task has sent so far (a review: each decision as it is scored)
             out["partial"] = list(self.partial)
         if self.state == "done":
-            out.update(answer=self.answer, exit_code=self.exit_code, budget=self.budget)
+            out.update(answer=self.answer, exit_code=self.exit_code, budget=self.budget,
+                       cached=self.cached)
         elif self.state in ("error", "cancelled"):
             out.update(error=self.error, exit_code=self.exit_code)
         return out
@@ -270,6 +277,7 @@ class WorkerPool:
         self._queue: asyncio.Queue[Job] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._jobs: dict[str, Job] = {}
+        self._answers: OrderedDict[str, tuple[Any, int, str | None]] = OrderedDict()
         self.stopping: str | None = None  # why no job is taken any more (the server stops)
 
     # ---------------------------------------------------------------- life
@@ -313,15 +321,26 @@ class WorkerPool:
 
     # ---------------------------------------------------------------- jobs
     def submit(self, kind: str, params: dict[str, Any], wall_cap: float,
-               watched: bool = False) -> Job:
-        """Queue a job; :class:`PoolBusy` when the queue is full."""
+               watched: bool = False, key: str | None = None) -> Job:
+        """Queue a job; :class:`PoolBusy` when the queue is full.  With ``key`` (the
+        request's content) a finished answer kept under it answers at once, and
+        this job's answer is kept under it (unless an interruption cut it)."""
         assert self._queue is not None, "the pool is not started"
         if self.stopping is not None:
             raise PoolBusy(self.stopping)
+        if key is not None and key in self._answers:
+            self._answers.move_to_end(key)
+            answer, code, budget = self._answers[key]
+            job = Job(kind, params, wall_cap, watched=watched, key=key, cached=True)
+            job.future = asyncio.get_running_loop().create_future()
+            job.started = time.monotonic()
+            self._jobs[job.id] = job
+            self._finish(job, "done", answer=answer, exit_code=code, budget=budget)
+            return job
         if self._queue.qsize() >= self.max_queue:
             raise PoolBusy(f"the server is busy: {self._queue.qsize()} jobs are waiting "
                            f"for its {self.workers} worker(s); try again later")
-        job = Job(kind, params, wall_cap, watched=watched)
+        job = Job(kind, params, wall_cap, watched=watched, key=key)
         job.future = asyncio.get_running_loop().create_future()
         self._jobs[job.id] = job
         self._queue.put_nowait(job)
@@ -363,6 +382,15 @@ class WorkerPool:
         if job.future is not None and not job.future.done():
             job.future.set_result(None)
 
+    def _keep(self, job: Job) -> None:
+        """Keep a finished job's answer under its key (not one an interruption cut)."""
+        if job.key is None or not isinstance(job.answer, dict) or job.answer.get("interrupted"):
+            return
+        self._answers[job.key] = (job.answer, job.exit_code or 0, job.budget)
+        self._answers.move_to_end(job.key)
+        while len(self._answers) > KEEP_ANSWERS:
+            self._answers.popitem(last=False)
+
     async def _run_slot(self, i: int) -> None:
         assert self._queue is not None
         loop = asyncio.get_running_loop()
@@ -381,6 +409,7 @@ class WorkerPool:
                 raise
             if msg[0] == "done":
                 self._finish(job, "done", answer=msg[1], exit_code=msg[2], budget=msg[3])
+                self._keep(job)
             elif msg[0] == "error":
                 self._finish(job, "error", error=msg[1], exit_code=msg[2])
             else:  # cancelled, over its cap or the process died: a fresh process

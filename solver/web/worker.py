@@ -114,11 +114,8 @@ def _review(params: dict[str, Any], solver: Solver, progress: Progress,
         return res.to_json(), 3, (f"the server's cap of {wall:g} s for one review ran out after "
                                   f"{len(res.decisions)} decision(s) of the {res.total} moves "
                                   "to review; the rest were not scored")
-    if res.cut:
-        return res.to_json(), 3, (f"max_time {params['max_time']:g} s cut {len(res.cut)} "
-                                  f"estimate(s) short of their deals (moves "
-                                  f"{', '.join(str(d.number) for d in res.cut)})")
-    return res.to_json(), 0, None
+    budget = res.budget_text()
+    return res.to_json(), (0 if budget is None else 3), budget
 
 
 def _engine(params: dict[str, Any], solver: Solver, progress: Progress,

@@ -656,6 +656,7 @@ const Play = {
       setJob: (j) => { this.hintJob = j; },
     });
     if (!job) return;
+    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
     reviewAnswer($("play-hint-result"), job.answer, this.game.me);
   },
 
@@ -701,8 +702,9 @@ async function start() {
     showTab("play");
   } else {
     const pos = q.get("position") || "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1";
-    await Analysis.load(pos);
+    const shown = await Analysis.load(pos);
     if (q.get("tab")) showTab(q.get("tab"));
+    if (shown && q.get("analyse")) Analysis.analyse();  // "Analyse this position" from a review
   }
   document.body.dataset.ready = "1";
 }

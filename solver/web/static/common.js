@@ -94,6 +94,7 @@ function labelCounts(labels) {
 function exactTable(ans, onPick) {
   const box = el("div");
   box.appendChild(verdict(ans));
+  box.appendChild(el("div", "muted small", gt("Exact: every card is placed; each move's value with best play by everybody.")));
   const t = el("table", "moves");
   t.appendChild(headRow([gt("move"), gt("value for seat {seat}", { seat: ans.player }), gt("distance (plies)")]));
   const tb = el("tbody");
@@ -110,18 +111,33 @@ function exactTable(ans, onPick) {
   return box;
 }
 
+// the hint's moves in the order of their utility (the engine's ranking: mean score plus
+// card margin / 60), best for the seat to move first; the recommended move is marked
 function hintTable(ans, onPick) {
   const box = el("div");
-  box.appendChild(el("div", "verdict", gt("Best for seat {seat}: {move}", { seat: ans.player, move: prettyMove(ans.best) })));
+  const kept = ans.kept;
+  box.appendChild(el("div", "verdict", gt("Best for seat {seat}: {move}", { seat: ans.player, move: prettyMove(ans.best) }) +
+    (kept ? " " + gt("(the greedy player's move, kept)") : "")));
   box.appendChild(el("div", "muted small",
-    ngt("{n} deal of the hidden cards (seed {seed}); green: win, grey: draw, red: loss; 95% interval of the win share",
-        "{n} deals of the hidden cards (seed {seed}); green: win, grey: draw, red: loss; 95% interval of the win share",
+    ngt("Estimate: {n} deal of the hidden cards (seed {seed}); green: win, grey: draw, red: loss; 95% interval of the win share",
+        "Estimate: {n} deals of the hidden cards (seed {seed}); green: win, grey: draw, red: loss; 95% interval of the win share",
         ans.samples, { seed: ans.seed })));
-  const t = el("table", "moves");
-  t.appendChild(headRow([gt("move"), gt("win / draw / loss"), gt("win"), gt("interval")]));
+  const sign = ans.mine === false ? -1 : 1;
+  const moves = ans.moves.slice().sort((a, b) => sign * (b.utility - a.utility) || b.best_share - a.best_share);
+  const t = el("table", "moves hint-table");
+  const head = headRow(["", gt("move"), gt("win / draw / loss"), gt("win"), gt("interval"),
+                        gt("utility") + " " + (sign > 0 ? "\u25bc" : "\u25b2")]);
+  const ths = head.querySelectorAll("th");
+  ths[4].className = "ci";
+  ths[5].className = "sorted";
+  ths[5].title = gt("the order of the table: mean score plus card margin / 60");
+  t.appendChild(head);
   const tb = el("tbody");
-  for (const m of ans.moves) {
-    const tr = el("tr", onPick ? "clickable" : "");
+  for (const m of moves) {
+    const rec = m.move === ans.best;
+    const tr = el("tr", (onPick ? "clickable" : "") + (rec ? " recommended" : ""));
+    tr.dataset.move = m.move;
+    tr.appendChild(el("td", "mark", rec ? "\u2605" : ""));
     tr.appendChild(el("td", null, prettyMove(m.move)));
     const bar = el("div", "wdl");
     for (const [k, v] of [["w", m.win], ["d", m.draw], ["l", m.loss]]) {
@@ -129,12 +145,29 @@ function hintTable(ans, onPick) {
     }
     const td = el("td"); td.appendChild(bar); tr.appendChild(td);
     tr.appendChild(el("td", null, pct(m.win)));
-    tr.appendChild(el("td", "muted", `${pct(m.ci95[0])}\u2013${pct(m.ci95[1])}`));
+    tr.appendChild(el("td", "muted ci", `${pct(m.ci95[0])}\u2013${pct(m.ci95[1])}`));
+    tr.appendChild(el("td", "utility", (m.utility >= 0 ? "+" : "") + m.utility.toFixed(3)));
     if (onPick) tr.addEventListener("click", () => onPick(m.move));
     tb.appendChild(tr);
+    if (rec && kept) {  // why the starred move is not the top row: one line beside it
+      const why = el("tr", "kept-note");
+      const words = { over: prettyMove(kept.over), advantage: (kept.advantage >= 0 ? "+" : "") + kept.advantage.toFixed(3) };
+      const c = el("td", "muted small", (kept.z === 1
+        ? gt("\u2605 kept: the greedy player's move; {over}'s utility is {advantage} higher on the same deals, within one standard error", words)
+        : gt("\u2605 kept: the greedy player's move; {over}'s utility is {advantage} higher on the same deals, within {z} standard errors",
+             Object.assign({ z: kept.z }, words))) +
+        (kept.se === null ? "" : ` (${kept.se.toFixed(3)})`));
+      c.colSpan = 6;
+      why.appendChild(c);
+      tb.appendChild(why);
+    }
   }
   t.appendChild(tb);
   box.appendChild(t);
+  box.appendChild(el("div", "muted small", sign > 0
+    ? gt("Ordered by utility: the mean score (+1 win, 0 draw, \u22121 loss) plus the mean card margin at the end / 60. \u2605 the recommended move.")
+    : gt("Ordered by utility (seat {seat} to move: lowest first): the mean score (+1 win, 0 draw, \u22121 loss) plus the mean card margin at the end / 60. \u2605 the recommended move.",
+         { seat: ans.to_move })));
   return box;
 }
 

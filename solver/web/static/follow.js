@@ -242,6 +242,11 @@ const Follow = {
       const l = el("a", "button primary", "Review this game");
       l.href = `/review?id=${encodeURIComponent(v.id)}`;
       bar.appendChild(l);
+      const here = el("button", "", "Review here");
+      here.type = "button";
+      here.id = "fw-review-here";
+      here.addEventListener("click", () => this.review(here));
+      bar.appendChild(here);
     }
     // the grid: every card with its place; the ones that may be entered now are outlined
     const ok = this.clickable();
@@ -311,6 +316,21 @@ const Follow = {
     const r = await api(`/api/follow/${this.id}/undo`, {});
     if (!r.ok) { $("fw-error").textContent = r.data.error; return; }
     this.show(r.data);
+  },
+
+  // `durak review` of the finished game, your decisions: exact values apart from estimates
+  async review(button) {
+    $("fw-hint-result").textContent = "";
+    const rec = await fetch(`/api/follow/${this.id}/record`);
+    if (!rec.ok) { $("fw-hint-error").textContent = "the record could not be read"; return; }
+    const job = await runJob({ task: "review", game: await rec.text(), seat: this.view.me }, {
+      progress: $("fw-progress"), fill: $("fw-progress-fill"), text: $("fw-progress-text"),
+      cancel: $("fw-hint-cancel"), start: button, error: $("fw-hint-error"), unit: "moves reviewed",
+      setJob: (j) => { this.job = j; },
+    });
+    if (!job) return;
+    if (job.budget) $("fw-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
+    reviewAnswer($("fw-hint-result"), job.answer, this.view.me);
   },
 
   // the hint, and each move's chance on the board it was asked on (see app.js's)

@@ -48,32 +48,52 @@ const ChanceSetting = {
   on() { return window.localStorage.getItem(this.key) === "1"; },
 };
 
-// A finished game's review (`durak review` of the player's decisions), in `out`.
+// A finished game's review (`durak review` of the player's decisions), in `out`: each
+// decision's chance, exact values (every card placed, the solver's) apart from estimates
+// (the hint on N deals), the label, and the move after which the game was lost (the
+// review's one definition, docs/guide/games.md).
 function reviewAnswer(out, r, me) {
-  out.appendChild(el("div", "verdict", gt("Review of seat {seat}'s decisions", { seat: me })));
-  for (const n of r.decisive || []) {
-    const d = r.decisions.find(x => x.move === n);
-    if (d) out.appendChild(el("div", "budget-note", gt("Decisive: move {n}, you played {played}: {before} \u2192 {after} (best {best})",
-      { n, played: prettyMove(d.played), before: valueWord(d.best_value), after: valueWord(d.played_value), best: prettyMove(d.best) })));
-  }
+  const box = el("div", "review-table");
+  box.appendChild(el("div", "verdict", gt("Review of seat {seat}'s decisions", { seat: me })));
   const sum = (r.summary || []).find(x => x.seat === me);
-  if (sum) out.appendChild(el("div", "muted small", labelCounts(sum.labels) +
-    "; " + gt("mean loss {loss}", { loss: sum.mean_loss.toFixed(3) })));
+  if (sum) box.appendChild(el("div", "muted small",
+    ngt("{n} decision, {exact} exact: ", "{n} decisions, {exact} exact: ", sum.decisions, { exact: sum.exact }) +
+    labelCounts(sum.labels) + "; " + gt("mean loss {loss}", { loss: sum.mean_loss.toFixed(3) })));
+  const byMove = Object.fromEntries(r.decisions.map(d => [d.move, d]));
+  if (r.lost_after && byMove[r.lost_after]) {
+    const d = byMove[r.lost_after], decisive = (r.decisive || []).includes(d.move);
+    const fmt = (c, v) => v ? valueWord(v) : c.toFixed(2);
+    const words = { n: d.move, played: prettyMove(d.played), chance: fmt(d.played_chance, d.played_value),
+                    best: prettyMove(d.best), best_chance: fmt(d.best_chance, d.best_value) };
+    const note = el("div", "budget-note", decisive
+      ? gt("Lost after move {n}: you played {played} ({chance}; best {best} {best_chance}); your best chance never reached one half again \u2014 the decisive move.", words)
+      : gt("Lost after move {n}: you played {played} ({chance}; best {best} {best_chance}); your best chance never reached one half again.", words));
+    note.id = "play-lost-after";
+    box.appendChild(note);
+  }
   const t = el("table", "moves");
-  t.appendChild(headRow(["#", gt("played"), gt("chance"), gt("best"), gt("best chance"), gt("label")]));
+  const head = headRow(["#", gt("played"), gt("chance"), gt("best"), gt("best chance"), gt("label"), gt("how")]);
+  head.querySelectorAll("th")[4].className = "bc";
+  t.appendChild(head);
   const tb = el("tbody");
-  const fmt = (x, v) => v ? valueWord(v) : x.toFixed(2);
+  const chance = (c, v) => c === null ? "?" : v ? valueWord(v) : c.toFixed(2);  // exact: the value (bold)
+  const colour = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" };
   for (const d of r.decisions) {
-    const tr = el("tr");
-    for (const v of [String(d.move), prettyMove(d.played), fmt(d.played_chance, d.played_value),
-                     prettyMove(d.best), fmt(d.best_chance, d.best_value), labelWord(d.label)]) tr.appendChild(el("td", null, v));
-    tr.lastChild.className = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" }[d.label] || "";
+    const tr = el("tr", d.move === r.lost_after ? "current" : "");
+    const how = d.exact ? gt("exact") : d.how === "unsolved" ? gt("ran out")
+      : d.every_deal ? gt("all {n}", { n: d.deals }) : gt("est. {n}", { n: d.deals });
+    for (const [v, cls] of [[String(d.move)], [prettyMove(d.played)], [chance(d.played_chance, d.played_value), d.exact ? "exact" : ""],
+                            [d.best ? prettyMove(d.best) : "?"], [chance(d.best_chance, d.best_value), d.exact ? "exact bc" : "bc"],
+                            [labelWord(d.label), colour[d.label]], [how, "muted small how"]]) tr.appendChild(el("td", cls || null, v));
+    if (d.note) tr.title = d.note;
     tb.appendChild(tr);
   }
   t.appendChild(tb);
   const scroll = el("div", "table-scroll");  // a phone scrolls the table, not the page
   scroll.appendChild(t);
-  out.appendChild(scroll);
+  box.appendChild(scroll);
+  box.appendChild(el("div", "muted small", gt("exact: every card placed, the solver's value with best play (win, draw, loss); est. N: the hint you could have asked, on N deals of the hidden cards; ran out: every card placed, the exact solve ran out (no value given).")));
+  out.appendChild(box);
 }
 
 // Keep the board in view on a phone after a move made far below it (a row of the

@@ -1,6 +1,9 @@
 // The puzzles page: the collections, a puzzle played by clicks against the
 // solver's best defence (solver/web/puzzles.py over solver/puzzles/train.py),
 // the refutation of a wrong move, and a solved/failed tally kept in this browser.
+// The tally keeps each puzzle's first try, as `durak puzzle train` counts it: a
+// wrong move (or the solution shown) fails the puzzle whatever follows -- Start
+// again, or opening it anew, is practice and changes nothing.
 "use strict";
 
 const TALLY_KEY = "durak.puzzles";
@@ -9,11 +12,16 @@ const Tally = {
   get() {
     try { return JSON.parse(window.localStorage.getItem(TALLY_KEY) || "{}"); } catch (e) { return {}; }
   },
-  set(id, result) {
+  // the puzzle's result, set by its first try only; returns the result kept
+  record(id, result) {
     const t = this.get();
-    t[id] = result;
-    window.localStorage.setItem(TALLY_KEY, JSON.stringify(t));
+    if (!t[id]) {
+      t[id] = result;
+      window.localStorage.setItem(TALLY_KEY, JSON.stringify(t));
+    }
+    return t[id];
   },
+  clear() { window.localStorage.removeItem(TALLY_KEY); },
 };
 
 const Puzzles = {
@@ -23,6 +31,9 @@ const Puzzles = {
     this.board = new DurakBoard($("pz-board"), { onMove: (m) => this.move(m) });
     $("pz-restart").addEventListener("click", () => this.open(this.p.id));
     $("pz-solution").addEventListener("click", () => this.solution());
+    $("pz-clear").addEventListener("click", () => {
+      if (window.confirm("Forget every puzzle's result in this browser?")) { Tally.clear(); this.drawList(); }
+    });
     $("pz-next").addEventListener("click", () => {
       const i = this.order.indexOf(this.p.id);
       this.open(this.order[(i + 1) % this.order.length]);
@@ -100,8 +111,8 @@ const Puzzles = {
     this.busy = false;
     if (!r.ok) { $("pz-error").textContent = r.data.error; this.board.draw(); return; }
     const a = r.data;
-    if (!a.ok) {
-      if (this.clean) Tally.set(this.p.id, "failed");
+    if (!a.ok) {  // failed, whatever follows (a retry is practice)
+      Tally.record(this.p.id, "failed");
       this.clean = false;
       const d = this.say("verdict-bad", `\u2717 Wrong: after ${prettyMove(a.move)} ${a.words} against best play` +
         (a.distance !== null && a.distance !== undefined ? ` (${a.distance} plies).` : "."));
@@ -112,7 +123,8 @@ const Puzzles = {
         ref.id = "pz-refutation";
         $("pz-verdict").appendChild(ref);
       }
-      $("pz-verdict").appendChild(el("div", "muted small", "Try again: the position is as it was."));
+      $("pz-verdict").appendChild(el("div", "muted small", "Try again: the position is as it was. " +
+        "The puzzle counts as failed; solving it now is practice."));
       this.title(true);
       this.board.draw();
       this.drawList();
@@ -125,13 +137,17 @@ const Puzzles = {
     if (a.over) {
       this.done = true;
       const text = a.outcome ? `Game over: ${a.outcome.text}. ` : "";
-      if (this.clean) {
-        Tally.set(this.p.id, "solved");
+      const kept = this.clean ? Tally.record(this.p.id, "solved") : "failed";
+      if (this.clean && kept === "solved") {
         const s = el("div", "verdict verdict-ok", text + "Solved!");
         s.id = "pz-solved";
         $("pz-verdict").appendChild(s);
       } else {
-        $("pz-verdict").appendChild(el("div", "verdict", text + "Finished, with a mistake on the way."));
+        const f = el("div", "verdict", text + (this.clean
+          ? "Solved on a retry: the tally keeps the first try, failed."
+          : "Finished, with a mistake on the way: counted failed."));
+        f.id = "pz-finished";
+        $("pz-verdict").appendChild(f);
       }
       this.title(true);
       this.drawList();
@@ -141,7 +157,7 @@ const Puzzles = {
   async solution() {
     const r = await api(`/api/puzzles/${encodeURIComponent(this.p.id)}?solution=1`);
     if (!r.ok) { $("pz-error").textContent = r.data.error; return; }
-    if (!this.done && Tally.get()[this.p.id] !== "solved") Tally.set(this.p.id, "failed");
+    if (!this.done) Tally.record(this.p.id, "failed");
     this.clean = false;
     const d = this.say("", `Solution: ${r.data.solution.map(prettyMove).join(" or ")}`);
     if (r.data.pv.length) d.appendChild(el("div", "muted", "Line: " + r.data.pv.map(prettyMove).join("  ")));
