@@ -36,8 +36,8 @@ from solver.games.recordfile import reason
 from solver.games.review import review
 from solver.games.session import Accepted, GameSession, OnlyMove, split_entries
 from solver.i18n import N_, _, ngettext
-from solver.notation.people import (drop_rule_ids, move_text, move_word, people_text, rules_text,
-                                    symbols_wanted)
+from solver.notation.people import (drop_rule_ids, move_text, move_word, people_text, role_words,
+                                    rules_text, symbols_wanted)
 from solver.notation.position import Position
 from solver.hints import HintResult
 from solver.search import Solver, SolveResult
@@ -498,14 +498,4 @@ def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
     return lines
 
 
-#: A seat's markers on the board (solver/game/outcome.py, seat_roles), in words.
-ROLE_WORDS = {"attacker": N_("attacker"), "defender": N_("defender"), "to move": N_("to move"),
-              "out": N_("out")}
-
-
-def role_words(roles: list[str]) -> str:
-    """A seat's markers in the player's language: ``attacker, to move``."""
-    return ", ".join(_(ROLE_WORDS[r]) if r in ROLE_WORDS else r for r in roles)
-
-
-__all__ = ["GamePrompt", "board_lines", "role_words"]
+__all__ = ["GamePrompt", "board_lines"]

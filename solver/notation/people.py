@@ -177,6 +177,16 @@ def rules_text(names: list[str]) -> str:
     return ", ".join(words)
 
 
+#: A seat's markers on the board (solver/game/outcome.py, seat_roles), in words.
+ROLE_WORDS = {"attacker": N_("attacker"), "defender": N_("defender"), "to move": N_("to move"),
+              "out": N_("out")}
+
+
+def role_words(roles: list[str]) -> str:
+    """A seat's markers in the player's language: ``attacker, to move``."""
+    return ", ".join(_(ROLE_WORDS[r]) if r in ROLE_WORDS else r for r in roles)
+
+
 def parse_cards_text(text: str, deck: int = 36) -> list[int]:
     """Cards typed in either form, separated by spaces or commas."""
     return [parse_card(t, deck) for t in re.split(r"[\s,]+", text.strip()) if t]
@@ -211,4 +221,5 @@ def drop_rule_ids(text: str) -> str:
 
 
 __all__ = ["CARDS_ENV", "card_text", "cards_text", "drop_rule_ids", "move_sentence", "move_text",
-           "move_word", "parse_cards_text", "people_text", "rank_letter", "rules_text", "symbols_wanted"]
+           "move_word", "parse_cards_text", "people_text", "rank_letter", "role_words", "rules_text",
+           "symbols_wanted"]

@@ -29,7 +29,9 @@ from solver.game.moves import Move
 from solver.game.outcome import outcome_info
 from solver.games import Game
 from solver.games.review import review
+from solver.games.narration import result_text
 from solver.games.session import GameSession, OnlyMove
+from solver.i18n import use_language
 from solver.puzzles import train
 from solver.puzzles.collection import find_puzzle, load_all
 from solver.web.board import board_view, move_view
@@ -151,6 +153,11 @@ def collections() -> list[Any]:
     return load_all()
 
 
+def _told(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A game's end with its words for the page (``words``, the request's language)."""
+    return None if outcome is None else {**outcome, "words": result_text(outcome)}
+
+
 def _puzzle(params: dict[str, Any], solver: Solver) -> tuple[dict[str, Any], int, str | None]:
     """A move of the player in a puzzle of the shipped collections: judged against the
     exact analysis (:func:`solver.puzzles.train.judge`); a good one is played and
@@ -186,9 +193,9 @@ def _puzzle(params: dict[str, Any], solver: Solver) -> tuple[dict[str, Any], int
             out.update(replies=replies, line=line + [mine] + replies)
         else:
             out.update(words=j.words(p.task), refutation=j.refutation, line=line,
-                       refutation_end=(outcome_info(j.end) if j.end is not None and j.end.is_over
-                                       else None))
-    out.update(board=board_view(state), over=state.is_over, outcome=outcome_info(state))
+                       refutation_end=(_told(outcome_info(j.end)) if j.end is not None
+                                       and j.end.is_over else None))
+    out.update(board=board_view(state), over=state.is_over, outcome=_told(outcome_info(state)))
     return out, 0, None
 
 
@@ -239,7 +246,8 @@ def serve(conn: Connection) -> None:
             conn.send(("partial", item))
 
         try:
-            answer, code, budget = run_task(kind, params, solver, progress, partial)
+            with use_language(params.get("lang") or "en"):  # the asking request's words
+                answer, code, budget = run_task(kind, params, solver, progress, partial)
             msg: tuple[Any, ...] = ("done", answer, code, budget)
         except DurakError as e:
             msg = ("error", " ".join(str(e).split()) or type(e).__name__, 2)
