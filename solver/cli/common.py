@@ -341,7 +341,7 @@ def _emitted() -> bool:
 
 def fail(message: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
     """Print one line on stderr (cut to a readable length) and exit with ``code``."""
-    click.echo(f"durak: error: {shorten(' '.join(message.split()))}", err=True)
+    click.echo("durak: " + _("error: ") + shorten(" ".join(message.split())), err=True)
     sys.exit(int(code))
 
 

@@ -37,6 +37,7 @@ PLURALS = {"en": "nplurals=2; plural=(n != 1);",
            "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
                  "(n%100<10 || n%100>=20) ? 1 : 2);"}
 PLACEHOLDER = re.compile(r"\{[a-z_][a-z_0-9]*\}")
+TAG = re.compile(r"<[^>]+>")
 
 
 def _html(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
@@ -107,10 +108,11 @@ def update() -> None:
         _write(path, cat)
 
 
-def problems(lang: str) -> list[str]:
-    """What ``lang``'s catalogue lacks against the template of the code as it is."""
-    template = extract()
-    path = po_path(lang)
+def problems(lang: str, path: Path | None = None, template: Any = None) -> list[str]:
+    """What ``lang``'s catalogue (``path``: its own by default) lacks against the template
+    of the code as it is (``template``: extracted by default)."""
+    template = extract() if template is None else template
+    path = po_path(lang) if path is None else path
     if not path.exists():
         return [f"{path}: missing"]
     cat = _read(path, lang)
@@ -131,7 +133,11 @@ def problems(lang: str) -> list[str]:
         if isinstance(m.id, tuple) and len(strings) != nforms:
             out.append(f"{name}: {len(strings)} plural forms, {nforms} wanted")
         wanted = set(PLACEHOLDER.findall(" ".join(m.id) if isinstance(m.id, tuple) else m.id))
+        tags = sorted(TAG.findall(key))
         for s in strings:
+            if tags and sorted(TAG.findall(s)) != tags:  # a page's link or code kept as it is
+                out.append(f"{name}: its HTML tags differ from the English")
+                break
             if not s:
                 out.append(f"{name}: untranslated")
                 break
