@@ -29,7 +29,7 @@ babel = pytest.importorskip("babel", reason="the catalogue checks need Babel (th
 from solver.i18n import tools  # noqa: E402  (Babel first)
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ("index", "follow", "review", "puzzles")
+PAGES = ("index", "follow", "review", "puzzles", "rules")
 
 
 # ------------------------------------------------------------------ the catalogues
@@ -232,7 +232,7 @@ def test_each_page_is_served_in_the_browsers_language_with_nothing_left_in_engli
     same = {lang: {k for k, v in catalogue_json(lang)["messages"].items() if v == k}
             for lang in ("lt", "ru")}
     with client(tmp_path) as c:
-        for page, path in zip(PAGES, ("/", "/follow", "/review", "/puzzles")):
+        for page, path in zip(PAGES, ("/", "/follow", "/review", "/puzzles", "/rules")):
             english = {m for _line, m in messages((STATIC / f"{page}.html").read_text())}
             for lang in ("lt", "ru"):
                 r = c.get(path, headers={"Accept-Language": f"{lang},en;q=0.5"})
@@ -321,3 +321,19 @@ def test_durak_play_in_the_language_of_lang_or_of_the_environment(tmp_path):
     assert "išeita: įrašas (0 įrašų) išsaugotas" in lt
     en = play(env={"LANG": "C.UTF-8"})
     assert "new game: 2 players, podkidnoy" in en and "Your move (you lead)" in en
+
+
+def test_the_rules_page_in_each_language_keeps_every_rule_id(tmp_path):
+    """docs/players/rules.{en,lt,ru}.md on the board's /rules: the same rule ids, in order,
+    in each language, each an anchor; the three link to each other."""
+    ids = {}
+    with client(tmp_path) as c:
+        for lang in LANGUAGES:
+            page = c.get(f"/rules/{lang}").text
+            ids[lang] = re.findall(r'<li id="(R\d+)">', page)
+            assert f'<html lang="{lang}">' in page
+            assert sum(f'href="/rules/{other}"' in page for other in LANGUAGES) == 2
+        assert "Durnius: taisyklės žaidėjams" in c.get("/rules", headers={"Accept-Language": "lt"}).text
+        assert c.get("/rules/de").status_code == 404
+    assert ids["en"] == [f"R{i}" for i in range(1, 24)]
+    assert ids["lt"] == ids["ru"] == ids["en"]

@@ -54,6 +54,17 @@ def page(name: str) -> Any:
     return endpoint
 
 
+async def rules_in(request: Request) -> Response:
+    """The rules page in the language the path names (``/rules/lt``), whatever the
+    browser's: the three languages link to each other."""
+    lang = request.path_params["lang"]
+    if lang not in LANGUAGES:
+        return JSONResponse({"error": f"no rules in {lang!r}: {', '.join(LANGUAGES)}"},
+                            status_code=404)
+    return HTMLResponse(render_page("rules", lang), headers={**PAGE_HEADERS,
+                                                             "Content-Language": lang})
+
+
 async def api_i18n(request: Request) -> Response:
     """A language's catalogue as the board's script reads it (:func:`solver.i18n.catalogue_json`)."""
     lang = request.path_params["lang"]
@@ -114,6 +125,8 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
         Route("/follow", page("follow")),
         Route("/review", page("review")),
         Route("/puzzles", page("puzzles")),
+        Route("/rules", page("rules")),
+        Route("/rules/{lang}", rules_in),
         Route("/api/openapi.json", openapi),
         Route("/api/status", api.api_status),
         Route("/api/i18n/{lang}", api_i18n),

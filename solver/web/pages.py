@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from solver.i18n import LANGUAGE_NAMES, LANGUAGES, N_, catalogue_json, translations
+from solver.web.rulespage import rules_html
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Attributes whose values a person reads.
@@ -178,8 +179,12 @@ def _render(name: str, lang: str, stamp: float) -> str:
 
 
 def render_page(name: str, lang: str) -> str:
-    """The page ``static/NAME.html`` in ``lang``, with its catalogue."""
-    return _render(name, lang, (STATIC / f"{name}.html").stat().st_mtime)
+    """The page ``static/NAME.html`` in ``lang``, with its catalogue; the rules page with
+    the rules in ``lang`` (:mod:`solver.web.rulespage`)."""
+    page = _render(name, lang, (STATIC / f"{name}.html").stat().st_mtime)
+    if name == "rules":
+        page = page.replace("<!--rules-->", rules_html(lang), 1)
+    return page
 
 
 __all__ = ["ATTRIBUTES", "fold", "messages", "render_page", "switcher", "translate"]
