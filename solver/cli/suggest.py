@@ -19,7 +19,7 @@ from typing import Iterable
 
 from solver.errors import DurakError
 from solver.game.moves import Kind, parse_move_with_seat
-from solver.i18n import _
+from solver.i18n import N_, _
 from solver.notation.people import card_text, move_text, people_text
 
 #: The prompt's commands (solver/cli/prompt.py), the words a typo may be near.
@@ -167,9 +167,9 @@ def answer(typed: str, error: str, moves: list[str] | None, symbols: bool = True
     None: the session's message says it best."""
     typed = typed.strip()
     you_may = _("{error}; you may {moves}")
-    if error.startswith(NOT_HELD) and moves:
+    if error.startswith(_piece(NOT_HELD, "", "{cards}")) and moves:
         return you_may.format(error=people_text(error, symbols), moves=may(moves, symbols))
-    if CAN_MEAN in error:  # several readings: the session names them
+    if _piece(CAN_MEAN, "{typed}", "{readings}") in error:  # several readings: the session's
         return people_text(error, symbols)
     if _parses(typed):  # a move as written, refused by the rules: the session says why
         return (you_may.format(error=people_text(error, symbols), moves=may(moves, symbols))
@@ -189,10 +189,17 @@ def answer(typed: str, error: str, moves: list[str] | None, symbols: bool = True
                                                              moves=may(moves, symbols))
 
 
-#: How the session's messages begin that the prompt answers better (the session's own
-#: words, solver/games/session.py).
-NOT_HELD = "you don't hold"
-CAN_MEAN = " can mean "
+#: The session's messages the prompt answers better (solver/games/session.py's own
+#: words, in the player's language: :func:`_piece`).
+NOT_HELD = N_("you don't hold {cards}")
+CAN_MEAN = N_("{typed} can mean {readings}: type the one you mean")
+
+
+def _piece(message: str, before: str, after: str) -> str:
+    """The fixed words of a message between two of its fields, in the current language
+    (``" can mean "``): what a message the session raised is recognised by."""
+    text = _(message)
+    return text.split(before, 1)[-1].split(after, 1)[0] if before else text.split(after, 1)[0]
 #: The moves said in a word.
 WORDS = ("take", "pass", "swap")
 

@@ -52,6 +52,7 @@ from solver.games.review import REVIEW_MAX_TIME, advise
 from solver.games.seal import seal
 from solver.hints import HintResult
 from solver.hints.knowledge import Knowledge, PublicTracker
+from solver.i18n import _, ngettext
 from solver.match import choose_move, make_policy
 from solver.notation import format_position
 from solver.outfile import write_whole
@@ -298,12 +299,13 @@ class GameSession:
         (and what was meant, where it can tell); nothing is changed then."""
         words = " ".join(text.split())
         if not words:
-            raise MoveError("empty entry: type a move, e.g. 6S, or `take`")
+            raise MoveError(_("empty entry: type a move, e.g. 6S, or `take`"))
         if self.is_over:
-            raise MoveError("the game is over: no move may follow (R20); `undo` takes the "
-                            "last move back")
+            raise MoveError(_("the game is over: no move may follow (R20); `undo` takes the "
+                              "last move back"))
         if len(self.entries) >= MAX_ENTRIES:
-            raise OptionError(f"the record holds {MAX_ENTRIES} entries, the most a game takes")
+            raise OptionError(_("the record holds {n} entries, the most a game takes").format(
+                n=MAX_ENTRIES))
         due = self._replay().draw_due
         head = words.split(" ", 1)[0].lower()
         if head == "draw":
@@ -315,8 +317,11 @@ class GameSession:
             if _all_cards(words, deck) and not any(
                     own >> parse_card(c, deck) & 1 for c in re.split(r"[\s,]+", words) if c):
                 return self.draw(words)
-            raise MoveError(f"first the {due} card(s) seat {self.me} drew (R17), "
-                            f"e.g. `{_example_draw(due)}`")
+            raise MoveError(ngettext("first the {n} card(s) seat {seat} drew (R17), e.g. "
+                                     "`{example}`",
+                                     "first the {n} card(s) seat {seat} drew (R17), e.g. "
+                                     "`{example}`", due).format(n=due, seat=self.me,
+                                                                example=_example_draw(due)))
         token = self._resolve(words)
         return self._play_token(token)
 
@@ -342,12 +347,13 @@ class GameSession:
         """The asking seat's drawn cards (``7H KD``), due when a bout has just ended."""
         names = [c for c in re.split(r"[\s,]+", cards.strip()) if c]
         if not names:
-            raise MoveError(f"draw: name the card(s) seat {self.me} drew, e.g. `draw 7H KD`")
+            raise MoveError(_("draw: name the card(s) seat {seat} drew, e.g. `draw 7H KD`").format(
+                seat=self.me))
         deck = self.game.rules.deck
         try:
             parsed = [card_name(parse_card(c, deck)) for c in names]
         except DurakError as e:
-            raise MoveError(f"draw: {e}") from None
+            raise MoveError(_("draw: {error}").format(error=e)) from None
         token = "draw " + " ".join(parsed)
         self._commit(self.entries + [token])
         note = ""
@@ -357,7 +363,7 @@ class GameSession:
             try:
                 acc = self._play_token(held)
             except DurakError as e:
-                note = f"the move typed before the draw was not played: {e}"
+                note = _("the move typed before the draw was not played: {error}").format(error=e)
             else:
                 done.extend(acc.entries)
                 note = acc.note
@@ -368,9 +374,9 @@ class GameSession:
         a draw is named is forgotten first."""
         if self.held is not None:
             held, self.held = self.held, None
-            return f"{held} (held until the draw; not played)"
+            return _("{move} (held until the draw; not played)").format(move=held)
         if not self.entries:
-            raise MoveError("nothing to undo")
+            raise MoveError(_("nothing to undo"))
         gone = self.entries[-1]
         self._commit(self.entries[:-1])
         return gone
@@ -386,7 +392,7 @@ class GameSession:
             if last.startswith(mine):
                 break
         if not gone:
-            raise MoveError("nothing to undo")
+            raise MoveError(_("nothing to undo"))
         return gone
 
     def engine_move(self, policy: Any = None) -> Accepted:
@@ -395,17 +401,17 @@ class GameSession:
         generator is seeded by the deal and the move number, so a game replays."""
         t = self.turn()
         if t.seat is None:
-            raise MoveError("the game is over")
+            raise MoveError(_("the game is over"))
         seat = t.seat - 1
         if policy is None:
             if not t.engine:
-                raise MoveError(f"seat {t.seat} is not played by the engine")
+                raise MoveError(_("seat {seat} is not played by the engine").format(seat=t.seat))
             if self._policy is None:
                 assert self.strength is not None
                 self._policy = make_policy(self.strength)
             policy = self._policy
         tracker = PublicTracker(self.game.start())
-        for _, m in self._replay().moves:
+        for _seat, m in self._replay().moves:
             tracker.play(m)
         rng = random.Random(f"engine:{self._fingerprint()}:{len(self.entries)}")
         move = choose_move(policy, tracker, seat, rng)
@@ -438,12 +444,14 @@ class GameSession:
         now: the game goes on, it is the player's turn, and no draw is due."""
         t = self.turn()
         if t.seat is None:
-            raise MoveError("the game is over: there is no move to hint")
+            raise MoveError(_("the game is over: there is no move to hint"))
         if t.draw_due:
-            raise MoveError(f"first the {t.draw_due} card(s) seat {self.me} drew (R17)")
+            raise MoveError(ngettext("first the {n} card(s) seat {seat} drew (R17)",
+                                     "first the {n} card(s) seat {seat} drew (R17)",
+                                     t.draw_due).format(n=t.draw_due, seat=self.me))
         if t.seat != self.me:
-            raise MoveError(f"it is seat {t.seat}'s turn; a hint is for seat {self.me}, "
-                            "the player, on his turn")
+            raise MoveError(_("it is seat {seat}'s turn; a hint is for seat {me}, the player, "
+                              "on his turn").format(seat=t.seat, me=self.me))
 
     def hint(self, samples: int | None = None, seed: int | None = None,
              max_time: float | None = None, exact_time: float | None = REVIEW_MAX_TIME,
@@ -575,9 +583,12 @@ class GameSession:
             due = self._replay().draw_due
             self.held = token
             who = ", ".join(str(s + 1) for s in passed)
-            return Accepted(tuple(entries), f"seat(s) {who} passed and the bout ended; name the "
-                                            f"{due} card(s) seat {self.me} drew (R17), then "
-                                            f"{token} is played")
+            return Accepted(tuple(entries), ngettext(
+                "seat(s) {who} passed and the bout ended; name the {n} card seat {seat} drew "
+                "(R17), then {move} is played",
+                "seat(s) {who} passed and the bout ended; name the {n} cards seat {seat} drew "
+                "(R17), then {move} is played", due).format(who=who, n=due, seat=self.me,
+                                                             move=token))
         self._commit(self.entries + [token])
         return Accepted((token,))
 
@@ -606,9 +617,11 @@ class GameSession:
             seat, body = int(m.group(1)), m.group(2)
         if self.game.engine is not None:
             if seat is not None and seat != self.me:
-                raise MoveError(f"you play seat {self.me}; the engine plays seat {seat}")
+                raise MoveError(_("you play seat {me}; the engine plays seat {seat}").format(
+                    me=self.me, seat=seat))
             if s.to_move != self.game.me:
-                raise MoveError(f"it is seat {s.to_move + 1}'s turn (the engine's)")
+                raise MoveError(_("it is seat {seat}'s turn (the engine's)").format(
+                    seat=s.to_move + 1))
             seat = self.me
         asked = seat if seat is not None else s.to_move + 1
         if asked == self.me and not s.hidden[self.game.me]:
@@ -617,7 +630,8 @@ class GameSession:
                      if _is_card(p, deck)]
             lacking = [c for c in named if not (s.hands[self.game.me] | s.table_mask) >> c & 1]
             if lacking:
-                raise MoveError("you don't hold " + " ".join(card_name(c) for c in lacking))
+                raise MoveError(_("you don't hold {cards}").format(
+                    cards=" ".join(card_name(c) for c in lacking)))
         readings = _readings(body, s, deck)
         good = self._valid(readings, [asked])
         if len(good) > 1:  # the reading of the turn now before one implying passes first
@@ -626,7 +640,8 @@ class GameSession:
         if len(good) == 1:
             return good[0]
         if len(good) > 1:
-            raise MoveError(f"{words!r} can mean {_either(good)}: type the one you mean")
+            raise MoveError(_("{typed} can mean {readings}: type the one you mean").format(
+                typed=repr(words), readings=_either(good)))
         # nothing fits the seat asked; in a followed game a hidden thrower asked now
         # may have passed, and another thrower played it
         others: list[int] = []
@@ -634,8 +649,9 @@ class GameSession:
             others = [t + 1 for t in s.throw_order() if t != s.to_move]
         alt = self._valid(readings, others)
         if alt:
-            raise MoveError(f"{words!r} is not a move of seat {asked} here; did you mean "
-                            f"{_either(alt)}?")
+            raise MoveError(_("{typed} is not a move of seat {seat} here; did you mean "
+                              "{readings}?").format(typed=repr(words), seat=asked,
+                                                    readings=_either(alt)))
         # the error of the reading the turn asks for (a throw-in in P3, a cover in P2)
         first = next((r for r in readings if _fits(f"{asked}:{r}", s)), readings[0])
         err = self._try(f"{asked}:{first}")
@@ -683,9 +699,10 @@ def _readings(body: str, state: GameState, deck: int) -> list[str]:
         out += [f"{card_name(a)}/{c}" for a in state.open_attacks]
         return out
     try:
-        _, mv = parse_move_with_seat(body, deck)
+        _seat, mv = parse_move_with_seat(body, deck)
     except DurakError as e:
-        raise MoveError(f"{body!r} is not a move: {e}") from None
+        raise MoveError(_("{typed} is not a move: {error}").format(typed=repr(body),
+                                                                   error=e)) from None
     return [str(mv)]
 
 
@@ -717,7 +734,7 @@ def _all_cards(words: str, deck: int) -> bool:
 
 
 def _either(tokens: list[str]) -> str:
-    return " or ".join(tokens)
+    return _(" or ").join(tokens)
 
 
 def _example_draw(n: int) -> str:
