@@ -50,7 +50,7 @@ const Analysis = {
     text = (text || "").trim();
     $("position-error").textContent = "";
     $("position-text").classList.remove("has-error");
-    if (!text) { $("position-error").textContent = "position: type a position, or set one up in the editor"; return false; }
+    if (!text) { $("position-error").textContent = gt("position: type a position, or set one up in the editor"); return false; }
     const r = await api("/api/board", { position: text });
     if (!r.ok) {
       $("position-error").textContent = r.data.error;
@@ -113,7 +113,7 @@ const Analysis = {
     setUrl({ position: v.position });
     if (navigator.clipboard) navigator.clipboard.writeText(u.toString()).catch(() => {});
     $("position-error").textContent = "";
-    $("nav-info").textContent = "link copied: " + u.toString();
+    $("nav-info").textContent = gt("link copied: {url}", { url: u.toString() });
   },
 
   clearResult() {
@@ -125,7 +125,7 @@ const Analysis = {
 
   async analyse() {
     const v = this.current();
-    if (!v) { $("analysis-error").textContent = "load a position first"; return; }
+    if (!v) { $("analysis-error").textContent = gt("load a position first"); return; }
     this.clearResult();
     const body = { task: "analyse", position: v.position };
     const t = parseFloat($("analyse-time").value);
@@ -171,18 +171,19 @@ const Analysis = {
   renderResult() {
     const a = this.ana, ans = a.answer, out = $("analysis-result");
     out.textContent = "";
-    if (a.budget) out.appendChild(el("div", "budget-note", "Budget ran out: " + a.budget + ". The verdict and the values shown are what was proven" +
-      (a.answer.estimate ? "; the estimate is labelled as one." : ".")));
+    if (a.budget) out.appendChild(el("div", "budget-note", a.answer.estimate
+      ? gt("Budget ran out: {what}. The verdict and the values shown are what was proven; the estimate is labelled as one.", { what: a.budget })
+      : gt("Budget ran out: {what}. The verdict and the values shown are what was proven.", { what: a.budget })));
     if (ans.samples !== undefined) { out.appendChild(hintTable(ans, (m) => this.playFrom(a.idx, m))); return; }
     out.appendChild(verdict(ans));
-    out.appendChild(el("div", "muted small", `With best play by everybody; values are seat ${ans.player}'s` +
-      " (win, draw or loss), a ply is one move of either side."));
+    out.appendChild(el("div", "muted small", gt("With best play by everybody; values are seat {seat}'s (win, draw or loss), a ply is one move of either side.", { seat: ans.player })));
     if (ans.best && ans.best.length) {
       const done = ans.exact || ans.best_complete;
-      out.appendChild(el("div", null, (done ? "Best: " : "Best so far: ") + ans.best.map(prettyMove).join("  ")));
+      out.appendChild(el("div", null, (done ? gt("Best: {moves}", { moves: ans.best.map(prettyMove).join("  ") })
+                                             : gt("Best so far: {moves}", { moves: ans.best.map(prettyMove).join("  ") }))));
     }
     if (ans.recommended) {
-      const r = el("div", "recommended", "Recommended: " + prettyMove(ans.recommended) + " ");
+      const r = el("div", "recommended", gt("Recommended: {move}", { move: prettyMove(ans.recommended) }) + " ");
       r.id = "recommended";
       r.appendChild(el("span", "muted small", "(" + recommendedBasis(ans) + ")"));
       out.appendChild(r);
@@ -190,17 +191,16 @@ const Analysis = {
     const est = {};
     if (ans.estimate) {
       for (const e of ans.estimate.moves) est[e.move] = e;
-      out.appendChild(el("div", "muted small", `Estimate (not a proof): a UCT search against ` +
-        `${ESTIMATE_MODEL[ans.estimate.model]}, ${ans.estimate.iterations.toLocaleString()} playouts, ` +
-        `${ans.estimate.seconds.toFixed(2)} s; the hero's mean result, +1 win, 0 draw, \u22121 loss.`));
+      out.appendChild(el("div", "muted small", gt("Estimate (not a proof): a UCT search against {model}, {n} playouts, {seconds} s; the hero's mean result, +1 win, 0 draw, \u22121 loss.",
+        { model: ESTIMATE_MODEL[ans.estimate.model], n: ans.estimate.iterations.toLocaleString(), seconds: ans.estimate.seconds.toFixed(2) })));
       if (!(ans.moves && ans.moves.length)) {
-        out.appendChild(el("div", "estimate-line", "Estimate: " + ans.estimate.moves.slice(0, 8)
-          .map((e) => `${prettyMove(e.move)} ${estimateText(e)}`).join(" \u00b7 ")));
+        out.appendChild(el("div", "estimate-line", gt("Estimate: {moves}", { moves: ans.estimate.moves.slice(0, 8)
+          .map((e) => `${prettyMove(e.move)} ${estimateText(e)}`).join(" \u00b7 ") })));
       }
     }
     if (ans.pv && ans.pv.length) {
       $("nav-pv").hidden = false;  // the same steps under the board
-      out.appendChild(el("div", "panel-title", "Variation from the analysed position (click to step through)"));
+      out.appendChild(el("div", "panel-title", gt("Variation from the analysed position (click to step through)")));
       const row = el("div", "row");
       const prev = el("button", null, "\u25C0"); prev.type = "button"; prev.id = "pv-prev";
       const next = el("button", null, "\u25B6"); next.type = "button"; next.id = "pv-next";
@@ -219,24 +219,24 @@ const Analysis = {
     }
     if (ans.moves && ans.moves.length) {
       const t = el("table", "moves");
-      t.innerHTML = `<thead><tr><th>move</th><th>value for seat ${ans.player}</th><th>distance (plies)</th>` +
-        (ans.estimate ? "<th>estimate</th>" : "") + "</tr></thead>";
+      t.appendChild(headRow([gt("move"), gt("value for seat {seat}", { seat: ans.player }), gt("distance (plies)")]
+        .concat(ans.estimate ? [gt("estimate")] : [])));
       const tb = el("tbody");
       for (const m of ans.moves) {
         const tr = el("tr", "clickable");
         tr.appendChild(el("td", null, prettyMove(m.move)));
-        tr.appendChild(el("td", "value-" + m.value, m.value));
+        tr.appendChild(el("td", "value-" + m.value, valueWord(m.value)));
         tr.appendChild(el("td", null, m.distance === null || m.distance === undefined ? "" : String(m.distance)));
         if (ans.estimate) tr.appendChild(el("td", "muted", est[m.move] ? estimateText(est[m.move]) : ""));
         if (m.move === ans.recommended) tr.classList.add("current");
-        tr.title = "play this move on the board";
+        tr.title = gt("play this move on the board");
         tr.addEventListener("click", () => this.playFrom(a.idx, m.move));
         tb.appendChild(tr);
       }
       t.appendChild(tb);
       out.appendChild(t);
     }
-    out.appendChild(el("div", "muted small", `${(ans.nodes || 0).toLocaleString()} nodes, ${ans.seconds} s`));
+    out.appendChild(el("div", "muted small", gt("{nodes} nodes, {seconds} s", { nodes: (ans.nodes || 0).toLocaleString(), seconds: ans.seconds })));
   },
 
   pvStep() {
@@ -252,18 +252,19 @@ const Analysis = {
 };
 
 // The anytime answer (issue 54): how the recommended move was chosen, as `durak analyse` says it.
-const ESTIMATE_MODEL = { coalition: "the others as one coalition", independent: "independent players" };
+const ESTIMATE_MODEL = { coalition: gt("the others as one coalition"), independent: gt("independent players") };
 
 function recommendedBasis(ans) {
-  const model = ans.estimate ? " against " + ESTIMATE_MODEL[ans.estimate.model] : "";
-  if (ans.recommended_by === "proof") return `proven to keep the ${ans.value}`;
-  if (ans.recommended_by === "proof, estimate") return `every move proven to ${ans.value === "loss" ? "lose" : "keep the " + ans.value}; picked by the estimate${model}`;
-  if (ans.recommended_by === "estimate") return `estimated${model}, not proven; no move proven worse ranks above it`;
-  return "no move proven and no estimate: the first legal move";
+  const model = ans.estimate ? " " + gt("against {model}", { model: ESTIMATE_MODEL[ans.estimate.model] }) : "";
+  if (ans.recommended_by === "proof") return gt("proven to keep the {value}", { value: valueWord(ans.value) });
+  if (ans.recommended_by === "proof, estimate") return (ans.value === "loss" ? gt("every move proven to lose") : gt("every move proven to keep the {value}", { value: valueWord(ans.value) }))
+    + "; " + gt("picked by the estimate") + model;
+  if (ans.recommended_by === "estimate") return gt("estimated{model}, not proven; no move proven worse ranks above it", { model });
+  return gt("no move proven and no estimate: the first legal move");
 }
 
 function estimateText(e) {
-  if (e.solved) return `${e.solved} (solved)`;
+  if (e.solved) return gt("{value} (solved)", { value: valueWord(e.solved) });
   return e.visits ? (e.score >= 0 ? "+" : "") + e.score.toFixed(2) : "";
 }
 
@@ -276,7 +277,7 @@ const Editor = {
   init() {
     for (const s of "SHDC") {
       const b = el("button", s === "H" || s === "D" ? "red" : "", SUIT_SYMBOL[s]);
-      b.type = "button"; b.dataset.suit = s; b.title = "trump " + s;
+      b.type = "button"; b.dataset.suit = s; b.title = gt("trump {suit}", { suit: SUIT_NAME[s] });
       b.addEventListener("click", () => { this.trump = s; if (this.faceUp && this.faceUp.slice(-1) !== s) this.faceUp = null; this.changed(); });
       $("ed-trump").appendChild(b);
     }
@@ -316,11 +317,11 @@ const Editor = {
     while (this.hands.length < n) { this.hands.push([]); this.hidden.push(0); }
     this.hands.length = n; this.hidden.length = n;
     $("ed-players").value = String(n);
-    for (const [id, extra] of [["ed-attacker", null], ["ed-defender", "next seat (auto)"], ["ed-me", "the seat to move"]]) {
+    for (const [id, extra] of [["ed-attacker", null], ["ed-defender", gt("next seat (auto)")], ["ed-me", gt("the seat to move")]]) {
       const sel = $(id), old = sel.value;
       sel.textContent = "";
       if (extra) sel.appendChild(new Option(extra, ""));
-      for (let s = 1; s <= n; s++) sel.appendChild(new Option(`seat ${s}`, String(s)));
+      for (let s = 1; s <= n; s++) sel.appendChild(new Option(gt("seat {seat}", { seat: s }), String(s)));
       sel.value = [...sel.options].some(o => o.value === old) ? old : sel.options[0].value;
     }
     if (this.place[0] === "h" && parseInt(this.place.slice(1), 10) > n) this.place = "h1";
@@ -357,7 +358,7 @@ const Editor = {
     else if (p === "ta") this.table.push({ a: card, c: null });
     else if (p === "tc") {
       const open = this.table.find(x => !x.c);
-      if (!open) { this.note("cover: put an attack card on the table first; a cover goes on the first open attack card"); return; }
+      if (!open) { this.note(gt("cover: put an attack card on the table first; a cover goes on the first open attack card")); return; }
       open.c = card;
     } else if (p === "out") this.out.push(card);
     else if (p === "pile") {
@@ -441,7 +442,7 @@ const Editor = {
       const field = (r.data.field || "position").toLowerCase();
       const spot = document.querySelector(`#page-editor .field-error[data-field="${field}"]`) || $("ed-general-error");
       spot.textContent = r.data.error;
-      $("ed-status").textContent = "Not a position yet:";
+      $("ed-status").textContent = gt("Not a position yet:");
       $("ed-status").className = "status-line value-loss";
       $("ed-text").textContent = "";
       $("ed-preview").textContent = "";
@@ -450,8 +451,8 @@ const Editor = {
     this.valid = r.data.position;
     $("ed-use").disabled = false;
     const empty = r.data.board.seats.every(s => !s.size);
-    $("ed-status").textContent = empty ? "No cards in any hand yet: pick a place above and click cards."
-      : "\u2713 A position: " + r.data.board.status;
+    $("ed-status").textContent = empty ? gt("No cards in any hand yet: pick a place above and click cards.")
+      : gt("\u2713 A position: {status}", { status: r.data.board.status });
     $("ed-status").className = "status-line " + (empty ? "muted" : "value-win");
     $("ed-text").textContent = r.data.position;
     if (!this.preview) this.preview = new DurakBoard($("ed-preview"), {});
@@ -464,8 +465,8 @@ const Editor = {
     const places = $("ed-places");
     places.textContent = "";
     const list = [];
-    for (let s = 1; s <= this.players; s++) list.push(["h" + s, `Seat ${s}'s hand`]);
-    list.push(["ta", "Table: attack"], ["tc", "Table: cover"], ["pile", "Face-up trump (pile)"], ["out", "Discards"]);
+    for (let s = 1; s <= this.players; s++) list.push(["h" + s, gt("Seat {seat}'s hand", { seat: s })]);
+    list.push(["ta", gt("Table: attack")], ["tc", gt("Table: cover")], ["pile", gt("Face-up trump (pile)")], ["out", gt("Discards")]);
     for (const [id, label] of list) {
       const b = el("button", this.place === id ? "on" : "", label);
       b.type = "button"; b.dataset.place = id;
@@ -477,7 +478,7 @@ const Editor = {
     grid.textContent = "";
     const ranks = this.ranks();
     grid.style.gridTemplateColumns = `repeat(${ranks.length}, minmax(0, 52px))`;
-    const tag = { ta: "table", tc: "cover", out: "out", pile: "face-up" };
+    const tag = { ta: gt("table"), tc: gt("cover"), out: gt("out"), pile: gt("face-up") };
     for (const s of "SHDC") {
       for (const r of ranks) {
         const c = r + s;
@@ -485,7 +486,7 @@ const Editor = {
         const w = this.where(c);
         if (w) {
           e.classList.add("placed");
-          e.appendChild(el("span", "where", w[0] === "h" ? "seat " + w.slice(1) : tag[w]));
+          e.appendChild(el("span", "where", w[0] === "h" ? gt("seat {seat}", { seat: w.slice(1) }) : tag[w]));
         }
         e.addEventListener("click", () => this.clickCard(c));
         grid.appendChild(e);
@@ -496,12 +497,12 @@ const Editor = {
     seats.textContent = "";
     for (let s = 0; s < this.players; s++) {
       const row = el("div", "ed-seat");
-      row.appendChild(el("b", null, `Seat ${s + 1}`));
+      row.appendChild(el("b", null, gt("Seat {seat}", { seat: s + 1 })));
       const cards = el("span", "mini-cards");
       for (const c of this.hands[s]) cards.appendChild(cardEl(c, { trump: c.slice(-1) === this.trump }));
-      if (!this.hands[s].length && !this.hidden[s]) cards.appendChild(el("span", "muted small", "no cards"));
+      if (!this.hands[s].length && !this.hidden[s]) cards.appendChild(el("span", "muted small", gt("no cards")));
       row.appendChild(cards);
-      const l = el("label", "small", "+ hidden ");
+      const l = el("label", "small", gt("+ hidden") + " ");
       const inp = el("input"); inp.type = "number"; inp.min = 0; inp.max = 40; inp.value = this.hidden[s];
       inp.dataset.seat = s + 1;
       inp.addEventListener("change", () => { this.hidden[s] = Math.max(0, parseInt(inp.value, 10) || 0); this.changed(); });
@@ -516,12 +517,12 @@ const Editor = {
       if (p.c) { table.appendChild(document.createTextNode("/")); table.appendChild(cardEl(p.c, { trump: p.c.slice(-1) === this.trump })); }
       table.appendChild(document.createTextNode(" "));
     }
-    if (!this.table.length) table.appendChild(el("span", "muted small", "empty"));
+    if (!this.table.length) table.appendChild(el("span", "muted small", gt("empty")));
     const fu = $("ed-faceup");
     fu.textContent = "";
     if (this.faceUp) fu.appendChild(cardEl(this.faceUp, { trump: true }));
-    $("ed-pile-note").textContent = this.faceUp ? "the last card of the pile, face up" :
-      "pick the face-up trump when the pile has cards";
+    $("ed-pile-note").textContent = this.faceUp ? gt("the last card of the pile, face up") :
+      gt("pick the face-up trump when the pile has cards");
     const out = $("ed-out");
     out.textContent = "";
     for (const c of this.out) out.appendChild(cardEl(c, { trump: c.slice(-1) === this.trump }));
@@ -564,9 +565,10 @@ const Play = {
     box.textContent = "";
     if (r.ok && r.data.games.length) {
       box.className = "recent";
-      box.appendChild(el("div", "panel-title", "Your games"));
+      box.appendChild(el("div", "panel-title", gt("Your games")));
       for (const g of r.data.games.slice(0, 8)) {
-        const a = el("a", null, `${g.players} players, ${g.engine}${g.over ? " (over)" : ""}`);
+        const a = el("a", null, (g.over ? gt("{n} players, {engine} (over)", { n: g.players, engine: g.engine })
+                                        : gt("{n} players, {engine}", { n: g.players, engine: g.engine })));
         a.href = `/?game=${g.id}`;
         a.addEventListener("click", (e) => { e.preventDefault(); this.open(g.id); });
         box.appendChild(a);
@@ -621,8 +623,8 @@ const Play = {
     $("play-undo").disabled = g.thinking || !g.snapshot.history.some(e => e.startsWith(`${g.me}:`));
     $("play-record").href = `/api/games/${g.id}/record`;
     $("play-record").setAttribute("download", `durak-game-${g.id}.txt`);
-    $("play-info").textContent = `Seat ${g.me} is you; the engine (${g.strength}) plays the others.` +
-      (g.snapshot.exact ? " Every card is known now: Analyse gives the exact values." : "");
+    $("play-info").textContent = gt("Seat {seat} is you; the engine ({strength}) plays the others.", { seat: g.me, strength: g.strength }) +
+      (g.snapshot.exact ? " " + gt("Every card is known now: Analyse gives the exact values.") : "");
     drawLog($("play-log"), g.log);
     clearTimeout(this.timer);
     if (g.thinking) this.timer = setTimeout(() => this.open(g.id, true), 300);
@@ -649,14 +651,14 @@ const Play = {
   async review() {
     $("play-hint-result").textContent = "";
     const rec = await fetch(`/api/games/${this.id}/record`);
-    if (!rec.ok) { $("play-error").textContent = "the record could not be read"; return; }
+    if (!rec.ok) { $("play-error").textContent = gt("the record could not be read"); return; }
     const job = await runJob({ task: "review", game: await rec.text(), seat: this.game.me }, {
       progress: $("play-progress"), fill: $("play-progress-fill"), text: $("play-progress-text"),
       cancel: $("play-hint-cancel"), start: $("play-review"), error: $("play-error"),
       setJob: (j) => { this.hintJob = j; },
     });
     if (!job) return;
-    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
+    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", gt("Budget ran out: {what}", { what: job.budget })));
     reviewAnswer($("play-hint-result"), job.answer, this.game.me);
   },
 
@@ -684,7 +686,7 @@ const Play = {
     }
     if (!job) return;
     const ans = job.answer, pick = (m) => this.move(m);
-    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
+    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", gt("Budget ran out: {what}", { what: job.budget })));
     $("play-hint-result").appendChild(hintAnswer(ans, pick));
     this.board.setChances(ans.chances);
   },

@@ -328,5 +328,5 @@ class DurakBoard {
 }
 
 window.DurakBoard = DurakBoard;
-window.DurakCards = { cardEl, backEl, prettyCard, SUIT_SYMBOL, SUIT_NAME, el };
+window.DurakCards = { cardEl, backEl, prettyCard, SUIT_SYMBOL, SUIT_NAME, el, ruleWord };
 })();

@@ -3,7 +3,7 @@
 // it knows no rule of the game.
 "use strict";
 
-const { cardEl, prettyCard, SUIT_SYMBOL, el } = window.DurakCards;
+const { cardEl, prettyCard, SUIT_SYMBOL, SUIT_NAME, el, ruleWord } = window.DurakCards;
 const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------ the API
