@@ -25,7 +25,7 @@ from solver.game.rules import parse_rules
 from solver.games.session import (DEFAULT_STRENGTH, ENGINE_STRENGTHS, GameSession,
                                   default_record_path)
 from solver.i18n import _, ngettext
-from solver.notation.people import rules_text
+from solver.notation.people import rules_text, strength_text
 
 
 @main.command("play")
@@ -68,7 +68,7 @@ def play_command(players: int, rules: str, seed: int | None, strength: str, me: 
             "plays seat {seats}",
             "going on with the game in {path}: you are seat {seat}, the engine ({strength}) "
             "plays seats {seats}", len(engines)).format(
-                path=resume, seat=session.me, strength=session.strength,
+                path=resume, seat=session.me, strength=strength_text(session.strength),
                 seats=", ".join(map(str, engines))), err=True)
     else:
         if me > players:
@@ -85,7 +85,8 @@ def play_command(players: int, rules: str, seed: int | None, strength: str, me: 
             "({strength}) plays seat {seats}; the record is saved in {path}",
             "new game: {n} players, {rules}, seed {seed}; you are seat {seat}, the engine "
             "({strength}) plays seats {seats}; the record is saved in {path}",
-            len(engines)).format(n=players, rules=names, seed=seed, seat=me, strength=strength,
+            len(engines)).format(n=players, rules=names, seed=seed, seat=me,
+                                 strength=strength_text(strength),
                                  seats=", ".join(map(str, engines)), path=session.path),
             err=True)
     if sys.stdin.isatty():

@@ -61,6 +61,7 @@ from solver.hints.knowledge import Knowledge, Observation, knowledge_of
 from solver.hints.sampler import Sampler
 from solver.hints.stats import (MARGIN_WEIGHT, Z95, mean_ci, paired_advantage, weighted_mean_se,
                                 wilson)
+from solver.i18n import _
 from solver.notation import parse_position
 
 #: Deals per hint with two players, for `durak hint` and the match bot alike.
@@ -214,7 +215,7 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[float]], exact: b
     sign = 1 if mine else -1
     n = len(scores)
     if margins is None:
-        margins = [[0.0] * len(moves) for _ in scores]
+        margins = [[0.0] * len(moves) for _row in scores]
     out = []
     best_share = _best_shares(scores, margins, sign, [1.0] * n)
     for i, m in enumerate(moves):
@@ -267,7 +268,7 @@ def _aggregate_weighted(moves: Sequence[Move], scores: Sequence[Sequence[float]]
     sign = 1 if mine else -1
     n = len(scores)
     if margins is None:
-        margins = [[0.0] * len(moves) for _ in scores]
+        margins = [[0.0] * len(moves) for _row in scores]
     total = sum(weights)
     ws = [w / total for w in weights]
     best_share = _best_shares(scores, margins, sign, ws)
@@ -297,7 +298,7 @@ def _weighted_paired_advantage(a: int, b: int, scores: Sequence[Sequence[float]]
     total = sum(weights)
     ds = [(r[a] + MARGIN_WEIGHT * m[a]) - (r[b] + MARGIN_WEIGHT * m[b])
           for r, m in zip(scores, margins)]
-    mean, se, _ = weighted_mean_se(ds, [w / total for w in weights])
+    mean, se, _n = weighted_mean_se(ds, [w / total for w in weights])
     return mean, se
 
 
@@ -331,10 +332,13 @@ class Kept:
 
     def text(self) -> str:
         """One line for the hint table."""
-        within = ("one standard error" if self.z == 1 else f"{self.z:g} standard errors")
-        se = f"{self.se:.3f}" if math.isfinite(self.se) else "unknown"
-        return (f"kept: {self.move}, the greedy player's move: {self.top} scored "
-                f"{self.advantage:+.3f} more on the same deals, within {within} ({se})")
+        within = (_("one standard error") if self.z == 1
+                  else _("{z} standard errors").format(z=f"{self.z:g}"))
+        se = f"{self.se:.3f}" if math.isfinite(self.se) else _("unknown")
+        return _("kept: {move}, the greedy player's move: {top} scored {advantage} more on the "
+                 "same deals, within {within} ({se})").format(
+                     move=self.move, top=self.top, advantage=f"{self.advantage:+.3f}",
+                     within=within, se=se)
 
 
 def _keep_default(ranked: list[HintMove], moves: Sequence[Move], scores: Sequence[Sequence[float]],
@@ -531,7 +535,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         total = deals_total
     else:  # drawn lazily, so a time budget does not pay for deals it never scores
         more = max(1, oversample) if observations else 1
-        deals = (sampler.sample(rng) for _ in range(samples * more))
+        deals = (sampler.sample(rng) for _k in range(samples * more))
         total = samples * more
     if weigh and any(f.drawn or f.trust < 1.0 for f in k.facts):
         deals = _fact_weighed(iter(deals), sampler, fact_lls)

@@ -163,6 +163,16 @@ RULE_WORDS = {"transfer": N_("transfer"), "transfer_by_trump_show": N_("transfer
               "first_out_wins": N_("first out wins"), "teams=2v2": N_("teams 2 v 2")}
 
 
+#: The engine's strengths (`durak play --vs`) in words.
+STRENGTH_WORDS = {"greedy": N_("greedy"), "hint": N_("hint engine"), "strong": N_("strong"),
+                  "random": N_("random")}
+
+
+def strength_text(strength: str | None) -> str:
+    """The engine's strength as the player reads it (``greedy`` -> ``жадный``)."""
+    return _(STRENGTH_WORDS[strength]) if strength in STRENGTH_WORDS else str(strength)
+
+
 def rules_text(names: list[str]) -> str:
     """A table's rule options in the player's words (``podkidnoy`` when there are none;
     an option without words, such as ``deck=24``, as it is written)."""
@@ -222,4 +232,4 @@ def drop_rule_ids(text: str) -> str:
 
 __all__ = ["CARDS_ENV", "card_text", "cards_text", "drop_rule_ids", "move_sentence", "move_text",
            "move_word", "parse_cards_text", "people_text", "rank_letter", "role_words", "rules_text",
-           "symbols_wanted"]
+           "strength_text", "symbols_wanted"]

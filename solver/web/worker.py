@@ -31,7 +31,7 @@ from solver.games import Game
 from solver.games.review import review
 from solver.games.narration import result_text
 from solver.games.session import GameSession, OnlyMove
-from solver.i18n import use_language
+from solver.i18n import set_language
 from solver.puzzles import train
 from solver.puzzles.collection import find_puzzle, load_all
 from solver.web.board import board_view, move_view
@@ -246,8 +246,10 @@ def serve(conn: Connection) -> None:
             conn.send(("partial", item))
 
         try:
-            with use_language(params.get("lang") or "en"):  # the asking request's words
-                answer, code, budget = run_task(kind, params, solver, progress, partial)
+            # the asking request's words: the process's language (a worker runs one task at
+            # a time, and the review's threads read it too)
+            set_language(params.get("lang") or "en")
+            answer, code, budget = run_task(kind, params, solver, progress, partial)
             msg: tuple[Any, ...] = ("done", answer, code, budget)
         except DurakError as e:
             msg = ("error", " ".join(str(e).split()) or type(e).__name__, 2)

@@ -567,8 +567,8 @@ const Play = {
       box.className = "recent";
       box.appendChild(el("div", "panel-title", gt("Your games")));
       for (const g of r.data.games.slice(0, 8)) {
-        const a = el("a", null, (g.over ? gt("{n} players, {engine} (over)", { n: g.players, engine: g.engine })
-                                        : gt("{n} players, {engine}", { n: g.players, engine: g.engine })));
+        const a = el("a", null, (g.over ? gt("{n} players, {engine} (over)", { n: g.players, engine: strengthWord(g.engine) })
+                                        : gt("{n} players, {engine}", { n: g.players, engine: strengthWord(g.engine) })));
         a.href = `/?game=${g.id}`;
         a.addEventListener("click", (e) => { e.preventDefault(); this.open(g.id); });
         box.appendChild(a);
@@ -623,7 +623,7 @@ const Play = {
     $("play-undo").disabled = g.thinking || !g.snapshot.history.some(e => e.startsWith(`${g.me}:`));
     $("play-record").href = `/api/games/${g.id}/record`;
     $("play-record").setAttribute("download", `durak-game-${g.id}.txt`);
-    $("play-info").textContent = gt("Seat {seat} is you; the engine ({strength}) plays the others.", { seat: g.me, strength: g.strength }) +
+    $("play-info").textContent = gt("Seat {seat} is you; the engine ({strength}) plays the others.", { seat: g.me, strength: strengthWord(g.strength) }) +
       (g.snapshot.exact ? " " + gt("Every card is known now: Analyse gives the exact values.") : "");
     drawLog($("play-log"), g.log);
     clearTimeout(this.timer);

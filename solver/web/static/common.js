@@ -66,6 +66,10 @@ function verdict(ans) {
   return d;
 }
 
+// the engine's strength in words (durak play --vs)
+const STRENGTH_WORDS = { greedy: gt("greedy"), hint: gt("hint engine"), strong: gt("strong"), random: gt("random") };
+function strengthWord(s) { return STRENGTH_WORDS[s] || s; }
+
 // a value for people: win, draw, loss in the page's language (the data keeps the English)
 const VALUE_WORDS = { win: gt("win"), draw: gt("draw"), loss: gt("loss") };
 function valueWord(v) { return VALUE_WORDS[v] || v; }
