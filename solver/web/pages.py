@@ -161,8 +161,11 @@ def translate(source: str, gettext: Callable[[str], str], lang: str) -> str:
 
 def switcher(lang: str) -> str:
     """The language switcher every page's header shows (``i18n.js`` makes it work)."""
-    options = "".join(f'<option value="{code}"{" selected" if code == lang else ""}>'
-                      f"{LANGUAGE_NAMES[code]}</option>" for code in LANGUAGES)
+    # the codes keep the header to one line on a laptop; each option's name in its own
+    # language says which is which
+    options = "".join(f'<option value="{code}"{" selected" if code == lang else ""} '
+                      f'title="{LANGUAGE_NAMES[code]}" lang="{code}">{code.upper()}</option>'
+                      for code in LANGUAGES)
     label = html.escape(translations(lang).gettext(N_("Language")), quote=True)
     return (f'<select id="lang-switch" class="lang-switch" aria-label="{label}" '
             f'title="{label}">{options}</select>')
