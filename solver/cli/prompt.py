@@ -343,7 +343,8 @@ class GamePrompt:
             elif news.kind == "recovered":
                 self.print(Text(ngettext("the record is saved again in {path} ({n} entry)",
                                          "the record is saved again in {path} ({n} entries)",
-                                         news.saved).format(path=news.path, n=news.saved),
+                                         news.saved or 0).format(path=news.path,
+                                                                 n=news.saved),
                                 style="yellow"))
 
     # ------------------------------------------------------------ drawing

@@ -102,7 +102,7 @@ def update() -> None:
         cat.project = "durak-solver"
         if lang == "en":  # the English texts are the message ids themselves
             for m in cat:
-                if m.id and not m.string or (isinstance(m.id, tuple) and not any(m.string)):
+                if m.id and not m.string or (isinstance(m.id, tuple) and not any(m.string or ())):
                     m.string = m.id
                     m.flags.discard("fuzzy")
         _write(path, cat)
