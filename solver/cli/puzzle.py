@@ -17,6 +17,7 @@ from rich.table import Table
 from solver.cli.app import main
 from solver.cli.common import (ExitCode, emit_json, handles_errors, outcome_text, stderr_console,
                                stdout_console)
+from solver.cli.language import lang_option
 from solver.errors import Interrupted, MoveError, OptionError
 from solver.game.cards import SUIT_SYMBOLS, card_name, cards_of
 from solver.game.movegen import legal_moves, play
@@ -436,6 +437,7 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
 @click.argument("collection", required=False)
 @click.option("--id", "puzzle_id", default=None, help="Start with this puzzle (and play only it).")
 @click.pass_context
+@lang_option
 @handles_errors
 def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None) -> None:
     """Solve puzzles at a prompt: type your moves, the solver answers for the others.
