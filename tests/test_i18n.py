@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -272,6 +273,10 @@ def test_a_game_against_the_engine_is_told_in_the_requests_language_and_kept(tmp
         g = c.post("/api/games", json={"players": 2, "seed": 3, "engine": "greedy"},
                    headers={"Accept-Language": "ru"}).json()
         gid = g["id"]
+        for _try in range(600):  # the engine's moves first: then nothing changes between asks
+            if not c.get(f"/api/games/{gid}").json()["thinking"]:
+                break
+            time.sleep(0.05)
         ru = c.get(f"/api/games/{gid}", headers={"Accept-Language": "ru"}).json()
         lt = c.get(f"/api/games/{gid}", headers={"Accept-Language": "lt"}).json()
         en = c.get(f"/api/games/{gid}").json()
