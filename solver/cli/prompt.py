@@ -365,7 +365,7 @@ class GamePrompt:
         t = s.turn()
         if t.seat is None:
             info = s.outcome
-            text = (game_over(info, info["scores"][s.me - 1]) if info
+            text = (game_over(info, info["scores"][s.me - 1], ids=self.verbose) if info
                     else _("Game over: the game is over"))
             tail = _(" -- `review` judges your moves, `undo` takes back, `quit` leaves")
             return Text(self._say(text), style="bold").append(tail, style="dim")

@@ -129,9 +129,20 @@ class Told:
                 "text": self.text(symbols)}
 
 
-def result_text(outcome: dict[str, Any]) -> str:
+#: The rule that decides each kind of result (cited with ``--verbose``).
+RESULT_RULES = {"durak": "R20", "draw": "R20", "first_out": "R21", "team_lost": "R22"}
+
+
+def result_text(outcome: dict[str, Any], ids: bool = False) -> str:
     """How a game ended, in words (R20-R22), from
-    :func:`~solver.game.outcome.outcome_info`'s data (its ``text`` stays English: JSON)."""
+    :func:`~solver.game.outcome.outcome_info`'s data (its ``text`` stays English: JSON);
+    ``ids``: with the rule's id, as ``--verbose`` cites them (``... durak (R20)``)."""
+    text = _result_words(outcome)
+    rule = RESULT_RULES.get(str(outcome.get("result")))
+    return f"{text} ({rule})" if ids and rule else text
+
+
+def _result_words(outcome: dict[str, Any]) -> str:
     seats = "+".join(str(x) for x in outcome.get("winners") or outcome.get("draws") or [])
     result = outcome.get("result")
     if result == "durak":
@@ -153,9 +164,10 @@ def verdict(score: float) -> str:
     return _("you win") if score > 0 else _("you lose") if score < 0 else _("a draw for you")
 
 
-def game_over(outcome: dict[str, Any], score: float) -> str:
-    """The line that ends the game: how it ended and what it means for the player."""
-    return _("Game over: {how}; {verdict}").format(how=result_text(outcome),
+def game_over(outcome: dict[str, Any], score: float, ids: bool = False) -> str:
+    """The line that ends the game: how it ended and what it means for the player
+    (``ids``: the rule's id too, as ``--verbose`` cites it)."""
+    return _("Game over: {how}; {verdict}").format(how=result_text(outcome, ids),
                                                    verdict=verdict(score))
 
 
