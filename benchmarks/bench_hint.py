@@ -23,7 +23,7 @@ import random
 import statistics
 import time
 
-from solver.bots import greedy_move
+from solver.policy.bots import greedy_move
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.rules import parse_rules

@@ -6,7 +6,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from solver.bots import greedy_move
+from solver.policy.bots import greedy_move
 from solver.cli import main
 from solver.game.cards import deck_mask
 from solver.game.deal import new_game

@@ -13,7 +13,7 @@ import random
 import pytest
 from builders import after, state
 
-from solver.bots import GreedyPolicy, RandomPolicy, greedy_move
+from solver.policy.bots import GreedyPolicy, RandomPolicy, greedy_move
 from solver.game.cards import bit, count
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
@@ -25,7 +25,7 @@ from solver.hints.inference import (EPSILON, NoisyGreedy, deal_weights, fit_epsi
                                     game_decisions, kish, log_likelihood)
 from solver.hints.knowledge import Observation, PublicTracker, public_state
 from solver.hints.sampler import Sampler
-from solver.match import HintPolicy, MatchSpec, make_policy, match, play_game
+from solver.play.match import HintPolicy, MatchSpec, make_policy, match, play_game
 
 #: Floor of a log-likelihood when averaging (a deal made impossible by F2 is -inf).
 FLOOR = -30.0

@@ -8,8 +8,8 @@ the first result.  The promises are the README's ("Exit codes", the batch
 paragraph): 0, 2 bad input, 3 budget, 4 the system refused a file or stream,
 130 Ctrl-C, 141 stdout's reader gone, 143 SIGTERM -- never a traceback, never
 "internal error", never half a line or half a file, no worker left behind.
-The machinery: :mod:`solver.cli.launch`, :mod:`solver.outfile`,
-:mod:`solver.executor`, :func:`solver.cli.common.read_input`.
+The machinery: :mod:`solver.cli.launch`, :mod:`solver.run.outfile`,
+:mod:`solver.run.executor`, :func:`solver.cli.common.read_input`.
 """
 from __future__ import annotations
 
@@ -403,7 +403,7 @@ def test_ctrl_c_before_the_first_result_exits_130_with_what_is_known(args, as_js
 # ------------------------------------------------ the mechanisms, in this process
 
 def test_a_whole_file_is_replaced_only_when_complete(tmp_path):
-    from solver.outfile import whole_file, write_whole
+    from solver.run.outfile import whole_file, write_whole
     target = tmp_path / "record.txt"
     target.write_text("old\n")
     target.chmod(0o640)
@@ -418,7 +418,7 @@ def test_a_whole_file_is_replaced_only_when_complete(tmp_path):
 
 
 def test_a_line_file_has_one_writer_and_resumes_after_a_cut_line(tmp_path):
-    from solver.outfile import LineFile, OutputBusy
+    from solver.run.outfile import LineFile, OutputBusy
     path = tmp_path / "out.jsonl"
     path.write_text('{"id": 1}\n{"id": 2, "cut')
     with LineFile(str(path), resume=True) as out:
@@ -433,7 +433,7 @@ def test_a_line_file_has_one_writer_and_resumes_after_a_cut_line(tmp_path):
 
 
 def test_local_workers_are_capped_by_the_cores_and_the_tasks():
-    from solver.executor import Executor, default_workers, local_workers
+    from solver.run.executor import Executor, default_workers, local_workers
     assert local_workers(1000, 2) == min(2, default_workers())
     assert local_workers(3, None) == min(3, default_workers())
     with Executor(1000, tasks=1) as ex:

@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 from builders import cards, state
 
-from solver.bots import RandomPolicy, greedy_move
+from solver.policy.bots import RandomPolicy, greedy_move
 from solver.game.cards import bit, count, deck_mask, parse_card
 from solver.game.deal import new_game
 from solver.game.rules import parse_rules

@@ -14,7 +14,7 @@ the main thread -- the compiled search polls for it (``PyErr_CheckSignals``)
 and stops -- and the command prints what it knows (one JSON object under
 ``--json``) and exits 130, which :func:`run` makes 143 when the stop was a
 SIGTERM (:func:`stop_signal`).  Worker processes leave Ctrl-C to the parent,
-end at once on SIGTERM, and die with the parent (:mod:`solver.executor`).
+end at once on SIGTERM, and die with the parent (:mod:`solver.run.executor`).
 
 - A signal that arrives while the tool is still loading is remembered and
   answered as soon as :func:`run` can answer it, so it too ends in exit
@@ -106,7 +106,7 @@ def interrupted_code() -> int:
 def _on_stop(signum: int, frame: FrameType | None) -> None:
     """The handler of SIGINT and SIGTERM while :func:`run` runs a command."""
     if os.getpid() != _owner[0]:  # a worker process, forked before it set its own handlers:
-        if signum == signal.SIGTERM:  # it ends as a worker does (solver.executor)
+        if signum == signal.SIGTERM:  # it ends as a worker does (solver.run.executor)
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
         return  # Ctrl-C is the parent's to answer

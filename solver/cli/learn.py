@@ -11,9 +11,9 @@ from solver.cli.common import ExitCode, ProgressBar, emit_json, handles_errors, 
 from solver.cli.match import print_match
 from solver.game.rules import parse_rules
 from solver.learn.generate import GenSpec, generate, shard_path
-from solver.learn.model import load_model
+from solver.policy.model import load_model
 from solver.learn.train import TrainSpec, train
-from solver.match import MatchSpec, match
+from solver.play.match import MatchSpec, match
 
 
 @main.group("learn")

@@ -13,10 +13,10 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.jsonin import NumberTooLong, loads
-from solver.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
+from solver.play.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
                           paired)
-from solver.outfile import write_whole
-from solver.sprt import parse_sprt
+from solver.run.outfile import write_whole
+from solver.play.sprt import parse_sprt
 
 
 class PolicyName(click.Choice):
@@ -201,7 +201,7 @@ def _exit_if_interrupted(res: MatchResult) -> None:
 def write_records(spec: MatchSpec, res: MatchResult, folder: Path) -> None:
     """One file per game, ``deal0003-a2.txt`` (deal 3, A in seat 2); every record is
     formatted before the first file is written, and each file is written whole
-    or not at all (:func:`solver.outfile.write_whole`)."""
+    or not at all (:func:`solver.run.outfile.write_whole`)."""
     texts = {f"deal{g.deal:04d}-a{g.seat_a + 1}.txt": game_record(spec, g).format()
              for g in res.games}
     if folder.exists() and not folder.is_dir():

@@ -25,7 +25,7 @@ from solver.game.rules import HAND_SIZE
 from solver.game.state import GameState
 from solver.games import Game
 from solver.notation import format_position
-from solver.outfile import write_whole
+from solver.run.outfile import write_whole
 
 
 @dataclass

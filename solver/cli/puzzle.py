@@ -24,7 +24,7 @@ from solver.game.moves import Move
 from solver.game.rules import parse_rules
 from solver.game.state import NO_COVER, GameState
 from solver.game.value import value_text
-from solver.outfile import check_target, write_whole
+from solver.run.outfile import check_target, write_whole
 from solver.puzzles.collection import (TASK_VALUES, Collection, Puzzle, check_puzzle, find_puzzle,
                                        format_collection, load_all, select)
 from solver.puzzles import train

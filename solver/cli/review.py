@@ -12,7 +12,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                read_game_text, stdout_console)
 from solver.errors import OptionError
 from solver.notation.people import move_text, symbols_wanted
-from solver.outfile import check_target, whole_file
+from solver.run.outfile import check_target, whole_file
 from solver.games import Game
 from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
                                  Decision, Review, review)

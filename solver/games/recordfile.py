@@ -26,7 +26,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.outfile import WriterLock, write_whole
+from solver.run.outfile import WriterLock, write_whole
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,8 @@ def reason(e: OSError) -> str:
 
 class RecordFile:
     """The file a session's record is saved to (see the module docstring): a
-    :class:`~solver.outfile.WriterLock` held while the session lasts, the record
-    written whole (:func:`~solver.outfile.write_whole`) at every :meth:`write`."""
+    :class:`~solver.run.outfile.WriterLock` held while the session lasts, the record
+    written whole (:func:`~solver.run.outfile.write_whole`) at every :meth:`write`."""
 
     def __init__(self, path: Path):
         self.path = path

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from solver.errors import BudgetExceeded, OptionError
-from solver.executor import default_workers
+from solver.run.executor import default_workers
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState

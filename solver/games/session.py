@@ -52,12 +52,12 @@ from solver.games.review import REVIEW_MAX_TIME, advise
 from solver.games.seal import seal
 from solver.hints import HintResult
 from solver.hints.knowledge import Knowledge, PublicTracker
-from solver.match import choose_move, make_policy
+from solver.play.match import choose_move, make_policy
 from solver.notation import format_position
-from solver.outfile import write_whole
+from solver.run.outfile import write_whole
 from solver.search import SolveResult
 
-#: The engine's strengths a game against it offers (:func:`solver.match.make_policy`).
+#: The engine's strengths a game against it offers (:func:`solver.play.match.make_policy`).
 ENGINE_STRENGTHS = ("greedy", "hint", "strong", "random")
 #: The default strength: the hint engine at its default budget.
 DEFAULT_STRENGTH = "hint"
@@ -391,7 +391,7 @@ class GameSession:
 
     def engine_move(self, policy: Any = None) -> Accepted:
         """Play the engine's move for the seat to move (an engine seat), chosen from
-        that seat's view only (:func:`solver.match.choose_move`); its random
+        that seat's view only (:func:`solver.play.match.choose_move`); its random
         generator is seeded by the deal and the move number, so a game replays."""
         t = self.turn()
         if t.seat is None:

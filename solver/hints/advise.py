@@ -15,7 +15,7 @@ Perfect-information Monte Carlo ("determinization"):
      (:class:`solver.search.Solver`) gives the value of every move for the
      asking seat (S1, S2; with 3+ players against the coalition of the others).
    * **playout**: otherwise the move is played and the game finished by the
-     greedy player (:mod:`solver.bots`) in every seat; the result for the
+     greedy player (:mod:`solver.policy.bots`) in every seat; the result for the
      asking seat is the move's score on that deal.  Greedy play is deterministic,
      so a deal and a move give one number.  Why playouts: they are cheap
      (the compiled core plays them, ``ext/playout.pxi``, in about 30 µs a
@@ -49,9 +49,9 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any, Callable, Iterator, Sequence
 
-from solver.bots import greedy_move
+from solver.policy.bots import greedy_move
 from solver.errors import Interrupted, OptionError, PositionError
-from solver.executor import Executor, chunk_size
+from solver.run.executor import Executor, chunk_size
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState
@@ -445,7 +445,7 @@ def hint(position: Any, samples: int | None = None, seed: int | None = None,
     ``seed``: the deals' seed (default: a fresh one, reported in the result);
     ``workers``: processes to spread deals over -- the result does not depend
     on it; ``scheduler``: a Dask scheduler to spread them over instead
-    (:mod:`solver.executor`).  ``solver``: an object with the
+    (:mod:`solver.run.executor`).  ``solver``: an object with the
     :class:`solver.search.Solver` API to use for exact deals (tests).
     ``min_samples``: the fewest deals that make a complete answer when a time
     budget stops the scoring early (default: all asked);

@@ -9,7 +9,7 @@ moves under an opponent model, so the hint engine can average over deals
 with those weights (:func:`solver.hints.advise.hint_knowledge`).
 
 **The model** (:class:`NoisyGreedy`): with probability ``1 - epsilon`` the
-player makes the greedy player's move (:func:`solver.bots.greedy_move`),
+player makes the greedy player's move (:func:`solver.policy.bots.greedy_move`),
 otherwise any legal move, uniformly::
 
     P(move | state) = (1 - epsilon) [move == greedy(state)] + epsilon / n(state)
@@ -53,7 +53,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Protocol, Sequence
 
-from solver.bots import greedy_move
+from solver.policy.bots import greedy_move
 from solver.errors import OptionError
 from solver.game.movegen import legal_moves
 from solver.game.moves import Kind, Move

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from solver.bots import greedy_move
+from solver.policy.bots import greedy_move
 from solver.game.movegen import play
 from solver.game.state import GameState
 

@@ -38,7 +38,7 @@ if sys.version_info >= (3, 11):
 else:  # Python 3.10: the same parser as a package
     import tomli as tomllib
 
-from solver.bots import greedy_move
+from solver.policy.bots import greedy_move
 from solver.errors import DurakError, MoveError, OptionError
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move

@@ -1,6 +1,6 @@
 // The page: tabs, the position box, the analysis, the editor and the games.
 // It draws what the server answers and sends clicks; every rule, every check
-// and every answer is the server's (solver/web/*.py over solver/answers.py).
+// and every answer is the server's (solver/web/*.py over solver/batch/answers.py).
 "use strict";
 
 // ------------------------------------------------------------------ tabs
