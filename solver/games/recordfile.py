@@ -116,3 +116,26 @@ class RecordFile:
 
 
 __all__ = ["RecordFile", "SaveNews", "reason"]
+
+
+def data_dir() -> Path:
+    """Where durak keeps what it saves for the user: ``$DURAK_DATA_DIR``, else
+    ``$XDG_DATA_HOME/durak``, else ``~/.local/share/durak``."""
+    env = os.environ.get("DURAK_DATA_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "durak"
+
+
+def default_record_path(kind: str) -> Path:
+    """A new record file for a session of ``kind`` (``game``, ``play``):
+    ``<data dir>/games/<kind>-YYYYmmdd-HHMMSS.txt`` (a number added if taken)."""
+    folder = data_dir() / "games"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{kind}-{stamp}.txt"
+    n = 2
+    while path.exists():
+        path = folder / f"{kind}-{stamp}-{n}.txt"
+        n += 1
+    return path
