@@ -18,7 +18,8 @@ from solver.game.deal import new_game
 from solver.game.rules import parse_rules
 from solver.games import Game
 from solver.games.review import review
-from solver.games.session import GameSession, split_entries
+from solver.games.readings import split_entries
+from solver.play.seats import GameSession
 from solver.hints import HintResult
 from solver.play.match import play_game
 

@@ -24,7 +24,8 @@ from solver.cli.prompt import GamePrompt
 from solver.errors import DurakError, OptionError
 from solver.game.cards import card_name, parse_card
 from solver.game.rules import parse_rules
-from solver.games.session import GameSession, default_record_path
+from solver.games.recordfile import default_record_path
+from solver.games.session import GameSession
 from solver.notation.people import drop_rule_ids, people_text, symbols_wanted
 
 

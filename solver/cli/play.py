@@ -21,8 +21,9 @@ from solver.cli.hint import MAX_SAMPLES
 from solver.cli.prompt import GamePrompt
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.games.session import (DEFAULT_STRENGTH, ENGINE_STRENGTHS, GameSession,
-                                  default_record_path)
+from solver.games.recordfile import default_record_path
+from solver.games.session import DEFAULT_STRENGTH, ENGINE_STRENGTHS
+from solver.play.seats import GameSession
 
 
 @main.command("play")

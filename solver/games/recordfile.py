@@ -23,6 +23,7 @@ nothing is lost yet and the player can choose another file at once.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 

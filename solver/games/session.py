@@ -30,92 +30,44 @@ from __future__ import annotations
 import os
 import random
 import re
-import time
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from solver.errors import DurakError, MoveError, OptionError, RecordError
 from solver.game.cards import SUITS, card_name, cards_of, parse_card
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
-from solver.game.moves import Kind, Move, parse_move_with_seat
+from solver.game.moves import Move, parse_move_with_seat
 from solver.game.outcome import outcome_info, phase_name, seat_roles
 from solver.game.rules import Rules
 from solver.game.state import NO_COVER, GameState, Phase
 from solver.games.narration import Told, narrate
+from solver.games.readings import all_cards, example_draw, resolve, split_entries
 from solver.games.record import Game, known_deal
 from solver.games.recordfile import RecordFile
 from solver.games.replay import Replay
 from solver.games.review import REVIEW_MAX_TIME, advise
 from solver.games.seal import seal
+from solver.games.turn import Accepted, EngineSeat, EngineSeats, OnlyMove, Turn
 from solver.hints import HintResult
 from solver.hints.knowledge import Knowledge, PublicTracker
-from solver.play.match import choose_move, make_policy
 from solver.notation import format_position
 from solver.run.outfile import write_whole
 from solver.search import SolveResult
 
-#: The engine's strengths a game against it offers (:func:`solver.play.match.make_policy`).
+#: The engine's strengths a game against it offers (the record's ``engine`` line; what
+#: each one plays is :mod:`solver.play`'s, :func:`solver.play.seats.engine_seat`).
 ENGINE_STRENGTHS = ("greedy", "hint", "strong", "random")
 #: The default strength: the hint engine at its default budget.
 DEFAULT_STRENGTH = "hint"
 #: The most entries a session takes (a record far longer than any real game).
 MAX_ENTRIES = 4000
 
-@dataclass(frozen=True)
-class Turn:
-    """What happens next, as the asking seat can tell.
 
-    ``seat``: the seat to move (1-based; None once the game is over); ``phase``:
-    lead, defend, throw, taken or over; ``moves``: its legal moves when the
-    asking seat knows its hand (its own; the others' once they follow from what
-    it saw), else None; ``draw_due``: how many drawn cards the asking seat must
-    name before anything else (a followed game, R17); ``engine``: the engine
-    moves next; ``open``: the attack cards still to cover; ``ranks``: the ranks
-    that may be thrown in (R9).
-    """
-
-    seat: int | None
-    phase: str
-    moves: tuple[str, ...] | None
-    draw_due: int = 0
-    engine: bool = False
-    open: tuple[str, ...] = ()
-    ranks: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "phase": self.phase,
-                "moves": list(self.moves) if self.moves is not None else None,
-                "draw_due": self.draw_due, "engine": self.engine, "open": list(self.open),
-                "ranks": list(self.ranks)}
-
-
-@dataclass(frozen=True)
-class Accepted:
-    """What one call of :meth:`GameSession.enter` added: the entries (``2:6D``,
-    ``3:pass``, ``draw 7H``), a note for the player (the passes the record
-    implied, a move held until the draw is named) and what is told at the table
-    after them (:mod:`solver.games.narration`: bouts beaten, taken or
-    transferred, draws, seats out, whose bout it is)."""
-
-    entries: tuple[str, ...]
-    note: str = ""
-    told: tuple[Told, ...] = ()
-
-
-@dataclass(frozen=True)
-class OnlyMove:
-    """The hint when the player has one legal move: it, and no deal sampled."""
-
-    player: int
-    best: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "best": self.best, "only": True,
-                "moves": [{"move": self.best}]}
-
+#: The session's own class (its makers build one of a subclass too).
+_S = TypeVar("_S", bound="GameSession")
 
 class GameSession:
     """A game in progress (see the module docstring).
@@ -123,10 +75,14 @@ class GameSession:
     ``game``: the record so far; ``path``: the file it is saved to after every
     accepted entry (None: not saved); ``seed``: the seed of the hints' deals (the
     same seed `durak review` uses by default, so the review judges the moves
-    on the deals the hints saw).
+    on the deals the hints saw); ``engine_seats``: the engine's seat at a strength,
+    for a game against the engine (:class:`EngineSeat`; None: :meth:`engine_move`
+    is refused, as in a followed game; :class:`solver.play.seats.GameSession`, the
+    package's ``solver.GameSession``, comes with the engine's).
     """
 
-    def __init__(self, game: Game, path: str | os.PathLike[str] | None = None, seed: int = 0):
+    def __init__(self, game: Game, path: str | os.PathLike[str] | None = None, seed: int = 0,
+                 engine_seats: EngineSeats | None = None):
         if game.engine is not None and game.engine[1] not in ENGINE_STRENGTHS:
             raise RecordError("engine", f"unknown strength {game.engine[1]!r} "
                                         f"(known: {', '.join(ENGINE_STRENGTHS)})")
@@ -145,7 +101,8 @@ class GameSession:
         self.seed = seed
         self.held: str | None = None   # a move typed before the draw it made due
         self._told: list[list[Told]] = []  # the narration of each entry, as far as told
-        self._policy: Any = None
+        self._engine_seats = engine_seats
+        self._engine: EngineSeat | None = None
         self._known: tuple[Game, GameState | None] | None = None
         self._kcache: tuple[tuple[int, int], Game, Knowledge] | None = None
         self._file: RecordFile | None = None
@@ -155,9 +112,10 @@ class GameSession:
 
     # ------------------------------------------------------------ building
     @classmethod
-    def new(cls, players: int = 2, rules: Rules | None = None, seed: int | None = None,
+    def new(cls: type[_S], players: int = 2, rules: Rules | None = None, seed: int | None = None,
             human: int = 1, engine: str = DEFAULT_STRENGTH,
-            path: str | os.PathLike[str] | None = None) -> "GameSession":
+            path: str | os.PathLike[str] | None = None,
+            engine_seats: EngineSeats | None = None) -> _S:
         """A new deal (seeded; default a fresh seed) against the engine at ``engine``
         strength in every seat but ``human`` (1-based)."""
         if engine not in ENGINE_STRENGTHS:
@@ -170,12 +128,12 @@ class GameSession:
         start = new_game(players, rules or Rules(), seed=seed)
         g = Game.from_play(start, [], me=human)
         g = replace(g, engine=(tuple(s for s in range(players) if s != human - 1), engine))
-        return cls(g, path, seed=0)
+        return cls(g, path, seed=0, engine_seats=engine_seats)
 
     @classmethod
-    def follow(cls, players: int, trump: str, deal: str, me: int = 1,
+    def follow(cls: type[_S], players: int, trump: str, deal: str, me: int = 1,
                attacker: int | None = None, rules: Rules | str | None = None,
-               path: str | os.PathLike[str] | None = None, seed: int = 0) -> "GameSession":
+               path: str | os.PathLike[str] | None = None, seed: int = 0) -> _S:
         """A game at a real table followed from seat ``me`` (1-based): its dealt
         cards, the face-up trump card (the suit when the deal leaves no pile),
         the seat that leads the first bout (R6)."""
@@ -188,10 +146,10 @@ class GameSession:
         return cls(Game.parse("\n".join(lines)), path, seed)
 
     @classmethod
-    def load(cls, text: str, path: str | os.PathLike[str] | None = None,
-             seed: int = 0) -> "GameSession":
+    def load(cls: type[_S], text: str, path: str | os.PathLike[str] | None = None,
+             seed: int = 0, engine_seats: EngineSeats | None = None) -> _S:
         """A session that goes on from a record's text (and saves to ``path``)."""
-        return cls(Game.parse(text), path, seed)
+        return cls(Game.parse(text), path, seed, engine_seats=engine_seats)
 
     # ------------------------------------------------------------ state
     @property
@@ -309,12 +267,13 @@ class GameSession:
             deck = self.game.rules.deck
             # cards of his hand before the draw are a move typed too soon, not a draw
             own = self.state.hands[self.game.me] & ~self._replay().draw_known
-            if _all_cards(words, deck) and not any(
+            if all_cards(words, deck) and not any(
                     own >> parse_card(c, deck) & 1 for c in re.split(r"[\s,]+", words) if c):
                 return self.draw(words)
             raise MoveError(f"first the {due} card(s) seat {self.me} drew (R17), "
-                            f"e.g. `{_example_draw(due)}`")
-        token = self._resolve(words)
+                            f"e.g. `{example_draw(due)}`")
+        token = resolve(words, self.state, self.game.rules.deck, self.game.me,
+                        self.game.engine is not None, self._try)
         return self._play_token(token)
 
     def enter_line(self, line: str) -> list[Accepted]:
@@ -386,26 +345,29 @@ class GameSession:
             raise MoveError("nothing to undo")
         return gone
 
-    def engine_move(self, policy: Any = None) -> Accepted:
+    def engine_move(self, engine: EngineSeat | None = None) -> Accepted:
         """Play the engine's move for the seat to move (an engine seat), chosen from
-        that seat's view only (:func:`solver.play.match.choose_move`); its random
-        generator is seeded by the deal and the move number, so a game replays."""
+        that seat's view only (:class:`EngineSeat`: the session's, or ``engine``); its
+        random generator is seeded by the deal and the move number, so a game replays."""
         t = self.turn()
         if t.seat is None:
             raise MoveError("the game is over")
         seat = t.seat - 1
-        if policy is None:
+        if engine is None:
             if not t.engine:
                 raise MoveError(f"seat {t.seat} is not played by the engine")
-            if self._policy is None:
+            if self._engine is None:
                 assert self.strength is not None
-                self._policy = make_policy(self.strength)
-            policy = self._policy
+                if self._engine_seats is None:
+                    raise OptionError("engine_seats: this session was given no engine to play "
+                                      "its seats (solver.GameSession comes with the engine's)")
+                self._engine = self._engine_seats(self.strength)
+            engine = self._engine
         tracker = PublicTracker(self.game.start())
         for _, m in self._replay().moves:
             tracker.play(m)
         rng = random.Random(f"engine:{self._fingerprint()}:{len(self.entries)}")
-        move = choose_move(policy, tracker, seat, rng)
+        move = engine.move(tracker, seat, rng)
         n = len(self.entries)
         acc = self._play_token(f"{t.seat}:{move}")
         return replace(acc, told=tuple(self.told(n)))
@@ -593,6 +555,5 @@ class GameSession:
         return passed if r.draw_due else []
 
 
-
-__all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "GameSession", "OnlyMove", "Turn",
-           "default_record_path", "split_entries"]
+__all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "EngineSeat", "EngineSeats", "GameSession",
+           "OnlyMove", "Turn"]

@@ -29,7 +29,8 @@ from solver.game.moves import Move
 from solver.game.outcome import outcome_info
 from solver.games import Game
 from solver.games.review import review
-from solver.games.session import GameSession, OnlyMove
+from solver.games.session import OnlyMove
+from solver.play.seats import GameSession
 from solver.puzzles import train
 from solver.puzzles.collection import find_puzzle, load_all
 from solver.web.board import board_view, move_view
