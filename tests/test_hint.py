@@ -15,7 +15,7 @@ from solver.game.moves import Move
 from solver.game.value import Value
 from solver.hints import (DEFAULT_SAMPLES, DEFAULT_SAMPLES_MULTI, HintConfig, default_samples,
                           evaluate_deal, hint, hint_knowledge)
-from solver.hints.advise import aggregate
+from solver.hints.ranking import aggregate
 from solver.hints.knowledge import PublicTracker, knowledge_of, seat_view
 from solver.hints.stats import wilson
 from solver.search import Solver
