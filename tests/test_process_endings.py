@@ -310,12 +310,12 @@ def test_a_200kb_token_is_cut_and_workers_are_capped(tmp_path):
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_while_the_command_line_loads_is_answered(sig, code):
     """The signal lands exactly while the command line is being imported."""
-    prog = ("import os, sys; from solver.cli import launch\n"
-            "load = launch.importlib.import_module\n"
+    prog = ("import os, sys; from solver.cli import entry\n"
+            "load = entry.importlib.import_module\n"
             "def loading(name):\n"
             f"    os.kill(os.getpid(), {int(sig)}); return load(name)\n"
-            "launch.importlib.import_module = loading\n"
-            f"sys.argv = ['durak', 'solve', {SIMPLE!r}, '--json']; launch.run()\n")
+            "entry.importlib.import_module = loading\n"
+            f"sys.argv = ['durak', 'solve', {SIMPLE!r}, '--json']; entry.run()\n")
     r = subprocess.run([sys.executable, "-c", prog], text=True, capture_output=True, env=ENV,
                        cwd=ROOT, timeout=60, preexec_fn=as_at_a_terminal)
     assert r.returncode == code, r.stderr
@@ -339,17 +339,17 @@ def test_a_signal_inside_importlibs_module_lock_callback_is_not_swallowed(sig, c
     """A KeyboardInterrupt raised in a weak-reference callback is only printed as
     "Exception ignored" by Python: the Ctrl-C was lost and the search ran its whole
     budget (exit 3).  The signal is deferred to the first safe point: 130 (143)."""
-    prog = ("import os, sys, weakref; from solver.cli import launch\n"
+    prog = ("import os, sys, weakref; from solver.cli import entry\n"
             f"ns = {{'SIG': {int(sig)}}}\n"
             f"exec(compile({_IMPORTLIB_CALLBACK!r}, '<frozen importlib._bootstrap>', 'exec'), ns)\n"
-            "load = launch.importlib.import_module\n"
+            "load = entry.importlib.import_module\n"
             "class ModuleLock: pass\n"
             "def loading(name):\n"
             "    lock = ModuleLock(); ref = weakref.ref(lock, ns['callback']); del lock\n"
             "    return load(name)\n"
-            "launch.importlib.import_module = loading\n"
+            "entry.importlib.import_module = loading\n"
             f"sys.argv = ['durak', 'solve', {SLOW_3P!r}, '--hero', '1', '--json', "
-            "'--max-time', '5']; launch.run()\n")
+            "'--max-time', '5']; entry.run()\n")
     r = subprocess.run([sys.executable, "-c", prog], text=True, capture_output=True, env=ENV,
                        cwd=ROOT, timeout=60, preexec_fn=as_at_a_terminal)
     assert r.returncode == code, r.stderr
@@ -368,12 +368,12 @@ def test_only_importlibs_frames_defer_a_signal():
 
 
 def test_the_launcher_loads_nothing_slow_before_its_handlers():
-    prog = ("import sys; before = set(sys.modules); import solver.cli.launch; "
+    prog = ("import sys; before = set(sys.modules); import solver.cli.entry; "
             "print(' '.join(sorted(set(sys.modules) - before)))")
     r = subprocess.run([sys.executable, "-S", "-c", prog], text=True, capture_output=True,
                        cwd=ROOT, timeout=60)
     loaded = set(r.stdout.split())
-    assert {"solver", "solver.cli", "solver.cli.launch"} <= loaded, r.stderr
+    assert {"solver", "solver.cli", "solver.cli.entry", "solver.cli.launch"} <= loaded, r.stderr
     assert not loaded & {"typing", "json", "click", "rich", "solver.cli.app", "solver.errors"}
 
 
