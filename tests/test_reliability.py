@@ -176,7 +176,7 @@ def test_ctrl_c_while_a_subcommand_is_loaded_prints_json_and_exits_130(monkeypat
     # the group imports a subcommand's module on first use; Ctrl-C then is no "Aborted!"
     def stopped(name):
         raise KeyboardInterrupt
-    monkeypatch.setitem(app.COMMANDS, "slow-to-load", "solver.cli.not_yet_loaded")
+    monkeypatch.setitem(app.COMMANDS, "slow-to-load", ("solver.cli.not_yet_loaded", "command"))
     monkeypatch.setattr(app.importlib, "import_module", stopped)
     res = run("slow-to-load", SIMPLE, "--json")
     assert res.exit_code == 130, res.output

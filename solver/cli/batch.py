@@ -12,7 +12,6 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.text import Text
 
 from solver.batch.lines import TASKS, BatchOptions, BatchSummary, id_key, ids_in, read_items, run_batch
-from solver.cli.app import main
 from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, fail, handles_errors,
                                read_input, stderr_console)
 from solver.cli.hint import MAX_SAMPLES
@@ -41,7 +40,7 @@ def _read_lines(path: str) -> list[str]:
     return text.splitlines()
 
 
-@main.command("batch")
+@click.command("batch")
 @click.argument("task", type=click.Choice(list(TASKS)))
 @click.argument("infile", metavar="IN")
 @click.option("--out", "-o", "outfile", default="-", show_default=True,

@@ -17,7 +17,6 @@ from typing import Callable, TypeVar
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import handles_errors, read_game_text
 from solver.cli.hint import MAX_SAMPLES
 from solver.cli.prompt import GamePrompt
@@ -29,7 +28,7 @@ from solver.games.session import GameSession
 from solver.notation.people import drop_rule_ids, people_text, symbols_wanted
 
 
-@main.command("game")
+@click.command("game")
 @click.argument("game", required=False)
 @click.option("--resume", "resume", default=None, metavar="FILE",
               help="Go on with the record FILE (saved by an earlier `durak game`), in it.")

@@ -6,7 +6,6 @@ import sys
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import ExitCode, ProgressBar, emit_json, handles_errors, stdout_console
 from solver.cli.match import print_match
 from solver.game.rules import parse_rules
@@ -16,7 +15,7 @@ from solver.learn.train import TrainSpec, train
 from solver.play.match import MatchSpec, match
 
 
-@main.group("learn")
+@click.group("learn")
 def learn_group() -> None:
     """The learned playout policy: self-play data, training, evaluation (docs/learn.md)."""
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                read_input, stdout_console)
 from solver.errors import OptionError
@@ -34,7 +33,7 @@ class PolicyName(click.Choice):
 MODEL_POLICIES = ("hint-learn", "hint-fast-learn", "learned")
 
 
-@main.command("match")
+@click.command("match")
 @click.option("--a", "a", type=PolicyName(POLICY_NAMES), required=True,
               help="Policy A (hint-learn=FILE etc.: with that model file).")
 @click.option("--b", "b", type=PolicyName(POLICY_NAMES), required=True,
@@ -131,7 +130,7 @@ def print_match(obj: dict) -> None:
 MAX_MATCH_JSON_BYTES = 64 * 1024 * 1024
 
 
-@main.command("compare")
+@click.command("compare")
 @click.argument("first", metavar="MATCH1.json")
 @click.argument("second", metavar="MATCH2.json")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

@@ -15,7 +15,6 @@ import sys
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import handles_errors, read_game_text
 from solver.cli.hint import MAX_SAMPLES
 from solver.cli.prompt import GamePrompt
@@ -26,7 +25,7 @@ from solver.games.session import DEFAULT_STRENGTH, ENGINE_STRENGTHS
 from solver.play.seats import GameSession
 
 
-@main.command("play")
+@click.command("play")
 @click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True,
               help="Players at the table (you and the engine's seats).")
 @click.option("--rules", default="", help="Rule options, e.g. transfer,trump_swap.")

@@ -14,7 +14,6 @@ import click
 from rich.progress import Progress
 from rich.table import Table
 
-from solver.cli.app import main
 from solver.cli.common import (ExitCode, emit_json, handles_errors, outcome_text, stderr_console,
                                stdout_console)
 from solver.errors import Interrupted, MoveError, OptionError
@@ -97,7 +96,7 @@ def describe(state: GameState, move: Move) -> str:
 
 # --------------------------------------------------------------- the group
 
-@main.group("puzzle")
+@click.group("puzzle")
 @click.option("--dir", "directory", type=click.Path(file_okay=False), default=None,
               help="Directory of collections (default: the shipped puzzles/, or $DURAK_PUZZLES).")
 @click.option("--backend", type=click.Choice(["core", "reference"]), default=None,

@@ -6,7 +6,6 @@ import re
 import click
 from rich.text import Text
 
-from solver.cli.app import main
 from solver.cli.common import (emit_json, handles_errors, load_position, outcome_info,
                                stdout_console)
 from solver.errors import HiddenCardsError
@@ -114,7 +113,7 @@ def _moves_lines(state: GameState, symbols: bool = False) -> list[Text]:
     return [head.append(" ".join(move_text(m, symbols) for m in moves))]
 
 
-@main.command("show")
+@click.command("show")
 @click.argument("position")
 @click.option("--pretty/--ascii", default=True, show_default=True,
               help="Suit symbols and colours, or plain ASCII card names.")
