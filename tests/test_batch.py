@@ -13,13 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from solver.batch.lines import BatchOptions, done_ids, read_items, run_batch
-from solver.policy.bots import GreedyPolicy
 from solver.cli import main
-from solver.run.executor import Executor
 from solver.game.deal import deal_endgame, new_game
 from solver.games import Game
-from solver.play.match import play_game
 from solver.notation import format_position, position_to_json
+from solver.play.match import play_game
+from solver.policy.bots import GreedyPolicy
+from solver.run.executor import Executor
 
 HIDDEN = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; out 7S 8S 9S TS JS 6H 7H "
           "8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")

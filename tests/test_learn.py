@@ -27,7 +27,6 @@ from builders import state
 from click.testing import CliRunner
 from solver_positions import OPTION_SETS
 
-from solver.policy.bots import greedy_move
 from solver.cli import main
 from solver.errors import OptionError
 from solver.game import movegen as engine
@@ -38,11 +37,12 @@ from solver.game.rules import Rules, parse_rules
 from solver.hints import HintConfig, hint
 from solver.hints.evaluate import _Evaluator
 from solver.hints.knowledge import knowledge_of
-from solver.policy.features import (NFEATURES, OFFSETS, ROLE_DEFEND, ROLE_LEAD, ROLE_THROW,
-                                   Decision, decision_features, deck_mask, move_features)
 from solver.learn.generate import GenSpec, generate, play_game, read_shards, shard_path
-from solver.policy.model import SHIPPED, LinearModel, load_model, parse_model
 from solver.play.match import MatchSpec, make_policy, play_match_game
+from solver.policy.bots import greedy_move
+from solver.policy.features import (NFEATURES, OFFSETS, ROLE_DEFEND, ROLE_LEAD, ROLE_THROW,
+                                    Decision, decision_features, deck_mask, move_features)
+from solver.policy.model import SHIPPED, LinearModel, load_model, parse_model
 from solver.search.native import core, load
 
 RULE_SETS = OPTION_SETS + [Rules(teams=True), Rules(teams=True, transfer=True,

@@ -16,7 +16,6 @@ import pytest
 from builders import state
 from click.testing import CliRunner
 
-from solver.policy.bots import RandomPolicy, greedy_move
 from solver.cli import main
 from solver.errors import OptionError
 from solver.game.cards import bit, deck_mask
@@ -27,6 +26,7 @@ from solver.games import Game
 from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import PublicTracker, seat_view
 from solver.play.match import HintPolicy, make_policy, play_game
+from solver.policy.bots import RandomPolicy, greedy_move
 
 
 def _with_out(s):

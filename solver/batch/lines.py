@@ -35,8 +35,8 @@ from typing import Any, Callable, Iterable, Protocol
 
 from solver.batch.answers import Answer, analyse_answer, hint_answer, review_answer, solve_answer
 from solver.errors import DurakError, OptionError, shorten
-from solver.run.executor import Executor, chunk_size, chunked, worker_cache
 from solver.jsonin import NumberTooLong, loads
+from solver.run.executor import Executor, chunk_size, chunked, worker_cache
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
 
 #: The exit codes an item's error object carries (as the commands' exit codes).

@@ -11,7 +11,8 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
                            TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
-from solver.batch.lines import TASKS, BatchOptions, BatchSummary, id_key, ids_in, read_items, run_batch
+from solver.batch.lines import (TASKS, BatchOptions, BatchSummary, id_key, ids_in, read_items,
+                                run_batch)
 from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, fail, handles_errors,
                                read_input, stderr_console)
 from solver.cli.hint import MAX_SAMPLES

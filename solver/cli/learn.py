@@ -10,9 +10,9 @@ from solver.cli.common import ExitCode, ProgressBar, emit_json, handles_errors, 
 from solver.cli.match import print_match
 from solver.game.rules import parse_rules
 from solver.learn.generate import GenSpec, generate, shard_path
-from solver.policy.model import load_model
 from solver.learn.train import TrainSpec, train
 from solver.play.match import MatchSpec, match
+from solver.policy.model import load_model
 
 
 @click.group("learn")

@@ -13,9 +13,9 @@ from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.jsonin import NumberTooLong, loads
 from solver.play.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
-                          paired)
-from solver.run.outfile import write_whole
+                               paired)
 from solver.play.sprt import parse_sprt
+from solver.run.outfile import write_whole
 
 
 class PolicyName(click.Choice):

@@ -49,17 +49,17 @@ from dataclasses import replace
 from itertools import islice
 from typing import Any, Callable, Iterator, Sequence
 
-from solver.policy.bots import greedy_move
 from solver.errors import Interrupted, OptionError, PositionError
-from solver.run.executor import Executor, chunk_size
 from solver.game.movegen import legal_moves
 from solver.game.state import GameState
 from solver.hints.evaluate import HintConfig, _Evaluator, evaluate_chunk
 from solver.hints.inference import NoisyGreedy, OpponentModel, deal_weights, log_likelihood
 from solver.hints.knowledge import Knowledge, Observation, knowledge_of
-from solver.hints.ranking import HintMove, HintResult, Kept, keep_default, aggregate
+from solver.hints.ranking import HintMove, HintResult, Kept, aggregate, keep_default
 from solver.hints.sampler import Sampler
 from solver.notation import parse_position
+from solver.policy.bots import greedy_move
+from solver.run.executor import Executor, chunk_size
 
 #: Deals per hint with two players, for `durak hint` and the match bot alike.
 #: With the tree search a deal's scores are noisy means, so more deals pay up to

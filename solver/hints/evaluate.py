@@ -29,14 +29,14 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from solver.errors import BudgetExceeded, OptionError
-from solver.run.executor import worker_cache
 from solver.game.cards import count
 from solver.game.movegen import play
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.hints.playout import PLAYOUT_LIMIT, playout
-from solver.policy.model import core_model
 from solver.notation import format_position
+from solver.policy.model import core_model
+from solver.run.executor import worker_cache
 from solver.search import Solver
 from solver.search.native import core, pile_order
 

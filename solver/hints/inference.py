@@ -53,12 +53,12 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Protocol, Sequence
 
-from solver.policy.bots import greedy_move
 from solver.errors import OptionError
 from solver.game.movegen import legal_moves
 from solver.game.moves import Kind, Move
 from solver.game.state import GameState, Phase
 from solver.hints.knowledge import Observation, PublicTracker
+from solver.policy.bots import greedy_move
 
 #: The noisy-greedy model's epsilon, fitted by maximum likelihood on the
 #: decisions of hint-vs-greedy games (docs/hint.md, "Inference from the

@@ -34,13 +34,13 @@ from dataclasses import dataclass, replace
 from math import comb
 from typing import Iterable, Sequence
 
-from solver.policy.bots import BIG_PILE, HIGH_TRUMP_RANK, card_cost, throws_it
 from solver.errors import PositionError
 from solver.game.cards import (SUIT_MASK, beaters, bit, cards_by_rank, cards_of, count, deck_mask,
                                format_cards, rank_of, ranks_in)
 from solver.game.movegen import apply_move, play
 from solver.game.moves import Kind, Move
 from solver.game.state import GameState
+from solver.policy.bots import BIG_PILE, HIGH_TRUMP_RANK, card_cost, throws_it
 
 
 @dataclass(frozen=True)

@@ -40,18 +40,18 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from solver.policy.bots import greedy_move
 from solver.errors import OptionError
-from solver.run.executor import Executor
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.rules import parse_rules
 from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import PublicTracker
 from solver.jsonin import NumberTooLong, loads
+from solver.notation import format_position
+from solver.policy.bots import greedy_move
 from solver.policy.features import MAX_ACTIVE, NFEATURES, decision_features
 from solver.policy.model import load_model
-from solver.notation import format_position
+from solver.run.executor import Executor
 from solver.run.outfile import whole_file, write_whole
 
 #: A game longer than this many moves is cut (R23, as solver.play.match.MAX_MOVES).

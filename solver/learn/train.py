@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from solver.errors import OptionError
-from solver.policy.features import MAX_ACTIVE, NFEATURES
 from solver.learn.generate import read_shards
+from solver.policy.features import MAX_ACTIVE, NFEATURES
 from solver.policy.model import LinearModel
 
 _np: Any

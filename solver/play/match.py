@@ -24,9 +24,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from solver.policy.bots import GreedyPolicy, Policy, RandomPolicy
 from solver.errors import OptionError
-from solver.run.executor import Executor, chunk_size, chunked
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
@@ -36,8 +34,10 @@ from solver.games import Game
 from solver.hints import HintConfig, default_samples, hint_knowledge
 from solver.hints.knowledge import HandFact, Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
-from solver.policy.model import load_model
 from solver.play.sprt import Sprt, SprtState
+from solver.policy.bots import GreedyPolicy, Policy, RandomPolicy
+from solver.policy.model import load_model
+from solver.run.executor import Executor, chunk_size, chunked
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
 MAX_MOVES = 4000

@@ -23,9 +23,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from solver.policy.bots import greedy_move
 from solver.errors import BudgetExceeded, Interrupted, OptionError
-from solver.run.executor import Executor, chunked
 from solver.game.cards import DECK_LOW_RANK, cards_of, count, deck_mask, make_card
 from solver.game.deal import hands_of_sizes, new_game
 from solver.game.movegen import legal_moves, play
@@ -34,7 +32,9 @@ from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.game.value import Value
 from solver.notation import format_position
+from solver.policy.bots import greedy_move
 from solver.puzzles.collection import TASK_VALUES, Collection, Puzzle, winning_set
+from solver.run.executor import Executor, chunked
 from solver.search import Solver
 
 #: Candidate positions tried per puzzle asked for when ``GenOptions.tries`` is 0.  About

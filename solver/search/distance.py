@@ -12,6 +12,7 @@ import time
 from solver._core import CState
 from solver.search.prover import UNLIM, Prover, Stopped, final_value
 
+
 class Walk:
     """An upward distance walk (:meth:`Prover._distance`) that two
     threads share, in one table: each walker takes the next limit not yet

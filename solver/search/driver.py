@@ -25,6 +25,7 @@ from solver.search.prover import PARALLEL_FROM, PREDICT_LEAN, UNLIM, Aborted, St
 from solver.search.result import MoveValue, SolveResult, on_hero_side, rank_moves, rank_partial
 from solver.search.variation import Variation
 
+
 class CoreBackend(MoveAnalysis, Variation):
     """Values, distances and variations from the core's boolean searches.
 
