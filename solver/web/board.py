@@ -12,14 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from solver.game.outcome import outcome_info, phase_name, seat_roles
-from solver.cli.show import show_json
 from solver.errors import HiddenCardsError, IllegalMoveError, MoveError
 from solver.game.cards import SUIT_SYMBOLS, SUITS, card_name, cards_of, sorted_for_display
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import Kind, Move, parse_move_with_seat
 from solver.game.state import NO_COVER, GameState, Phase
 from solver.notation import format_position
-from solver.notation.position import Position
+from solver.notation.position import Position, show_json
 
 #: The most moves one request may walk (a whole game is far fewer).
 MAX_LINE = 1000
