@@ -8,7 +8,7 @@ imports its own ``solver`` package: ``PYTHONPATH`` is its tree), and gives
 both the same work in the same order, so that whatever the host does hits
 both alike:
 
-* ``match``: the same seeded deals (``solver.match.play_match_game``: each
+* ``match``: the same seeded deals (``solver.play.match.play_match_game``: each
   deal from every seat), the two runners side by side, one core each.  A
   deal's score is A's mean over its seats (win 1, draw 1/2, loss 0); the
   report is each side's share of decided games with its Wilson interval,
@@ -52,11 +52,11 @@ Z95 = 1.959964
 #: What a runner runs: JSON jobs on stdin, one JSON answer per line on stdout.
 RUNNER = r'''
 import json, random, sys, time
-from solver.match import MatchSpec, play_match_game, make_policy
+from solver.play.match import MatchSpec, play_match_game, make_policy
 from solver.game.rules import parse_rules
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
-from solver.bots import greedy_move
+from solver.policy.bots import greedy_move
 from solver.hints.knowledge import PublicTracker
 
 cache = {}
@@ -90,7 +90,7 @@ for line in sys.stdin:
             t.play(greedy_move(t.state))
         pol = make_policy(job["policy"], job.get("hint_samples"), job.get("hint_time"))
         rng = random.Random(f"ab:{job['index']}")
-        from solver.match import choose_move
+        from solver.play.match import choose_move
         t0 = time.perf_counter()
         mv = choose_move(pol, t, 0, rng)
         dt = time.perf_counter() - t0

@@ -23,7 +23,6 @@ import random
 import statistics
 import time
 
-from solver.bots import greedy_move
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.rules import parse_rules
@@ -31,6 +30,7 @@ from solver.hints import default_samples
 from solver.hints.advise import hint_knowledge
 from solver.hints.knowledge import PublicTracker
 from solver.hints.sampler import Sampler
+from solver.policy.bots import greedy_move
 
 
 def decisions(players: int, rules: str, games: int, seat: int = 0):

@@ -104,8 +104,8 @@ cdef enum PlayoutEnd:
 
 # ------------------------------------------------------------------ learned playout policy (learn.pxi)
 cdef enum LearnConst:
-    LF_TEMPLATES = 13        # feature templates (solver.learn.features.TEMPLATES)
-    LF_NFEATURES = 2272      # binary features in all (solver.learn.features.NFEATURES)
+    LF_TEMPLATES = 13        # feature templates (solver.policy.features.TEMPLATES)
+    LF_NFEATURES = 2272      # binary features in all (solver.policy.features.NFEATURES)
 
 
 # ------------------------------------------------------------------ structs
@@ -239,7 +239,7 @@ ctypedef struct CoverPlan:
 
 ctypedef struct LfCtx:
     # One decision from the mover's view, what every move's features share
-    # (learn.pxi, the twin of solver.learn.features.Decision).
+    # (learn.pxi, the twin of solver.policy.features.Decision).
     int mover           # the seat to move
     int players         # seats at the table (out ones included)
     int ps              # pile stage 0-4 (features.pile_stage)
@@ -255,7 +255,7 @@ ctypedef struct LfCtx:
 
 
 ctypedef struct LModel:
-    # A linear move-scoring model (solver.learn.model): a move's score is the
+    # A linear move-scoring model (solver.policy.model): a move's score is the
     # sum of the weights of its active features.
     int nfeat           # number of weights (LF_NFEATURES)
     double* w           # the weights, owned by the PolicyModel

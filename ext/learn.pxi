@@ -1,7 +1,7 @@
 # Included from _core.pyx after playout.pxi: the learned playout policy.
 """The features of a decision and a linear move-scoring model over them, in C.
 
-The twin of :mod:`solver.learn.features` (the readable reference, which
+The twin of :mod:`solver.policy.features` (the readable reference, which
 documents every template) over the bitmask state :c:type:`St`:
 ``lf_context`` gathers what the moves of one decision share (the mover's
 hand, the cards it has not seen, the pile stage, ...), ``lf_move`` lists one
@@ -16,7 +16,7 @@ discards, nothing -- they are the deck less the hands, the table and the
 rest of the pile (``Ctx.pile_cards``), so a state must have a known pile.
 ``tests/test_learn.py`` holds the fields and the indices equal to the
 reference's on thousands of states, and the scores equal to
-:func:`solver.learn.model.LinearModel.scores` to 1e-9.
+:func:`solver.policy.model.LinearModel.scores` to 1e-9.
 """
 from libc.math cimport exp
 
@@ -237,7 +237,7 @@ cdef int lm_choose(Ctx* c, St* s, Mv* ms, int n, int8_t* order, int norder, LMod
 
 
 cdef class PolicyModel:
-    """A linear move-scoring model loaded into the core (``solver.learn.model``
+    """A linear move-scoring model loaded into the core (``solver.policy.model``
     builds it from a model file): ``PolicyModel(weights, temp=0.0)``."""
 
     def __cinit__(self):
@@ -269,7 +269,7 @@ cdef class PolicyModel:
         return self.m.temp
 
 
-#: The core's number of features (the twin of solver.learn.features.NFEATURES).
+#: The core's number of features (the twin of solver.policy.features.NFEATURES).
 NFEATURES = LF_NFEATURES
 
 

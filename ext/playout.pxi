@@ -2,7 +2,7 @@
 """The greedy player (docs/hint.md, "The greedy player") over the core's
 move list, and playouts that finish a fully known game with it in every seat.
 
-This is a port of :func:`solver.bots.greedy_move` and
+This is a port of :func:`solver.policy.bots.greedy_move` and
 :func:`solver.hint.playout`; ``tests/test_playout_core.py`` holds the port to
 the same move and the same playout result on thousands of states.  Two things
 the bitmask state :c:type:`St` does not keep are supplied by the caller:

@@ -41,9 +41,9 @@ _HOMES = {
     "solver.game.value": ("Value",),
     "solver.games": ("Game",),
     "solver.games.review": ("Review", "review"),
-    "solver.games.session": ("GameSession",),
     "solver.hints": ("HintConfig", "HintResult", "hint"),
     "solver.notation": ("Position", "format_position", "parse_position"),
+    "solver.play.seats": ("GameSession",),
     "solver.search": ("MoveValue", "Solver", "SolveResult", "analyse", "solve"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
@@ -80,7 +80,7 @@ if TYPE_CHECKING:  # the names as type checkers and editors see them
     from solver.game.value import Value
     from solver.games import Game
     from solver.games.review import Review, review
-    from solver.games.session import GameSession
     from solver.hints import HintConfig, HintResult, hint
     from solver.notation import Position, format_position, parse_position
+    from solver.play.seats import GameSession
     from solver.search import MoveValue, Solver, SolveResult, analyse, solve

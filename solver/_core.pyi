@@ -279,12 +279,12 @@ def deal_hands(
     ``parts`` None when every one of ``tries`` attempts broke a fact."""
 
 # ------------------------------------------------------------------ learn.pxi
-#: The core's number of features (solver.learn.features.NFEATURES).
+#: The core's number of features (solver.policy.features.NFEATURES).
 NFEATURES: int
 
 @disjoint_base
 class PolicyModel:
-    """A linear move-scoring model loaded into the core (solver.learn.model)."""
+    """A linear move-scoring model loaded into the core (solver.policy.model)."""
 
     nfeat: int
     def __init__(self, weights: list[float], temp: float = 0.0) -> None: ...
@@ -292,7 +292,7 @@ class PolicyModel:
     def temp(self) -> float: ...
 
 class _DecisionFields(TypedDict):
-    """What ``decision_fields()`` returns (solver.learn.features.Decision's fields)."""
+    """What ``decision_fields()`` returns (solver.policy.features.Decision's fields)."""
 
     mover: int
     players: int

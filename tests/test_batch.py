@@ -12,14 +12,14 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from solver.batch import BatchOptions, done_ids, read_items, run_batch
-from solver.bots import GreedyPolicy
+from solver.batch.lines import BatchOptions, done_ids, read_items, run_batch
 from solver.cli import main
-from solver.executor import Executor
 from solver.game.deal import deal_endgame, new_game
 from solver.games import Game
-from solver.match import play_game
 from solver.notation import format_position, position_to_json
+from solver.play.match import play_game
+from solver.policy.bots import GreedyPolicy
+from solver.run.executor import Executor
 
 HIDDEN = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; out 7S 8S 9S TS JS 6H 7H "
           "8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
@@ -166,7 +166,7 @@ class _FirstJobStuck(Executor):
 def test_lines_held_behind_a_slow_chunk_are_bounded(lines):
     """A slow first chunk lets at most AHEAD_PER_WORKER chunks a worker finish
     ahead of it (their lines wait in memory), and the output is still in order."""
-    from solver.batch import AHEAD_PER_WORKER
+    from solver.batch.lines import AHEAD_PER_WORKER
     ex = _FirstJobStuck(2)
     out = io.StringIO()
     items = read_items(lines[:60] * 2)

@@ -6,13 +6,13 @@ import random
 import pytest
 from builders import state
 
-from solver.bots import GreedyPolicy, Policy, RandomPolicy, greedy_move, make_policy
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import Kind, Move
 from solver.game.rules import parse_rules
 from solver.hints.knowledge import PublicTracker
-from solver.match import MatchSpec, match
+from solver.play.match import MatchSpec, match
+from solver.policy.bots import GreedyPolicy, Policy, RandomPolicy, greedy_move, make_policy
 
 
 def test_policies_follow_the_protocol():

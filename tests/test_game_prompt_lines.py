@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from solver.cli.prompt import GamePrompt
 from solver.games import Game
-from solver.games.session import GameSession
+from solver.play.seats import GameSession
 
 #: What a player may type: a move of the turn (by its place in the legal list),
 #: a card or word that may be wrong, a command, or a Ctrl-C.

@@ -9,7 +9,6 @@ import pytest
 from click.testing import CliRunner
 
 import solver
-from solver.bots import GreedyPolicy, RandomPolicy
 from solver.cli import main
 from solver.errors import RecordError
 from solver.game.deal import new_game
@@ -17,7 +16,8 @@ from solver.game.rules import parse_rules
 from solver.games import Game
 from solver.hints import hint_knowledge
 from solver.hints.knowledge import PublicTracker
-from solver.match import MatchSpec, play_game, play_match_game
+from solver.play.match import MatchSpec, play_game, play_match_game
+from solver.policy.bots import GreedyPolicy, RandomPolicy
 
 #: (players, rules) of the seeded games: 2-6 players and several options.
 SETUPS = [

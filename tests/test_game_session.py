@@ -11,16 +11,17 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from solver.bots import GreedyPolicy
 from solver.errors import DurakError
 from solver.game.cards import card_name, cards_of
 from solver.game.deal import new_game
 from solver.game.rules import parse_rules
 from solver.games import Game
+from solver.games.readings import split_entries
 from solver.games.review import review
-from solver.games.session import GameSession, split_entries
 from solver.hints import HintResult
-from solver.match import play_game
+from solver.play.match import play_game
+from solver.play.seats import GameSession
+from solver.policy.bots import GreedyPolicy
 
 RULES = ["", "transfer", "throw_in=neighbours", "trump_swap,transfer_by_trump_show",
          "first_out_wins", "deck=24", "first_bout_limit=5", "teams=2v2"]

@@ -16,7 +16,6 @@ import pytest
 from builders import cards, state
 from solver_positions import NEIGHBOUR_RULES, deal_few_ranks, f15_position, neighbour_move
 
-from solver.bots import greedy_move
 from solver.game.cards import count
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves, play
@@ -25,8 +24,9 @@ from solver.game.rules import parse_rules
 from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import HandFact, PublicTracker, agrees_with, facts_likelihood
 from solver.hints.sampler import Sampler, consistent
-from solver.match import HintPolicy, make_policy, play_game
 from solver.notation import parse_position
+from solver.play.match import HintPolicy, make_policy, play_game
+from solver.policy.bots import greedy_move
 
 
 def followed_games(players: int, rules: str, seeds, greedy_share: float = 0.7):

@@ -6,7 +6,6 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from solver.bots import greedy_move
 from solver.cli import main
 from solver.game.cards import deck_mask
 from solver.game.deal import new_game
@@ -15,9 +14,10 @@ from solver.game.moves import Move
 from solver.game.value import Value
 from solver.hints import (DEFAULT_SAMPLES, DEFAULT_SAMPLES_MULTI, HintConfig, default_samples,
                           evaluate_deal, hint, hint_knowledge)
-from solver.hints.advise import aggregate
 from solver.hints.knowledge import PublicTracker, knowledge_of, seat_view
+from solver.hints.ranking import aggregate
 from solver.hints.stats import wilson
+from solver.policy.bots import greedy_move
 from solver.search import Solver
 from solver.search.result import MoveValue, SolveResult
 

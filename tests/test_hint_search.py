@@ -20,7 +20,7 @@ from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.hints import MAX_UCT_ITERS, HintConfig, evaluate_deal, hint, hint_knowledge
 from solver.hints.knowledge import knowledge_of
-from solver.match import make_policy
+from solver.play.match import make_policy
 
 POS = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; "
        "out 7S 8S 9S TS JS 6H 7H 8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")

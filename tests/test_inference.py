@@ -13,19 +13,19 @@ import random
 import pytest
 from builders import after, state
 
-from solver.bots import GreedyPolicy, RandomPolicy, greedy_move
 from solver.game.cards import bit, count
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.moves import PASS, Move
 from solver.game.rules import parse_rules
 from solver.hints import hint_knowledge
-from solver.hints.advise import _keep_default, aggregate
 from solver.hints.inference import (EPSILON, NoisyGreedy, deal_weights, fit_epsilon,
                                     game_decisions, kish, log_likelihood)
 from solver.hints.knowledge import Observation, PublicTracker, public_state
+from solver.hints.ranking import aggregate, keep_default
 from solver.hints.sampler import Sampler
-from solver.match import HintPolicy, MatchSpec, make_policy, match, play_game
+from solver.play.match import HintPolicy, MatchSpec, make_policy, match, play_game
+from solver.policy.bots import GreedyPolicy, RandomPolicy, greedy_move
 
 #: Floor of a log-likelihood when averaging (a deal made impossible by F2 is -inf).
 FLOOR = -30.0
@@ -288,7 +288,7 @@ def test_weighted_aggregation_is_the_weighted_average():
     # a zero-weight deal cannot make the greedy move look dominated
     ranked = aggregate(moves, scores, False, moves[0], margins, True, (0.0, 0.5, 0.5))
     assert ranked[0].move == "7S"
-    kept, why = _keep_default(ranked, moves, scores, margins, moves[0], 1.0, True,
+    kept, why = keep_default(ranked, moves, scores, margins, moves[0], 1.0, True,
                               (0.0, 0.5, 0.5))
     assert kept[0].move == "7S"  # 7S is at least as good on every deal that counts
     assert why is None  # nothing was kept over it

@@ -2,7 +2,7 @@
 self-play data, training, the engine with the model.
 
 * Feature extraction against hand-built positions: every field of
-  :class:`~solver.learn.features.Decision`, every rules option's flag, the
+  :class:`~solver.policy.features.Decision`, every rules option's flag, the
   templates' indices of chosen moves.
 * The compiled core's fields and feature indices (``ext/learn.pxi``) equal the
   Python reference on every state of random and greedy games under every rules
@@ -27,7 +27,6 @@ from builders import state
 from click.testing import CliRunner
 from solver_positions import OPTION_SETS
 
-from solver.bots import greedy_move
 from solver.cli import main
 from solver.errors import OptionError
 from solver.game import movegen as engine
@@ -38,11 +37,12 @@ from solver.game.rules import Rules, parse_rules
 from solver.hints import HintConfig, hint
 from solver.hints.evaluate import _Evaluator
 from solver.hints.knowledge import knowledge_of
-from solver.learn.features import (NFEATURES, OFFSETS, ROLE_DEFEND, ROLE_LEAD, ROLE_THROW,
-                                   Decision, decision_features, deck_mask, move_features)
 from solver.learn.generate import GenSpec, generate, play_game, read_shards, shard_path
-from solver.learn.model import SHIPPED, LinearModel, load_model, parse_model
-from solver.match import MatchSpec, make_policy, play_match_game
+from solver.play.match import MatchSpec, make_policy, play_match_game
+from solver.policy.bots import greedy_move
+from solver.policy.features import (NFEATURES, OFFSETS, ROLE_DEFEND, ROLE_LEAD, ROLE_THROW,
+                                    Decision, decision_features, deck_mask, move_features)
+from solver.policy.model import SHIPPED, LinearModel, load_model, parse_model
 from solver.search.native import core, load
 
 RULE_SETS = OPTION_SETS + [Rules(teams=True), Rules(teams=True, transfer=True,

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.game.rules import parse_rules
-from solver.match import HintPolicy, MatchSpec, make_policy, match, play_match_game
+from solver.play.match import HintPolicy, MatchSpec, make_policy, match, play_match_game
 
 
 def test_each_deal_is_played_from_every_seat():
@@ -84,7 +84,7 @@ def test_cli_match_offers_every_policy_including_inference():
 
 def test_match_reports_the_median_and_99th_percentile_time_per_decision():
     # every decision lands in one quarter-octave bin; the quantiles are bin tops
-    from solver.match import time_bin, time_bin_top
+    from solver.play.match import time_bin, time_bin_top
     for b in (0, 10, 40, 80):
         assert time_bin(time_bin_top(b) * 0.999) == b
     assert time_bin(0.0) == 0 and time_bin(1e9) == 111
@@ -115,7 +115,7 @@ def test_match_json_lists_every_game_and_agrees_with_its_totals():
 
 
 def test_compare_pairs_two_matches_deal_by_deal(tmp_path):
-    from solver.match import paired
+    from solver.play.match import paired
     good, bad = _match_json("greedy", "random", 40), _match_json("random", "random", 40)
     same = paired(good, good)
     assert same["deals"] == 20 and same["score_difference"] == 0 and same["ci95"] == [0, 0]

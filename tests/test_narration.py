@@ -16,7 +16,7 @@ from solver.game.moves import Kind
 from solver.game.rules import parse_rules
 from solver.game.state import GameState
 from solver.games.narration import BOUT_ENDS, Told
-from solver.games.session import GameSession
+from solver.play.seats import GameSession
 
 from test_game_session import RULES, follow_from, full_game, type_in
 

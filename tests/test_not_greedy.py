@@ -16,7 +16,6 @@ import pytest
 from builders import state
 from click.testing import CliRunner
 
-from solver.bots import RandomPolicy, greedy_move
 from solver.cli import main
 from solver.errors import OptionError
 from solver.game.cards import bit, deck_mask
@@ -26,7 +25,8 @@ from solver.game.rules import parse_rules
 from solver.games import Game
 from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import PublicTracker, seat_view
-from solver.match import HintPolicy, make_policy, play_game
+from solver.play.match import HintPolicy, make_policy, play_game
+from solver.policy.bots import RandomPolicy, greedy_move
 
 
 def _with_out(s):

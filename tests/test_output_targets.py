@@ -8,7 +8,7 @@ and the file of lines (``batch --out``) run as real commands at copies of
 is written in place and stays a device (never replaced by a rename), /dev/full
 is exit 4 with ``No space left on device`` naming the file.  A FIFO is written
 in place, a link followed (the link stays), a block device refused.  The
-machinery: :mod:`solver.outfile`.
+machinery: :mod:`solver.run.outfile`.
 """
 from __future__ import annotations
 

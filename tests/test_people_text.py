@@ -19,7 +19,8 @@ from solver.game.moves import Move
 from solver.game.rules import parse_rules
 from solver.games import Game
 from solver.games.seal import seal, unseal
-from solver.games.session import GameSession, OnlyMove
+from solver.games.session import OnlyMove
+from solver.play.seats import GameSession
 from solver.notation.people import (card_text, drop_rule_ids, move_text, people_text,
                                     symbols_wanted)
 

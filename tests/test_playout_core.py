@@ -16,12 +16,12 @@ import random
 import pytest
 from solver_positions import NEIGHBOUR_RULES, OPTION_SETS, deal_few_ranks, f15_position
 
-from solver.bots import greedy_move
 from solver.game import movegen as engine
 from solver.game.deal import new_game
 from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.hints.playout import playout
+from solver.policy.bots import greedy_move
 from solver.search.native import core, load, move_text
 
 TEAM_SETS = [

@@ -8,8 +8,8 @@ the first result.  The promises are the README's ("Exit codes", the batch
 paragraph): 0, 2 bad input, 3 budget, 4 the system refused a file or stream,
 130 Ctrl-C, 141 stdout's reader gone, 143 SIGTERM -- never a traceback, never
 "internal error", never half a line or half a file, no worker left behind.
-The machinery: :mod:`solver.cli.launch`, :mod:`solver.outfile`,
-:mod:`solver.executor`, :func:`solver.cli.common.read_input`.
+The machinery: :mod:`solver.cli.launch`, :mod:`solver.run.outfile`,
+:mod:`solver.run.executor`, :func:`solver.cli.common.read_input`.
 """
 from __future__ import annotations
 
@@ -310,12 +310,12 @@ def test_a_200kb_token_is_cut_and_workers_are_capped(tmp_path):
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_while_the_command_line_loads_is_answered(sig, code):
     """The signal lands exactly while the command line is being imported."""
-    prog = ("import os, sys; from solver.cli import launch\n"
-            "load = launch.importlib.import_module\n"
+    prog = ("import os, sys; from solver.cli import entry\n"
+            "load = entry.importlib.import_module\n"
             "def loading(name):\n"
             f"    os.kill(os.getpid(), {int(sig)}); return load(name)\n"
-            "launch.importlib.import_module = loading\n"
-            f"sys.argv = ['durak', 'solve', {SIMPLE!r}, '--json']; launch.run()\n")
+            "entry.importlib.import_module = loading\n"
+            f"sys.argv = ['durak', 'solve', {SIMPLE!r}, '--json']; entry.run()\n")
     r = subprocess.run([sys.executable, "-c", prog], text=True, capture_output=True, env=ENV,
                        cwd=ROOT, timeout=60, preexec_fn=as_at_a_terminal)
     assert r.returncode == code, r.stderr
@@ -339,17 +339,17 @@ def test_a_signal_inside_importlibs_module_lock_callback_is_not_swallowed(sig, c
     """A KeyboardInterrupt raised in a weak-reference callback is only printed as
     "Exception ignored" by Python: the Ctrl-C was lost and the search ran its whole
     budget (exit 3).  The signal is deferred to the first safe point: 130 (143)."""
-    prog = ("import os, sys, weakref; from solver.cli import launch\n"
+    prog = ("import os, sys, weakref; from solver.cli import entry\n"
             f"ns = {{'SIG': {int(sig)}}}\n"
             f"exec(compile({_IMPORTLIB_CALLBACK!r}, '<frozen importlib._bootstrap>', 'exec'), ns)\n"
-            "load = launch.importlib.import_module\n"
+            "load = entry.importlib.import_module\n"
             "class ModuleLock: pass\n"
             "def loading(name):\n"
             "    lock = ModuleLock(); ref = weakref.ref(lock, ns['callback']); del lock\n"
             "    return load(name)\n"
-            "launch.importlib.import_module = loading\n"
+            "entry.importlib.import_module = loading\n"
             f"sys.argv = ['durak', 'solve', {SLOW_3P!r}, '--hero', '1', '--json', "
-            "'--max-time', '5']; launch.run()\n")
+            "'--max-time', '5']; entry.run()\n")
     r = subprocess.run([sys.executable, "-c", prog], text=True, capture_output=True, env=ENV,
                        cwd=ROOT, timeout=60, preexec_fn=as_at_a_terminal)
     assert r.returncode == code, r.stderr
@@ -368,12 +368,12 @@ def test_only_importlibs_frames_defer_a_signal():
 
 
 def test_the_launcher_loads_nothing_slow_before_its_handlers():
-    prog = ("import sys; before = set(sys.modules); import solver.cli.launch; "
+    prog = ("import sys; before = set(sys.modules); import solver.cli.entry; "
             "print(' '.join(sorted(set(sys.modules) - before)))")
     r = subprocess.run([sys.executable, "-S", "-c", prog], text=True, capture_output=True,
                        cwd=ROOT, timeout=60)
     loaded = set(r.stdout.split())
-    assert {"solver", "solver.cli", "solver.cli.launch"} <= loaded, r.stderr
+    assert {"solver", "solver.cli", "solver.cli.entry", "solver.cli.launch"} <= loaded, r.stderr
     assert not loaded & {"typing", "json", "click", "rich", "solver.cli.app", "solver.errors"}
 
 
@@ -403,7 +403,7 @@ def test_ctrl_c_before_the_first_result_exits_130_with_what_is_known(args, as_js
 # ------------------------------------------------ the mechanisms, in this process
 
 def test_a_whole_file_is_replaced_only_when_complete(tmp_path):
-    from solver.outfile import whole_file, write_whole
+    from solver.run.outfile import whole_file, write_whole
     target = tmp_path / "record.txt"
     target.write_text("old\n")
     target.chmod(0o640)
@@ -418,7 +418,7 @@ def test_a_whole_file_is_replaced_only_when_complete(tmp_path):
 
 
 def test_a_line_file_has_one_writer_and_resumes_after_a_cut_line(tmp_path):
-    from solver.outfile import LineFile, OutputBusy
+    from solver.run.outfile import LineFile, OutputBusy
     path = tmp_path / "out.jsonl"
     path.write_text('{"id": 1}\n{"id": 2, "cut')
     with LineFile(str(path), resume=True) as out:
@@ -433,7 +433,7 @@ def test_a_line_file_has_one_writer_and_resumes_after_a_cut_line(tmp_path):
 
 
 def test_local_workers_are_capped_by_the_cores_and_the_tasks():
-    from solver.executor import Executor, default_workers, local_workers
+    from solver.run.executor import Executor, default_workers, local_workers
     assert local_workers(1000, 2) == min(2, default_workers())
     assert local_workers(3, None) == min(3, default_workers())
     with Executor(1000, tasks=1) as ex:

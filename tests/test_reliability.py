@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import solver.cli.solve as cli_solve
-from solver.cli import app, launch, main
+from solver.cli import app, entry, launch, main
 from solver.errors import BudgetExceeded, DurakError, Interrupted
 from solver.hints.stats import MARGIN_WEIGHT
 from solver.notation import format_position, parse_position
@@ -156,13 +156,13 @@ def test_ctrl_c_while_the_command_line_loads_prints_json_and_exits_130(monkeypat
         raise KeyboardInterrupt
     def leave(code):  # os._exit, here: the test process must live on
         raise SystemExit(code)
-    monkeypatch.setattr(launch.importlib, "import_module", stopped)
+    monkeypatch.setattr(entry.importlib, "import_module", stopped)
     monkeypatch.setattr(launch.os, "_exit", leave)
     monkeypatch.setattr(sys, "argv", ["durak", "solve", SIMPLE, "--json"])
     handlers = {s: signal.getsignal(s) for s in launch.STOP_SIGNALS}
     try:
         with pytest.raises(SystemExit) as e:
-            launch.run()
+            entry.run()
     finally:  # run() sets durak's handlers up: this process is pytest's
         for s, h in handlers.items():
             signal.signal(s, h)
@@ -176,7 +176,7 @@ def test_ctrl_c_while_a_subcommand_is_loaded_prints_json_and_exits_130(monkeypat
     # the group imports a subcommand's module on first use; Ctrl-C then is no "Aborted!"
     def stopped(name):
         raise KeyboardInterrupt
-    monkeypatch.setitem(app.COMMANDS, "slow-to-load", "solver.cli.not_yet_loaded")
+    monkeypatch.setitem(app.COMMANDS, "slow-to-load", ("solver.cli.not_yet_loaded", "command"))
     monkeypatch.setattr(app.importlib, "import_module", stopped)
     res = run("slow-to-load", SIMPLE, "--json")
     assert res.exit_code == 130, res.output

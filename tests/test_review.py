@@ -10,14 +10,14 @@ import pytest
 from click.testing import CliRunner
 
 import solver
-from solver.bots import GreedyPolicy, greedy_move
 from solver.cli import main
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves, play
 from solver.game.value import Value
 from solver.games import Game
 from solver.games.review import LABELS, label_of, review
-from solver.match import play_game
+from solver.play.match import play_game
+from solver.policy.bots import GreedyPolicy, greedy_move
 
 POINTS = {Value.WIN: 1.0, Value.DRAW: 0.5, Value.LOSS: 0.0}
 

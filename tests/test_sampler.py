@@ -14,13 +14,13 @@ from dataclasses import replace
 import pytest
 from builders import cards, state
 
-from solver.bots import RandomPolicy, greedy_move
 from solver.game.cards import bit, count, deck_mask, parse_card
 from solver.game.deal import new_game
 from solver.game.rules import parse_rules
 from solver.game.state import GameState
 from solver.hints.knowledge import PublicTracker, agrees_with, knowledge_of, replay, seat_view
 from solver.hints.sampler import Sampler, consistent
+from solver.policy.bots import RandomPolicy, greedy_move
 
 
 def looks_the_same(deal: GameState, k) -> bool:

@@ -148,7 +148,7 @@ def test_both_threads_prove_the_others_limits_against_a_lone_hero():
 
 def test_the_helper_joins_the_roots_distance_walk_once_it_has_asked_the_moves():
     # solve: the helper asks the moves beside this thread's distance walk and
-    # then walks with it (_Walk); the answers stay those of one thread
+    # then walks with it (Walk); the answers stay those of one thread
     one, two = CoreBackend(16), CoreBackend(16, threads=2)
     joined = 0
     for k in range(40):

@@ -1,4 +1,4 @@
-"""The sequential test of `durak match --sprt` (solver.sprt): its error rates on
+"""The sequential test of `durak match --sprt` (solver.play.sprt): its error rates on
 simulated deals, its decisions in real matches, and bad input."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.errors import OptionError
-from solver.match import MatchSpec, deal_score, match
-from solver.sprt import MIN_DEALS, Sprt, SprtState, parse_sprt
+from solver.play.match import MatchSpec, deal_score, match
+from solver.play.sprt import MIN_DEALS, Sprt, SprtState, parse_sprt
 
 
 def simulated_deal(rng: random.Random, score: float, draws: float = 0.05) -> float:

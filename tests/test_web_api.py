@@ -299,7 +299,9 @@ def test_a_full_queue_answers_busy(tmp_path, monkeypatch):
 def test_the_page_and_its_files_are_served(web):
     r = web.get("/")
     assert r.status_code == 200 and "/static/board.js" in r.text
-    for name in ("board.js", "app.js", "style.css", "favicon.svg"):
+    scripts = re.findall(r'<script src="/static/([\w.]+)"', r.text)
+    assert {"board.js", "analysis.js", "editor.js", "play.js", "app.js"} <= set(scripts)
+    for name in (*scripts, "style.css", "favicon.svg"):
         assert web.get(f"/static/{name}").status_code == 200
     assert web.get("/static/../app.py").status_code == 404
 

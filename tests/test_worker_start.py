@@ -61,7 +61,7 @@ def _script(tmp_path: Path, text: str) -> Path:
 def _launcher(tmp_path: Path, prelude: str = "pass") -> Path:
     """``durak`` itself, after ``prelude``, as its console script is written (a process
     started from it imports it again as ``__mp_main__``: the guard keeps the rest out)."""
-    return _script(tmp_path, "from solver.cli.launch import run\n"
+    return _script(tmp_path, "from solver.cli.entry import run\n"
                              f"if __name__ == '__main__':\n    {prelude}\n    run()\n")
 
 

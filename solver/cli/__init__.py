@@ -1,6 +1,6 @@
 """The ``durak`` command line.  Each subcommand lives in its own module,
 imported when it is used (:class:`solver.cli.app.LazyGroup`); the executable
-starts in :mod:`solver.cli.launch`."""
+starts in :mod:`solver.cli.entry`."""
 from __future__ import annotations
 
 import importlib

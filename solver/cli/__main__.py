@@ -1,4 +1,4 @@
 """`python -m solver.cli`: the `durak` command."""
-from solver.cli.launch import run
+from solver.cli.entry import run
 
 run()

@@ -13,24 +13,25 @@ from solver.cli.language import lang_option, start
 from solver.cli.launch import at_safe_point, interrupted, os_failure
 from solver.errors import CoreMissing, shorten
 
-#: The module that defines each subcommand, imported when the command is used:
-#: `durak solve` need not load the hint engine, the game records or Dask.
+#: The module that defines each subcommand and the command's name there, imported when
+#: the command is used: `durak solve` need not load the hint engine, the game records
+#: or Dask.  The commands are plain click commands: they do not import this group.
 COMMANDS = {
-    "analyse": "solver.cli.solve",
-    "batch": "solver.cli.batch",
-    "compare": "solver.cli.match",
-    "game": "solver.cli.game",
-    "hint": "solver.cli.hint",
-    "learn": "solver.cli.learn",
-    "match": "solver.cli.match",
-    "moves": "solver.cli.moves",
-    "play": "solver.cli.play",
-    "play-out": "solver.cli.playout",
-    "puzzle": "solver.cli.puzzle",
-    "review": "solver.cli.review",
-    "serve": "solver.cli.serve",
-    "show": "solver.cli.show",
-    "solve": "solver.cli.solve",
+    "analyse": ("solver.cli.solve", "analyse_command"),
+    "batch": ("solver.cli.batch", "batch_command"),
+    "compare": ("solver.cli.match", "compare_command"),
+    "game": ("solver.cli.game", "game_command"),
+    "hint": ("solver.cli.hint", "hint_command"),
+    "learn": ("solver.cli.learn", "learn_group"),
+    "match": ("solver.cli.match", "match_command"),
+    "moves": ("solver.cli.moves", "moves_command"),
+    "play": ("solver.cli.play", "play_command"),
+    "play-out": ("solver.cli.playout", "playout_command"),
+    "puzzle": ("solver.cli.puzzle", "puzzle"),
+    "review": ("solver.cli.review", "review_command"),
+    "serve": ("solver.cli.serve", "serve_command"),
+    "show": ("solver.cli.show", "show_command"),
+    "solve": ("solver.cli.solve", "solve_command"),
 }
 
 
@@ -53,8 +54,9 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, name = COMMANDS[cmd_name]
             try:
-                importlib.import_module(COMMANDS[cmd_name])  # registers it on this group
+                self.add_command(getattr(importlib.import_module(module), name), cmd_name)
             except CoreMissing as e:  # a source tree without its core, say: what to do
                 click.echo(f"durak: error: {e}", err=True)
                 sys.exit(1)

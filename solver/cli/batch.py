@@ -11,14 +11,14 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
                            TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
-from solver.batch import TASKS, BatchOptions, BatchSummary, id_key, ids_in, read_items, run_batch
-from solver.cli.app import main
+from solver.batch.lines import (TASKS, BatchOptions, BatchSummary, id_key, ids_in, read_items,
+                                run_batch)
 from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, fail, handles_errors,
                                read_input, stderr_console)
 from solver.cli.hint import MAX_SAMPLES
 from solver.errors import OptionError
-from solver.executor import Executor
-from solver.outfile import LineFile
+from solver.run.executor import Executor
+from solver.run.outfile import LineFile
 from solver.search import DEFAULT_TT_MB
 
 #: The most characters IN may hold (read whole before the first answer).
@@ -41,7 +41,7 @@ def _read_lines(path: str) -> list[str]:
     return text.splitlines()
 
 
-@main.command("batch")
+@click.command("batch")
 @click.argument("task", type=click.Choice(list(TASKS)))
 @click.argument("infile", metavar="IN")
 @click.option("--out", "-o", "outfile", default="-", show_default=True,
@@ -91,7 +91,7 @@ def batch_command(task: str, infile: str, outfile: str, resume: bool, workers: i
     summary = BatchSummary()
     t0 = time.perf_counter()
     left = "" if outfile == "-" else f" to {outfile}; --resume answers the rest"
-    # one writer (a lock), never IN itself, whole lines only (solver.outfile)
+    # one writer (a lock), never IN itself, whole lines only (solver.run.outfile)
     out: IO[str] | LineFile = (sys.stdout if outfile == "-" else
                                LineFile(outfile, resume=resume, inputs=[infile]))
     try:

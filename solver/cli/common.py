@@ -68,7 +68,9 @@ class ExitCode(enum.IntEnum):
     TERMINATED = launch.TERMINATED  # 143: SIGTERM (128 + SIGTERM), as Ctrl-C
 
 
-#: The largest node budget a command takes (the core counts nodes in 63 bits).
+#: The largest node budget a command takes (the core counts nodes in 63 bits): the
+#: solver's :data:`solver.search.exact.MAX_NODES`, written here too so that a command
+#: starts without loading the solver (tests/test_layout.py holds the two equal).
 MAX_NODES = 1 << 62
 
 

@@ -17,7 +17,6 @@ from typing import Callable, TypeVar
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import handles_errors, read_game_text
 from solver.cli.hint import MAX_SAMPLES
 from solver.cli.language import lang_option
@@ -25,12 +24,13 @@ from solver.cli.prompt import GamePrompt
 from solver.errors import DurakError, OptionError
 from solver.game.cards import card_name, parse_card
 from solver.game.rules import parse_rules
-from solver.games.session import GameSession, default_record_path
+from solver.games.recordfile import default_record_path
+from solver.games.session import GameSession
 from solver.i18n import _
 from solver.notation.people import drop_rule_ids, people_text, rules_text, symbols_wanted
 
 
-@main.command("game")
+@click.command("game")
 @click.argument("game", required=False)
 @click.option("--resume", "resume", default=None, metavar="FILE",
               help="Go on with the record FILE (saved by an earlier `durak game`), in it.")

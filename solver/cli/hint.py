@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
-from solver.answers import hint_answer
-from solver.cli.app import main
+from solver.batch.answers import hint_answer
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                load_position, print_hint_table, read_game_text)
 from solver.errors import OptionError
@@ -24,7 +23,7 @@ MAX_SAMPLES = 1_000_000
 MAX_ITERATIONS = 102_400
 
 
-@main.command("hint")
+@click.command("hint")
 @click.argument("position", required=False)
 @click.option("--game", "game_file", default=None, metavar="FILE",
               help="A game record (docs/game-record.md; '-' for stdin): the hint at its end, "

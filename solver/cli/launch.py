@@ -1,11 +1,11 @@
-"""The ``durak`` executable's entry point, and the one place that decides how a
-``durak`` process ends: stop signals, broken streams, their exit codes.
+"""The one place that decides how a ``durak`` process ends: stop signals, broken
+streams, their exit codes.
 
 Every command -- those to come included -- gets all of this by running under
-:func:`run` (the console script and ``python -m solver.cli`` both do); it needs
-no code of its own.  This module loads nothing but the standard library, and
-:func:`run` sets its handlers up before the command line (click, rich, the
-solver) is imported.  The exit codes are ``ExitCode`` in
+:func:`run` (the executable's entry point, :mod:`solver.cli.entry`, and
+``python -m solver.cli`` both do); it needs no code of its own.  This module
+loads nothing but the standard library, and :func:`run` sets its handlers up
+before it loads the command line (click, rich, the solver: ``command_group``).  The exit codes are ``ExitCode`` in
 :mod:`solver.cli.common` (README "Exit codes"; docs/notation.md, "Machine output").
 
 **Stop signals.**  Ctrl-C (SIGINT) and SIGTERM (what ``timeout``, systemd,
@@ -14,7 +14,7 @@ the main thread -- the compiled search polls for it (``PyErr_CheckSignals``)
 and stops -- and the command prints what it knows (one JSON object under
 ``--json``) and exits 130, which :func:`run` makes 143 when the stop was a
 SIGTERM (:func:`stop_signal`).  Worker processes leave Ctrl-C to the parent,
-end at once on SIGTERM, and die with the parent (:mod:`solver.executor`).
+end at once on SIGTERM, and die with the parent (:mod:`solver.run.executor`).
 
 - A signal that arrives while the tool is still loading is remembered and
   answered as soon as :func:`run` can answer it, so it too ends in exit
@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import codecs
 import errno
-import importlib
 import io
 import os
 import signal
@@ -61,7 +60,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
-    from typing import NoReturn
+    from typing import Any, Callable, NoReturn
 
 #: The exit code of a command stopped by Ctrl-C (128 + SIGINT); ``ExitCode.INTERRUPTED``.
 INTERRUPTED = 130
@@ -106,7 +105,7 @@ def interrupted_code() -> int:
 def _on_stop(signum: int, frame: FrameType | None) -> None:
     """The handler of SIGINT and SIGTERM while :func:`run` runs a command."""
     if os.getpid() != _owner[0]:  # a worker process, forked before it set its own handlers:
-        if signum == signal.SIGTERM:  # it ends as a worker does (solver.executor)
+        if signum == signal.SIGTERM:  # it ends as a worker does (solver.run.executor)
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
         return  # Ctrl-C is the parent's to answer
@@ -304,8 +303,9 @@ def _flush_stdout(code: int) -> int:
 
 # ---------------------------------------------------------------- entry point
 
-def run() -> None:
-    """Load the command line and run it, under the handlers described above.
+def run(command_group: Callable[[], Callable[..., Any]]) -> None:
+    """Load the command line (``command_group()``, called once the handlers are
+    set) and run it, under the handlers described above.
 
     An interrupted command leaves with ``os._exit(130)`` (143) once its output
     is flushed: CPython remembers a KeyboardInterrupt that escaped code it ran
@@ -325,9 +325,9 @@ def run() -> None:
                 _phase[0] = "running"
                 if _received:  # a signal while the tool was loading
                     raise KeyboardInterrupt
-                app = importlib.import_module("solver.cli.app")
+                main = command_group()
                 at_safe_point()  # a signal while it loaded
-                app.main(prog_name="durak")
+                main(prog_name="durak")
             except KeyboardInterrupt:
                 interrupted("--json" in sys.argv[1:])
         except SystemExit as e:

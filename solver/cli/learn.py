@@ -6,17 +6,16 @@ import sys
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import ExitCode, ProgressBar, emit_json, handles_errors, stdout_console
 from solver.cli.match import print_match
 from solver.game.rules import parse_rules
 from solver.learn.generate import GenSpec, generate, shard_path
-from solver.learn.model import load_model
 from solver.learn.train import TrainSpec, train
-from solver.match import MatchSpec, match
+from solver.play.match import MatchSpec, match
+from solver.policy.model import load_model
 
 
-@main.group("learn")
+@click.group("learn")
 def learn_group() -> None:
     """The learned playout policy: self-play data, training, evaluation (docs/learn.md)."""
 

@@ -7,16 +7,15 @@ from pathlib import Path
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                read_input, stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.jsonin import NumberTooLong, loads
-from solver.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
-                          paired)
-from solver.outfile import write_whole
-from solver.sprt import parse_sprt
+from solver.play.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
+                               paired)
+from solver.play.sprt import parse_sprt
+from solver.run.outfile import write_whole
 
 
 class PolicyName(click.Choice):
@@ -34,7 +33,7 @@ class PolicyName(click.Choice):
 MODEL_POLICIES = ("hint-learn", "hint-fast-learn", "learned")
 
 
-@main.command("match")
+@click.command("match")
 @click.option("--a", "a", type=PolicyName(POLICY_NAMES), required=True,
               help="Policy A (hint-learn=FILE etc.: with that model file).")
 @click.option("--b", "b", type=PolicyName(POLICY_NAMES), required=True,
@@ -131,7 +130,7 @@ def print_match(obj: dict) -> None:
 MAX_MATCH_JSON_BYTES = 64 * 1024 * 1024
 
 
-@main.command("compare")
+@click.command("compare")
 @click.argument("first", metavar="MATCH1.json")
 @click.argument("second", metavar="MATCH2.json")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -201,7 +200,7 @@ def _exit_if_interrupted(res: MatchResult) -> None:
 def write_records(spec: MatchSpec, res: MatchResult, folder: Path) -> None:
     """One file per game, ``deal0003-a2.txt`` (deal 3, A in seat 2); every record is
     formatted before the first file is written, and each file is written whole
-    or not at all (:func:`solver.outfile.write_whole`)."""
+    or not at all (:func:`solver.run.outfile.write_whole`)."""
     texts = {f"deal{g.deal:04d}-a{g.seat_a + 1}.txt": game_record(spec, g).format()
              for g in res.games}
     if folder.exists() and not folder.is_dir():

@@ -5,13 +5,12 @@ from typing import Any
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import emit_json, handles_errors, load_position, outcome_info, phase_name
 from solver.game.movegen import legal_moves
 from solver.notation import format_position
 
 
-@main.command("moves")
+@click.command("moves")
 @click.argument("position")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors

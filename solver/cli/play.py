@@ -15,20 +15,20 @@ import sys
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import handles_errors, read_game_text
 from solver.cli.hint import MAX_SAMPLES
 from solver.cli.language import lang_option
 from solver.cli.prompt import GamePrompt
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.games.session import (DEFAULT_STRENGTH, ENGINE_STRENGTHS, GameSession,
-                                  default_record_path)
+from solver.games.recordfile import default_record_path
+from solver.games.session import DEFAULT_STRENGTH, ENGINE_STRENGTHS
 from solver.i18n import _, ngettext
 from solver.notation.people import rules_text, strength_text
+from solver.play.seats import GameSession
 
 
-@main.command("play")
+@click.command("play")
 @click.option("--players", type=click.IntRange(2, 6), default=2, show_default=True,
               help="Players at the table (you and the engine's seats).")
 @click.option("--rules", default="", help="Rule options, e.g. transfer,trump_swap.")

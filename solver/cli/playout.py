@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import ExitCode, emit_json, handles_errors, load_position, outcome_info
 from solver.errors import OptionError
 from solver.game.cards import card_name, cards_of
@@ -25,7 +24,7 @@ from solver.game.rules import HAND_SIZE
 from solver.game.state import GameState
 from solver.games import Game
 from solver.notation import format_position
-from solver.outfile import write_whole
+from solver.run.outfile import write_whole
 
 
 @dataclass
@@ -113,7 +112,7 @@ def print_record(rec: Record) -> None:
         click.echo(f"stopped after {len(rec.moves)} moves, the game is not over (--max-moves)")
 
 
-@main.command("play-out")
+@click.command("play-out")
 @click.argument("position")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the random deal of hidden cards and of the moves.")

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from rich.text import Text
 
-from solver.answers import solve_answer
+from solver.batch.answers import solve_answer
 from solver.cli.common import ExitCode, ProgressBar, print_hint_table, stdout_console
 from solver.cli.review import print_review
 from solver.cli.show import card_text, render
@@ -34,7 +34,8 @@ from solver.game.cards import SUIT_SYMBOLS, SUITS, parse_card
 from solver.games.narration import Told, game_over
 from solver.games.recordfile import reason
 from solver.games.review import review
-from solver.games.session import Accepted, GameSession, OnlyMove, split_entries
+from solver.games.readings import split_entries
+from solver.games.session import Accepted, GameSession, OnlyMove
 from solver.i18n import N_, _, ngettext
 from solver.notation.people import (drop_rule_ids, move_text, move_word, people_text, role_words,
                                     rules_text, symbols_wanted)

@@ -14,7 +14,6 @@ import click
 from rich.progress import Progress
 from rich.table import Table
 
-from solver.cli.app import main
 from solver.cli.common import (ExitCode, emit_json, handles_errors, outcome_text, stderr_console,
                                stdout_console)
 from solver.cli.language import lang_option
@@ -29,7 +28,7 @@ from solver.game.value import value_text
 from solver.games.narration import result_text
 from solver.i18n import N_, _, current, ngettext
 from solver.notation.people import move_word, role_words
-from solver.outfile import check_target, write_whole
+from solver.run.outfile import check_target, write_whole
 from solver.puzzles.collection import (TASK_VALUES, Collection, Puzzle, check_puzzle, find_puzzle,
                                        format_collection, load_all, select)
 from solver.puzzles import train
@@ -111,7 +110,7 @@ def describe(state: GameState, move: Move) -> str:
 
 # --------------------------------------------------------------- the group
 
-@main.group("puzzle")
+@click.group("puzzle")
 @click.option("--dir", "directory", type=click.Path(file_okay=False), default=None,
               help="Directory of collections (default: the shipped puzzles/, or $DURAK_PUZZLES).")
 @click.option("--backend", type=click.Choice(["core", "reference"]), default=None,

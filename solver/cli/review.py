@@ -7,13 +7,12 @@ from typing import Any
 import click
 from rich.table import Table
 
-from solver.cli.app import main
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                read_game_text, stdout_console)
 from solver.cli.language import lang_option
 from solver.errors import OptionError
 from solver.notation.people import move_text, symbols_wanted
-from solver.outfile import check_target, whole_file
+from solver.run.outfile import check_target, whole_file
 from solver.games import Game
 from solver.i18n import _, ngettext, pgettext
 from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
@@ -69,7 +68,7 @@ _COLOURS = {"best": "tab:green", "good": "yellowgreen", "inaccuracy": "gold",
             "mistake": "darkorange", "blunder": "red", "unclear": "lightgrey"}
 
 
-@main.command("review")
+@click.command("review")
 @click.argument("game")
 @click.option("--seat", type=click.IntRange(min=1), default=None,
               help="The seat whose decisions to review (default: the record's asking seat).")

@@ -17,7 +17,6 @@ from urllib.parse import quote
 
 import click
 
-from solver.cli.app import main
 from solver.cli.common import ExitCode, Seconds, fail, handles_errors
 from solver.search import DEFAULT_MAX_TIME
 from solver.web import server
@@ -46,7 +45,7 @@ def _open_when_up(host: str, port: int, url: str) -> None:
     threading.Thread(target=wait_and_open, daemon=True).start()
 
 
-@main.command("serve")
+@click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; only this machine by default.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)

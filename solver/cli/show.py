@@ -6,8 +6,7 @@ import re
 import click
 from rich.text import Text
 
-from solver.cli.app import main
-from solver.cli.common import (emit_json, handles_errors, load_position, outcome_info, phase_name,
+from solver.cli.common import (emit_json, handles_errors, load_position, outcome_info,
                                stdout_console)
 from solver.errors import HiddenCardsError
 from solver.game.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, card_name, cards_of, count,
@@ -15,9 +14,8 @@ from solver.game.cards import (DIAMONDS, HEARTS, SUIT_SYMBOLS, SUITS, card_name,
 from solver.game.movegen import legal_moves
 from solver.game.outcome import seat_roles
 from solver.game.state import NO_COVER, GameState, Phase
-from solver.notation import format_position, position_to_json
 from solver.notation.people import drop_rule_ids, move_text
-from solver.notation.position import Position
+from solver.notation.position import Position, show_json
 
 RED_SUITS = (HEARTS, DIAMONDS)
 _IDS = re.compile(r"\b[RPFS]\d{1,2}\b")
@@ -115,24 +113,7 @@ def _moves_lines(state: GameState, symbols: bool = False) -> list[Text]:
     return [head.append(" ".join(move_text(m, symbols) for m in moves))]
 
 
-def show_json(pos: Position) -> dict:
-    state = pos.state
-    obj: dict = {"position": format_position(state, pos.me),
-                 "json": position_to_json(state, pos.me),
-                 "phase": phase_name(state),
-                 "to_move": state.to_move + 1 if state.to_move >= 0 else None}
-    try:
-        obj["moves"] = [str(m) for m in legal_moves(state)]
-    except HiddenCardsError as e:
-        obj["moves"] = None
-        obj["moves_unknown"] = str(e)
-    outcome = outcome_info(state)
-    if outcome is not None:
-        obj["outcome"] = outcome
-    return obj
-
-
-@main.command("show")
+@click.command("show")
 @click.argument("position")
 @click.option("--pretty/--ascii", default=True, show_default=True,
               help="Suit symbols and colours, or plain ASCII card names.")

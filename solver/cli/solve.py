@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 import click
 
-from solver.answers import solve_answer
-from solver.cli.app import main
+from solver.batch.answers import solve_answer
 from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, cores_for_one, emit_json,
                                handles_errors, load_position, print_hint_table, stderr_console,
                                stdout_console, table)
@@ -210,7 +209,7 @@ def _table_order(res: SolveResult) -> list[Any]:
     return valued + rest
 
 
-@main.command("solve")
+@click.command("solve")
 @_options
 @handles_errors
 def solve_command(position: str, hero: int | None, as_json: bool, max_time: float | None,
@@ -223,7 +222,7 @@ def solve_command(position: str, hero: int | None, as_json: bool, max_time: floa
     _run(position, hero, as_json, max_time, max_nodes, tt_mb, all_moves=False, threads=threads)
 
 
-@main.command("analyse")
+@click.command("analyse")
 @_options
 @handles_errors
 def analyse_command(position: str, hero: int | None, as_json: bool, max_time: float | None,

@@ -24,27 +24,27 @@ drawn cards are given by ``draw``.  The game ends where the rules end it (R20).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from solver.errors import DurakError, PositionError, RecordError
 from solver.game.cards import (SUITS, bit, card_name, cards_of, deck_mask, parse_card, parse_suit,
-                               rank_of, suit_of, to_mask)
+                               suit_of, to_mask)
 from solver.game.defaults import has_hidden_cards
 from solver.game.movegen import play
-from solver.game.moves import PASS, Move, parse_move_with_seat
+from solver.game.moves import PASS, Move
 from solver.game.rules import HAND_SIZE, Rules, bout_cap, parse_rules
 from solver.game.state import GameState
+from solver.games.fields import (card_list, card_names, engine_text, int_field, join_words,
+                                 lowest_trump_holder, parse_engine, parse_events, seat_field)
 from solver.games.replay import Event, Replay, replay_events
 from solver.games.seal import unseal
 from solver.hints.knowledge import Knowledge, PublicTracker, knowledge_of, not_greedy_in_views
 from solver.hints.sampler import Sampler
-from solver.jsonin import NumberTooLong, check_digits, loads
+from solver.jsonin import NumberTooLong, loads
 
 #: The header keys of a record, in the order they are written.
 HEADER_KEYS = ("players", "rules", "trump", "me", "attacker", "engine", "deal", "pile", "moves")
-_MOVE_NUMBER = re.compile(r"^\d+\.$")
 
 
 @dataclass
@@ -121,10 +121,10 @@ class Game:
                 if not isinstance(value, dict):
                     raise RecordError("deals", "an object of seat: [cards]")
                 for seat, cards in value.items():
-                    header.append(("deal", f"{seat} {_join(cards)}"))
+                    header.append(("deal", f"{seat} {join_words(cards)}"))
                 continue
             elif key == "pile":
-                value = _join(value)
+                value = join_words(value)
             elif value is None:
                 continue
             header.append((key, str(value)))
@@ -153,7 +153,7 @@ class Game:
             rules = parse_rules(fields.get("rules", ""))
         except DurakError as e:
             raise RecordError("rules", str(e)) from None
-        players = _int(fields, "players", None)
+        players = int_field(fields, "players", None)
         if players is None or not 2 <= players <= 6:
             raise RecordError("players", f"need 2 to 6 players, got {fields.get('players')!r}")
         deck = rules.deck
@@ -165,15 +165,15 @@ class Game:
         deals: dict[int, int] = {}
         for item in deal_items:
             parts = item.split()
-            seat = _seat(parts[0] if parts else "", players, "deal")
+            seat = seat_field(parts[0] if parts else "", players, "deal")
             if seat in deals:
                 raise RecordError(f"deal {seat + 1}", "given twice")
-            cards = _cards(parts[1:], deck, f"deal {seat + 1}")
+            cards = card_list(parts[1:], deck, f"deal {seat + 1}")
             if len(cards) != HAND_SIZE:
                 raise RecordError(f"deal {seat + 1}", f"a deal has {HAND_SIZE} cards, "
                                                       f"got {len(cards)} (R5)")
             deals[seat] = to_mask(cards)
-        me = _seat(fields["me"], players, "me") if "me" in fields else None
+        me = seat_field(fields["me"], players, "me") if "me" in fields else None
         if me is None:
             if len(deals) == 1:
                 me = next(iter(deals))
@@ -201,7 +201,7 @@ class Game:
         if "pile" in fields:
             if pile_left == 0:
                 raise RecordError("pile", "this deal leaves no pile (R5)")
-            pile = tuple(_cards(fields["pile"].split(), deck, "pile"))
+            pile = tuple(card_list(fields["pile"].split(), deck, "pile"))
             if len(pile) != pile_left:
                 raise RecordError("pile", f"the pile holds {pile_left} cards after the deal, "
                                           f"got {len(pile)}")
@@ -222,9 +222,9 @@ class Game:
                     raise RecordError("pile", f"{card_name(c)} is in the pile and dealt")
             if len(deals) != players:
                 raise RecordError("pile", "a pile order needs every deal (a full record)")
-        attacker = _seat(fields["attacker"], players, "attacker") if "attacker" in fields else None
-        engine = _engine(fields["engine"], players) if "engine" in fields else None
-        events = _events(tokens, deck, players)
+        attacker = seat_field(fields["attacker"], players, "attacker") if "attacker" in fields else None
+        engine = parse_engine(fields["engine"], players) if "engine" in fields else None
+        events = parse_events(tokens, deck, players)
         game = cls(players=players, rules=rules, trump=trump, trump_card=trump_card, me=me,
                    deals=deals, pile=pile, attacker=attacker, events=events, engine=engine)
         game.replay()  # every error of the moves is found now
@@ -290,7 +290,7 @@ class Game:
         pile_left = deck_mask(self.rules.deck).bit_count() - n * HAND_SIZE
         attacker = self.attacker
         if len(self.deals) == n:
-            leader = _lowest_trump_holder(hands, self.trump)
+            leader = lowest_trump_holder(hands, self.trump)
             if attacker is not None and attacker != leader:
                 raise RecordError("attacker", f"seat {leader + 1} holds the lowest trump and "
                                               f"leads the first bout (R6), not seat {attacker + 1}")
@@ -390,9 +390,9 @@ class Game:
         lines.append(f"me {self.me + 1}")
         lines.append(f"attacker {self.start().attacker + 1}")
         if self.engine is not None:
-            lines.append(f"engine {_engine_text(self.engine)}")
+            lines.append(f"engine {engine_text(self.engine)}")
         for s in sorted(self.deals):
-            lines.append(f"deal {s + 1} {_names(self.deals[s])}")
+            lines.append(f"deal {s + 1} {card_names(self.deals[s])}")
         if self.pile is not None:
             lines.append("pile " + " ".join(card_name(c) for c in self.pile))
         lines.append("moves")
@@ -424,7 +424,7 @@ class Game:
                              "trump": (card_name(self.trump_card) if self.trump_card >= 0
                                        else SUITS[self.trump]),
                              "me": self.me + 1, "attacker": self.start().attacker + 1,
-                             **({"engine": _engine_text(self.engine)} if self.engine else {}),
+                             **({"engine": engine_text(self.engine)} if self.engine else {}),
                              "deals": {str(s + 1): [card_name(c) for c in cards_of(self.deals[s])]
                                        for s in sorted(self.deals)}}
         if self.pile is not None:
@@ -439,7 +439,7 @@ class Game:
         """The same header with the moves section ``tokens`` (``2:6D``, ``draw 7H``, ...),
         replayed; raises :class:`RecordError` at the first bad one."""
         words = [w for t in tokens for w in t.split()]
-        game = replace(self, events=_events(words, self.rules.deck, self.players), _replay=None)
+        game = replace(self, events=parse_events(words, self.rules.deck, self.players), _replay=None)
         game.replay()
         return game
 
@@ -449,7 +449,7 @@ class Game:
         (this record is left as it was)."""
         words = [w for t in tokens for w in t.split()]
         moves = sum(1 for e in self.events if e.kind == "move")
-        new = _events(words, self.rules.deck, self.players, moves)
+        new = parse_events(words, self.rules.deck, self.players, moves)
         r2 = self.replay().copy()
         for ev in new:
             r2.apply(ev)
@@ -468,52 +468,6 @@ class Game:
         return replace(self, events=events, _replay=None)
 
 
-def _events(tokens: list[str], deck: int, players: int, number: int = 0) -> list[Event]:
-    """The events of a moves section's words; ``number``: the moves before them."""
-    events: list[Event] = []
-    draw: list[int] | None = None
-    draw_text: list[str] = []
-
-    def flush() -> None:
-        nonlocal draw, draw_text
-        if draw is not None:
-            if not draw:
-                raise RecordError(f"move {number} draw", "names no card")
-            events.append(Event("draw", cards=tuple(draw), token=" ".join(draw_text),
-                                number=number))
-        draw, draw_text = None, []
-
-    for tok in tokens:
-        if _MOVE_NUMBER.match(tok):
-            continue
-        if tok.lower() == "draw":
-            flush()
-            draw = []
-            continue
-        if draw is not None and ":" not in tok:
-            try:
-                draw.append(parse_card(tok, deck))
-            except DurakError as e:
-                raise RecordError(f"move {number} draw {tok!r}", str(e)) from None
-            draw_text.append(tok)
-            continue
-        flush()
-        number += 1
-        try:
-            seat, mv = parse_move_with_seat(tok, deck)
-        except DurakError as e:
-            raise RecordError(f"move {number} {tok!r}", str(e)) from None
-        if seat is None:
-            raise RecordError(f"move {number} {tok!r}", "a move of a record needs its seat: "
-                                                       f"`2:{tok}`")
-        if seat > players:
-            raise RecordError(f"move {number} {tok!r}", f"seat {seat} is not at this "
-                                                       f"{players}-player table")
-        events.append(Event("move", seat - 1, mv, token=tok, number=number))
-    flush()
-    return events
-
-
 def known_deal(k: Knowledge) -> GameState | None:
     """The one deal ``k`` leaves, every card then placed by what the seat saw (the
     pile empty, or holding only cards the seat can place: its face-up trump), else
@@ -525,81 +479,6 @@ def known_deal(k: Knowledge) -> GameState | None:
         return None
     deal = next(iter(sampler.enumerate()))
     return deal if deal.pile == 0 or deal.pile_order is not None else None
-
-
-def _engine(text: str, players: int) -> tuple[tuple[int, ...], str]:
-    """``engine 2,3 hint``: the engine's seats (1-based in the text) and its strength."""
-    parts = text.split()
-    if len(parts) != 2:
-        raise RecordError("engine", f"expected the engine's seats and its strength, as in "
-                                    f"`engine 2,3 hint`; got {text!r}")
-    seats = tuple(_seat(p, players, "engine") for p in parts[0].split(","))
-    if len(set(seats)) != len(seats):
-        raise RecordError("engine", f"a seat is named twice in {parts[0]!r}")
-    name = parts[1].lower()
-    if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
-        raise RecordError("engine", f"not a strength name: {parts[1]!r}")
-    return tuple(sorted(seats)), name
-
-
-def _engine_text(engine: tuple[tuple[int, ...], str]) -> str:
-    return ",".join(str(s + 1) for s in engine[0]) + " " + engine[1]
-
-
-def _lowest_trump_holder(hands: tuple[int, ...], trump: int) -> int:
-    """R6, F9: the holder of the lowest trump leads; nobody: seat 1."""
-    best, leader = 99, 0
-    for s, h in enumerate(hands):
-        for c in cards_of(h):
-            if suit_of(c) == trump and rank_of(c) < best:
-                best, leader = rank_of(c), s
-    return leader
-
-
-def _int(fields: dict[str, str], key: str, default: int | None) -> int | None:
-    if key not in fields:
-        return default
-    try:
-        check_digits(fields[key], key)
-        return int(fields[key])
-    except NumberTooLong as e:
-        raise RecordError(key, e.problem) from None
-    except ValueError:
-        raise RecordError(key, f"not a number: {fields[key]!r}") from None
-
-
-def _seat(text: str, players: int, where: str) -> int:
-    try:
-        check_digits(text, where)
-        s = int(text)
-    except NumberTooLong as e:
-        raise RecordError(where, e.problem) from None
-    except ValueError:
-        raise RecordError(where, f"not a seat number: {text!r}") from None
-    if not 1 <= s <= players:
-        raise RecordError(where, f"seat {s} is not at this {players}-player table")
-    return s - 1
-
-
-def _cards(texts: list[str], deck: int, where: str) -> list[int]:
-    out: list[int] = []
-    for t in texts:
-        try:
-            c = parse_card(t, deck)
-        except DurakError as e:
-            raise RecordError(where, f"{t!r}: {e}") from None
-        if c in out:
-            raise RecordError(where, f"{card_name(c)} is named twice")
-        out.append(c)
-    return out
-
-
-def _join(value: Any) -> str:
-    return " ".join(str(v) for v in value) if isinstance(value, list) else str(value)
-
-
-def _names(mask: int) -> str:
-    return " ".join(card_name(c) for c in cards_of(mask))
 
 
 def load_game(text: str) -> Game:

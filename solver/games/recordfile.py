@@ -23,10 +23,11 @@ nothing is lost yet and the player can choose another file at once.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.outfile import WriterLock, write_whole
+from solver.run.outfile import WriterLock, write_whole
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,8 @@ def reason(e: OSError) -> str:
 
 class RecordFile:
     """The file a session's record is saved to (see the module docstring): a
-    :class:`~solver.outfile.WriterLock` held while the session lasts, the record
-    written whole (:func:`~solver.outfile.write_whole`) at every :meth:`write`."""
+    :class:`~solver.run.outfile.WriterLock` held while the session lasts, the record
+    written whole (:func:`~solver.run.outfile.write_whole`) at every :meth:`write`."""
 
     def __init__(self, path: Path):
         self.path = path
@@ -116,3 +117,26 @@ class RecordFile:
 
 
 __all__ = ["RecordFile", "SaveNews", "reason"]
+
+
+def data_dir() -> Path:
+    """Where durak keeps what it saves for the user: ``$DURAK_DATA_DIR``, else
+    ``$XDG_DATA_HOME/durak``, else ``~/.local/share/durak``."""
+    env = os.environ.get("DURAK_DATA_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "durak"
+
+
+def default_record_path(kind: str) -> Path:
+    """A new record file for a session of ``kind`` (``game``, ``play``):
+    ``<data dir>/games/<kind>-YYYYmmdd-HHMMSS.txt`` (a number added if taken)."""
+    folder = data_dir() / "games"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{kind}-{stamp}.txt"
+    n = 2
+    while path.exists():
+        path = folder / f"{kind}-{stamp}-{n}.txt"
+        n += 1
+    return path

@@ -44,7 +44,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from solver.errors import BudgetExceeded, OptionError
-from solver.executor import default_workers
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState
@@ -52,6 +51,7 @@ from solver.game.value import Value
 from solver.games.record import Game, known_deal
 from solver.hints import HintResult, Knowledge, default_samples, hint_knowledge
 from solver.i18n import _, ngettext
+from solver.run.executor import default_workers
 from solver.search import Solver, SolveResult
 
 #: Labels by the loss of win chance, upper bounds inclusive; above the last: blunder.

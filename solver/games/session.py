@@ -30,96 +30,45 @@ from __future__ import annotations
 import os
 import random
 import re
-import time
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from solver.errors import DurakError, MoveError, OptionError, RecordError
 from solver.game.cards import SUITS, card_name, cards_of, parse_card
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
-from solver.game.moves import Kind, Move, parse_move_with_seat
+from solver.game.moves import Move, parse_move_with_seat
 from solver.game.outcome import outcome_info, phase_name, seat_roles
 from solver.game.rules import Rules
 from solver.game.state import NO_COVER, GameState, Phase
 from solver.games.narration import Told, narrate
+from solver.games.readings import all_cards, example_draw, resolve, split_entries
 from solver.games.record import Game, known_deal
 from solver.games.recordfile import RecordFile
 from solver.games.replay import Replay
 from solver.games.review import REVIEW_MAX_TIME, advise
 from solver.games.seal import seal
+from solver.games.turn import Accepted, EngineSeat, EngineSeats, OnlyMove, Turn
 from solver.hints import HintResult
 from solver.hints.knowledge import Knowledge, PublicTracker
 from solver.i18n import _, ngettext
-from solver.match import choose_move, make_policy
 from solver.notation import format_position
-from solver.outfile import write_whole
+from solver.run.outfile import write_whole
 from solver.search import SolveResult
 
-#: The engine's strengths a game against it offers (:func:`solver.match.make_policy`).
+#: The engine's strengths a game against it offers (the record's ``engine`` line; what
+#: each one plays is :mod:`solver.play`'s, :func:`solver.play.seats.engine_seat`).
 ENGINE_STRENGTHS = ("greedy", "hint", "strong", "random")
 #: The default strength: the hint engine at its default budget.
 DEFAULT_STRENGTH = "hint"
 #: The most entries a session takes (a record far longer than any real game).
 MAX_ENTRIES = 4000
 
-_WORDS = {"take": "take", "pass": "pass", "swap": "swap"}
 
-
-@dataclass(frozen=True)
-class Turn:
-    """What happens next, as the asking seat can tell.
-
-    ``seat``: the seat to move (1-based; None once the game is over); ``phase``:
-    lead, defend, throw, taken or over; ``moves``: its legal moves when the
-    asking seat knows its hand (its own; the others' once they follow from what
-    it saw), else None; ``draw_due``: how many drawn cards the asking seat must
-    name before anything else (a followed game, R17); ``engine``: the engine
-    moves next; ``open``: the attack cards still to cover; ``ranks``: the ranks
-    that may be thrown in (R9).
-    """
-
-    seat: int | None
-    phase: str
-    moves: tuple[str, ...] | None
-    draw_due: int = 0
-    engine: bool = False
-    open: tuple[str, ...] = ()
-    ranks: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "phase": self.phase,
-                "moves": list(self.moves) if self.moves is not None else None,
-                "draw_due": self.draw_due, "engine": self.engine, "open": list(self.open),
-                "ranks": list(self.ranks)}
-
-
-@dataclass(frozen=True)
-class Accepted:
-    """What one call of :meth:`GameSession.enter` added: the entries (``2:6D``,
-    ``3:pass``, ``draw 7H``), a note for the player (the passes the record
-    implied, a move held until the draw is named) and what is told at the table
-    after them (:mod:`solver.games.narration`: bouts beaten, taken or
-    transferred, draws, seats out, whose bout it is)."""
-
-    entries: tuple[str, ...]
-    note: str = ""
-    told: tuple[Told, ...] = ()
-
-
-@dataclass(frozen=True)
-class OnlyMove:
-    """The hint when the player has one legal move: it, and no deal sampled."""
-
-    player: int
-    best: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "best": self.best, "only": True,
-                "moves": [{"move": self.best}]}
-
+#: The session's own class (its makers build one of a subclass too).
+_S = TypeVar("_S", bound="GameSession")
 
 class GameSession:
     """A game in progress (see the module docstring).
@@ -127,10 +76,14 @@ class GameSession:
     ``game``: the record so far; ``path``: the file it is saved to after every
     accepted entry (None: not saved); ``seed``: the seed of the hints' deals (the
     same seed `durak review` uses by default, so the review judges the moves
-    on the deals the hints saw).
+    on the deals the hints saw); ``engine_seats``: the engine's seat at a strength,
+    for a game against the engine (:class:`EngineSeat`; None: :meth:`engine_move`
+    is refused, as in a followed game; :class:`solver.play.seats.GameSession`, the
+    package's ``solver.GameSession``, comes with the engine's).
     """
 
-    def __init__(self, game: Game, path: str | os.PathLike[str] | None = None, seed: int = 0):
+    def __init__(self, game: Game, path: str | os.PathLike[str] | None = None, seed: int = 0,
+                 engine_seats: EngineSeats | None = None):
         if game.engine is not None and game.engine[1] not in ENGINE_STRENGTHS:
             raise RecordError("engine", f"unknown strength {game.engine[1]!r} "
                                         f"(known: {', '.join(ENGINE_STRENGTHS)})")
@@ -149,7 +102,8 @@ class GameSession:
         self.seed = seed
         self.held: str | None = None   # a move typed before the draw it made due
         self._told: list[list[Told]] = []  # the narration of each entry, as far as told
-        self._policy: Any = None
+        self._engine_seats = engine_seats
+        self._engine: EngineSeat | None = None
         self._known: tuple[Game, GameState | None] | None = None
         self._kcache: tuple[tuple[int, int], Game, Knowledge] | None = None
         self._file: RecordFile | None = None
@@ -159,9 +113,10 @@ class GameSession:
 
     # ------------------------------------------------------------ building
     @classmethod
-    def new(cls, players: int = 2, rules: Rules | None = None, seed: int | None = None,
+    def new(cls: type[_S], players: int = 2, rules: Rules | None = None, seed: int | None = None,
             human: int = 1, engine: str = DEFAULT_STRENGTH,
-            path: str | os.PathLike[str] | None = None) -> "GameSession":
+            path: str | os.PathLike[str] | None = None,
+            engine_seats: EngineSeats | None = None) -> _S:
         """A new deal (seeded; default a fresh seed) against the engine at ``engine``
         strength in every seat but ``human`` (1-based)."""
         if engine not in ENGINE_STRENGTHS:
@@ -174,12 +129,12 @@ class GameSession:
         start = new_game(players, rules or Rules(), seed=seed)
         g = Game.from_play(start, [], me=human)
         g = replace(g, engine=(tuple(s for s in range(players) if s != human - 1), engine))
-        return cls(g, path, seed=0)
+        return cls(g, path, seed=0, engine_seats=engine_seats)
 
     @classmethod
-    def follow(cls, players: int, trump: str, deal: str, me: int = 1,
+    def follow(cls: type[_S], players: int, trump: str, deal: str, me: int = 1,
                attacker: int | None = None, rules: Rules | str | None = None,
-               path: str | os.PathLike[str] | None = None, seed: int = 0) -> "GameSession":
+               path: str | os.PathLike[str] | None = None, seed: int = 0) -> _S:
         """A game at a real table followed from seat ``me`` (1-based): its dealt
         cards, the face-up trump card (the suit when the deal leaves no pile),
         the seat that leads the first bout (R6)."""
@@ -192,10 +147,10 @@ class GameSession:
         return cls(Game.parse("\n".join(lines)), path, seed)
 
     @classmethod
-    def load(cls, text: str, path: str | os.PathLike[str] | None = None,
-             seed: int = 0) -> "GameSession":
+    def load(cls: type[_S], text: str, path: str | os.PathLike[str] | None = None,
+             seed: int = 0, engine_seats: EngineSeats | None = None) -> _S:
         """A session that goes on from a record's text (and saves to ``path``)."""
-        return cls(Game.parse(text), path, seed)
+        return cls(Game.parse(text), path, seed, engine_seats=engine_seats)
 
     # ------------------------------------------------------------ state
     @property
@@ -314,15 +269,16 @@ class GameSession:
             deck = self.game.rules.deck
             # cards of his hand before the draw are a move typed too soon, not a draw
             own = self.state.hands[self.game.me] & ~self._replay().draw_known
-            if _all_cards(words, deck) and not any(
+            if all_cards(words, deck) and not any(
                     own >> parse_card(c, deck) & 1 for c in re.split(r"[\s,]+", words) if c):
                 return self.draw(words)
             raise MoveError(ngettext("first the {n} card(s) seat {seat} drew (R17), e.g. "
                                      "`{example}`",
                                      "first the {n} card(s) seat {seat} drew (R17), e.g. "
                                      "`{example}`", due).format(n=due, seat=self.me,
-                                                                example=_example_draw(due)))
-        token = self._resolve(words)
+                                                                example=example_draw(due)))
+        token = resolve(words, self.state, self.game.rules.deck, self.game.me,
+                        self.game.engine is not None, self._try)
         return self._play_token(token)
 
     def enter_line(self, line: str) -> list[Accepted]:
@@ -395,26 +351,29 @@ class GameSession:
             raise MoveError(_("nothing to undo"))
         return gone
 
-    def engine_move(self, policy: Any = None) -> Accepted:
+    def engine_move(self, engine: EngineSeat | None = None) -> Accepted:
         """Play the engine's move for the seat to move (an engine seat), chosen from
-        that seat's view only (:func:`solver.match.choose_move`); its random
-        generator is seeded by the deal and the move number, so a game replays."""
+        that seat's view only (:class:`EngineSeat`: the session's, or ``engine``); its
+        random generator is seeded by the deal and the move number, so a game replays."""
         t = self.turn()
         if t.seat is None:
             raise MoveError(_("the game is over"))
         seat = t.seat - 1
-        if policy is None:
+        if engine is None:
             if not t.engine:
                 raise MoveError(_("seat {seat} is not played by the engine").format(seat=t.seat))
-            if self._policy is None:
+            if self._engine is None:
                 assert self.strength is not None
-                self._policy = make_policy(self.strength)
-            policy = self._policy
+                if self._engine_seats is None:
+                    raise OptionError("engine_seats: this session was given no engine to play "
+                                      "its seats (solver.GameSession comes with the engine's)")
+                self._engine = self._engine_seats(self.strength)
+            engine = self._engine
         tracker = PublicTracker(self.game.start())
         for _seat, m in self._replay().moves:
             tracker.play(m)
         rng = random.Random(f"engine:{self._fingerprint()}:{len(self.entries)}")
-        move = choose_move(policy, tracker, seat, rng)
+        move = engine.move(tracker, seat, rng)
         n = len(self.entries)
         acc = self._play_token(f"{t.seat}:{move}")
         return replace(acc, told=tuple(self.told(n)))
@@ -606,163 +565,6 @@ class GameSession:
         r.implicit_passes(seat - 1, mv, passed)
         return passed if r.draw_due else []
 
-    def _resolve(self, words: str) -> str:
-        """The one record token (``seat:move``) a typed move means; see :meth:`enter`."""
-        deck = self.game.rules.deck
-        s = self.state
-        seat: int | None = None
-        body = words
-        m = re.fullmatch(r"(\d+)\s*:\s*(.+)", words)
-        if m:
-            seat, body = int(m.group(1)), m.group(2)
-        if self.game.engine is not None:
-            if seat is not None and seat != self.me:
-                raise MoveError(_("you play seat {me}; the engine plays seat {seat}").format(
-                    me=self.me, seat=seat))
-            if s.to_move != self.game.me:
-                raise MoveError(_("it is seat {seat}'s turn (the engine's)").format(
-                    seat=s.to_move + 1))
-            seat = self.me
-        asked = seat if seat is not None else s.to_move + 1
-        if asked == self.me and not s.hidden[self.game.me]:
-            # his own cards are known to him: say so, not where the card lies (a secret)
-            named = [parse_card(p, deck) for p in re.split(r"[\s,/+>!]+", body)
-                     if _is_card(p, deck)]
-            lacking = [c for c in named if not (s.hands[self.game.me] | s.table_mask) >> c & 1]
-            if lacking:
-                raise MoveError(_("you don't hold {cards}").format(
-                    cards=" ".join(card_name(c) for c in lacking)))
-        readings = _readings(body, s, deck)
-        good = self._valid(readings, [asked])
-        if len(good) > 1:  # the reading of the turn now before one implying passes first
-            now = [g for g in good if _fits(g, s)]
-            good = now if len(now) == 1 else good
-        if len(good) == 1:
-            return good[0]
-        if len(good) > 1:
-            raise MoveError(_("{typed} can mean {readings}: type the one you mean").format(
-                typed=repr(words), readings=_either(good)))
-        # nothing fits the seat asked; in a followed game a hidden thrower asked now
-        # may have passed, and another thrower played it
-        others: list[int] = []
-        if seat is None and self.game.engine is None and s.phase in (Phase.THROW, Phase.TAKEN):
-            others = [t + 1 for t in s.throw_order() if t != s.to_move]
-        alt = self._valid(readings, others)
-        if alt:
-            raise MoveError(_("{typed} is not a move of seat {seat} here; did you mean "
-                              "{readings}?").format(typed=repr(words), seat=asked,
-                                                    readings=_either(alt)))
-        # the error of the reading the turn asks for (a throw-in in P3, a cover in P2)
-        first = next((r for r in readings if _fits(f"{asked}:{r}", s)), readings[0])
-        err = self._try(f"{asked}:{first}")
-        problem = getattr(err, "problem", str(err))
-        raise MoveError(f"{words!r}: {problem}")
 
-    def _valid(self, readings: list[str], seats: list[int]) -> list[str]:
-        out = []
-        for st in seats:
-            for r in readings:
-                tok = f"{st}:{r}"
-                if not isinstance(self._try(tok), DurakError) and tok not in out:
-                    out.append(tok)
-        return out
-
-
-def split_entries(line: str) -> list[str]:
-    """A typed line cut into entries: at each word with a seat prefix (``2:6S``) and
-    at each ``draw``; a ``#`` starts a comment."""
-    words = line.split("#", 1)[0].split()
-    items: list[list[str]] = []
-    for w in words:
-        if not items or re.match(r"\d+:", w) or w.lower() == "draw":
-            items.append([w])
-        else:
-            items[-1].append(w)
-    return [" ".join(i) for i in items]
-
-
-def _readings(body: str, state: GameState, deck: int) -> list[str]:
-    """Every move text that ``body`` may mean here: a bare card may be a lead, a
-    throw-in (``+``), a transfer (``>``, ``>!``) or a cover of an open attack
-    card (``A/C``); several bare cards a lead; other forms are taken as typed."""
-    low = body.strip().lower()
-    if low in _WORDS:
-        return [_WORDS[low]]
-    parts = [p for p in re.split(r"[\s,]+", body.strip()) if p]
-    if parts and all(_is_card(p, deck) for p in parts):
-        cards = [parse_card(p, deck) for p in parts]
-        names = [card_name(c) for c in cards]
-        if len(cards) > 1:
-            return [",".join(names)]
-        c = names[0]
-        out = [c, f"+{c}", f">{c}", f">!{c}"]
-        out += [f"{card_name(a)}/{c}" for a in state.open_attacks]
-        return out
-    try:
-        _seat, mv = parse_move_with_seat(body, deck)
-    except DurakError as e:
-        raise MoveError(_("{typed} is not a move: {error}").format(typed=repr(body),
-                                                                   error=e)) from None
-    return [str(mv)]
-
-
-#: The kinds of move each phase of the turn asks for (P1-P4; a swap at any time, F12).
-_PHASE_KINDS = {Phase.LEAD: (Kind.LEAD,), Phase.DEFEND: (Kind.COVER, Kind.TAKE, Kind.TRANSFER,
-                                                        Kind.SHOW),
-                Phase.THROW: (Kind.THROW, Kind.PASS), Phase.TAKEN: (Kind.THROW, Kind.PASS)}
-
-
-def _fits(token: str, state: GameState) -> bool:
-    """Whether ``token`` is a move of the seat to move of the kind its turn asks for
-    (not one that needs the seats asked to throw in to pass first)."""
-    seat, mv = parse_move_with_seat(token)
-    return (seat == state.to_move + 1
-            and (mv.kind is Kind.SWAP or mv.kind in _PHASE_KINDS.get(state.phase, ())))
-
-
-def _is_card(text: str, deck: int) -> bool:
-    try:
-        parse_card(text, deck)
-    except DurakError:
-        return False
-    return True
-
-
-def _all_cards(words: str, deck: int) -> bool:
-    parts = [p for p in re.split(r"[\s,]+", words) if p]
-    return bool(parts) and all(_is_card(p, deck) for p in parts)
-
-
-def _either(tokens: list[str]) -> str:
-    return _(" or ").join(tokens)
-
-
-def _example_draw(n: int) -> str:
-    return " ".join(["7H", "KD", "6S", "9C", "TS", "QH"][:max(1, min(n, 6))])
-
-
-def data_dir() -> Path:
-    """Where durak keeps what it saves for the user: ``$DURAK_DATA_DIR``, else
-    ``$XDG_DATA_HOME/durak``, else ``~/.local/share/durak``."""
-    env = os.environ.get("DURAK_DATA_DIR")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_DATA_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "durak"
-
-
-def default_record_path(kind: str) -> Path:
-    """A new record file for a session of ``kind`` (``game``, ``play``):
-    ``<data dir>/games/<kind>-YYYYmmdd-HHMMSS.txt`` (a number added if taken)."""
-    folder = data_dir() / "games"
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = folder / f"{kind}-{stamp}.txt"
-    n = 2
-    while path.exists():
-        path = folder / f"{kind}-{stamp}-{n}.txt"
-        n += 1
-    return path
-
-
-__all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "GameSession", "OnlyMove", "Turn",
-           "default_record_path", "split_entries"]
+__all__ = ["DEFAULT_STRENGTH", "ENGINE_STRENGTHS", "Accepted", "EngineSeat", "EngineSeats", "GameSession",
+           "OnlyMove", "Turn"]

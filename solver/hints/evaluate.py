@@ -14,7 +14,7 @@
   Under :attr:`HintConfig.ismcts` the deals of a batch share one
   information-set search instead (``ext/ismcts.pxi``, off by default).
 * **playout**: otherwise (no iterations for the table) the move
-  is played and the game finished by the greedy player (:mod:`solver.bots`) in
+  is played and the game finished by the greedy player (:mod:`solver.policy.bots`) in
   every seat; the result for the asking seat is the move's score on that deal.
   The compiled core plays them (``ext/playout.pxi``, about 30 us a game); :func:`solver.hints.playout.playout`
   is the pure-Python reference.  When the pile runs out during a two-player
@@ -29,14 +29,14 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from solver.errors import BudgetExceeded, OptionError
-from solver.executor import worker_cache
 from solver.game.cards import count
 from solver.game.movegen import play
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.hints.playout import PLAYOUT_LIMIT, playout
-from solver.learn.model import core_model
 from solver.notation import format_position
+from solver.policy.model import core_model
+from solver.run.executor import worker_cache
 from solver.search import Solver
 from solver.search.native import core, pile_order
 
@@ -94,7 +94,7 @@ class HintConfig:
     stays (docs/hint.md, "The greedy playout's weight early in the game").
     None: ``uct_mix`` at any pile.
     ``playout_model``: a model file of the learned playout policy
-    (:mod:`solver.learn.model`; ``"shipped"``: the package's own), whose best
+    (:mod:`solver.policy.model`; ``"shipped"``: the package's own), whose best
     move every seat plays in the playouts -- the tree search's and the plain
     ones -- where the greedy player's would be played; None (the default):
     the greedy player (docs/learn.md measures both).  ``playout_model_first``:

@@ -9,7 +9,7 @@ moves under an opponent model, so the hint engine can average over deals
 with those weights (:func:`solver.hints.advise.hint_knowledge`).
 
 **The model** (:class:`NoisyGreedy`): with probability ``1 - epsilon`` the
-player makes the greedy player's move (:func:`solver.bots.greedy_move`),
+player makes the greedy player's move (:func:`solver.policy.bots.greedy_move`),
 otherwise any legal move, uniformly::
 
     P(move | state) = (1 - epsilon) [move == greedy(state)] + epsilon / n(state)
@@ -53,12 +53,12 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Protocol, Sequence
 
-from solver.bots import greedy_move
 from solver.errors import OptionError
 from solver.game.movegen import legal_moves
 from solver.game.moves import Kind, Move
 from solver.game.state import GameState, Phase
 from solver.hints.knowledge import Observation, PublicTracker
+from solver.policy.bots import greedy_move
 
 #: The noisy-greedy model's epsilon, fitted by maximum likelihood on the
 #: decisions of hint-vs-greedy games (docs/hint.md, "Inference from the

@@ -34,13 +34,13 @@ from dataclasses import dataclass, replace
 from math import comb
 from typing import Iterable, Sequence
 
-from solver.bots import BIG_PILE, HIGH_TRUMP_RANK, card_cost, throws_it
 from solver.errors import PositionError
 from solver.game.cards import (SUIT_MASK, beaters, bit, cards_by_rank, cards_of, count, deck_mask,
                                format_cards, rank_of, ranks_in)
 from solver.game.movegen import apply_move, play
 from solver.game.moves import Kind, Move
 from solver.game.state import GameState
+from solver.policy.bots import BIG_PILE, HIGH_TRUMP_RANK, card_cost, throws_it
 
 
 @dataclass(frozen=True)
@@ -376,7 +376,7 @@ class PublicTracker:
 
     def model_facts(self, seat: int, trust: float) -> tuple[HandFact, ...]:
         """What the other seats' moves say of their hands if they play as the greedy
-        player does (:func:`solver.bots.greedy_move`), each a *held none* fact with
+        player does (:func:`solver.policy.bots.greedy_move`), each a *held none* fact with
         ``trust`` (:class:`HandFact`: no rule makes anyone play so); ``drawn``
         counts the hidden cards drawn since, as for the facts of the asking of
         throwers.  Oldest first.
@@ -439,11 +439,11 @@ class PublicTracker:
 
 def greedy_none(before: GameState, move: Move) -> int:
     """The cards the mover cannot have held if he plays ``move`` in ``before`` as the
-    greedy player does (:func:`solver.bots.greedy_move`; only public fields of
+    greedy player does (:func:`solver.policy.bots.greedy_move`; only public fields of
     ``before`` are read); 0 when the move tells nothing.
 
     Leads, covers and takes as :meth:`PublicTracker.model_facts` says.  An added
-    card (P3, P4): no card he would rather add (:func:`~solver.bots.throws_it`,
+    card (P3, P4): no card he would rather add (:func:`~solver.policy.bots.throws_it`,
     cheaper) of a table rank -- or, for a card he would never add, that card
     itself, which he certainly held.  A pass while there was room: no card he
     would add of a table rank.
@@ -489,7 +489,7 @@ def not_greedy(seat: int, moves: Sequence[Move], movers: Sequence[int],
                gained: Sequence[Sequence[int]], drew: Sequence[Sequence[bool]]
                ) -> tuple[int, ...]:
     """The seats other than ``seat`` that, as everyone at the table can tell, have
-    not always played the greedy player's move (:func:`solver.bots.greedy_move`).
+    not always played the greedy player's move (:func:`solver.policy.bots.greedy_move`).
 
     Move ``i`` was played by ``movers[i]`` in ``before[i]`` (only its public
     fields are read); ``known[i][o]``: the cards everyone knew seat ``o`` held

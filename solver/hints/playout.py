@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from solver.bots import greedy_move
 from solver.game.movegen import play
 from solver.game.state import GameState
+from solver.policy.bots import greedy_move
 
 #: A playout longer than this many moves counts as a draw (R23: endless play).
 PLAYOUT_LIMIT = 1500

@@ -3,7 +3,7 @@ runs after changing a message (docs/guide/languages.md).
 
 ``python -m solver.i18n.tools extract``
     every message the code marks -- Python (``_``, ``ngettext``, ``pgettext``, ``N_``),
-    the board's scripts (``gt``, ``ngt``, ``pgt``) and pages (:mod:`solver.web.pages`)
+    the board's scripts (``gt``, ``ngt``, ``pgt``) and pages (:mod:`solver.i18n.html`)
     -- into ``solver/locale/durak.pot``;
 ``update``
     the template merged into each language's ``.po`` (new messages empty, gone ones
@@ -24,7 +24,7 @@ from typing import Any, Iterator
 
 from solver.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 from solver.i18n.compile import compile_catalogues
-from solver.web.pages import messages as page_messages
+from solver.i18n.html import messages as page_messages
 
 ROOT = LOCALE_DIR.parent
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"

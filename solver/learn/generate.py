@@ -8,7 +8,7 @@ legal move one example is written:
 * ``position``: the whole state (docs/notation.md; every card, for later
   labels such as an exact value) and ``seat``, the mover (0-based);
 * ``moves``: the legal moves in canonical order, ``features``: each one's
-  active feature indices (:mod:`solver.learn.features`, from the mover's
+  active feature indices (:mod:`solver.policy.features`, from the mover's
   view only), ``greedy``: the greedy player's move's index;
 * the labels: ``chosen`` (the engine's move's index), ``scores`` (the
   engine's mean score of each move for the mover, +1 win .. -1 loss),
@@ -40,21 +40,21 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from solver.bots import greedy_move
 from solver.errors import OptionError
-from solver.executor import Executor
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.rules import parse_rules
 from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import PublicTracker
 from solver.jsonin import NumberTooLong, loads
-from solver.learn.features import MAX_ACTIVE, NFEATURES, decision_features
-from solver.learn.model import load_model
 from solver.notation import format_position
-from solver.outfile import whole_file, write_whole
+from solver.policy.bots import greedy_move
+from solver.policy.features import MAX_ACTIVE, NFEATURES, decision_features
+from solver.policy.model import load_model
+from solver.run.executor import Executor
+from solver.run.outfile import whole_file, write_whole
 
-#: A game longer than this many moves is cut (R23, as solver.match.MAX_MOVES).
+#: A game longer than this many moves is cut (R23, as solver.play.match.MAX_MOVES).
 MAX_MOVES = 4000
 #: The spec file of a data folder: the same spec is needed to resume.
 SPEC_FILE = "spec.json"

@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from solver.errors import OptionError
-from solver.learn.features import MAX_ACTIVE, NFEATURES
 from solver.learn.generate import read_shards
-from solver.learn.model import LinearModel
+from solver.policy.features import MAX_ACTIVE, NFEATURES
+from solver.policy.model import LinearModel
 
 _np: Any
 try:  # the `train` extra: only training needs it

@@ -38,7 +38,6 @@ if sys.version_info >= (3, 11):
 else:  # Python 3.10: the same parser as a package
     import tomli as tomllib
 
-from solver.bots import greedy_move
 from solver.errors import DurakError, MoveError, OptionError
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
@@ -47,6 +46,7 @@ from solver.game.value import Value, value_text
 from solver.i18n import _
 from solver.jsonin import MAX_DIGITS
 from solver.notation import parse_position
+from solver.policy.bots import greedy_move
 
 #: The tasks a puzzle can set (for its hero, the seat to move at the start).
 TASKS = ("win", "draw", "avoid-durak")

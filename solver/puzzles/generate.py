@@ -13,7 +13,7 @@ Candidates come from two sources, both driven by one injected
 A candidate becomes a puzzle when the exact solver finds that the seat to move
 can fulfil the task (win; draw where it cannot win; avoid being the durak with
 3+ players), exactly ``max_solutions`` or fewer first moves do it, the greedy
-player's move (:func:`solver.bots.greedy_move`) is not one of them, and the
+player's move (:func:`solver.policy.bots.greedy_move`) is not one of them, and the
 forced line is at least ``min_depth`` plies long.
 """
 from __future__ import annotations
@@ -23,9 +23,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from solver.bots import greedy_move
 from solver.errors import BudgetExceeded, Interrupted, OptionError
-from solver.executor import Executor, chunked
 from solver.game.cards import DECK_LOW_RANK, cards_of, count, deck_mask, make_card
 from solver.game.deal import hands_of_sizes, new_game
 from solver.game.movegen import legal_moves, play
@@ -34,7 +32,9 @@ from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.game.value import Value
 from solver.notation import format_position
+from solver.policy.bots import greedy_move
 from solver.puzzles.collection import TASK_VALUES, Collection, Puzzle, winning_set
+from solver.run.executor import Executor, chunked
 from solver.search import Solver
 
 #: Candidate positions tried per puzzle asked for when ``GenOptions.tries`` is 0.  About
@@ -277,7 +277,7 @@ def generate(opts: GenOptions, make_solver: Callable[[], Any] | None = None,
              scheduler: str | None = None) -> list[Found]:
     """Mine up to ``opts.count`` puzzles; the best by :func:`score`, in score order.
 
-    ``workers`` local processes or a Dask ``scheduler`` (:mod:`solver.executor`)
+    ``workers`` local processes or a Dask ``scheduler`` (:mod:`solver.run.executor`)
     try the candidates in blocks; the candidates are taken in order, so the
     puzzles are the same for any of them (``make_solver`` must then be
     picklable, e.g. a class or a ``functools.partial``).  Every candidate is

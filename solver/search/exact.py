@@ -36,6 +36,8 @@ DEFAULT_TT_MB = 64
 #: The time budget of `durak solve` and `durak analyse` (and of a batch's
 #: solve/analyse items) when none is given, seconds.
 DEFAULT_MAX_TIME = 60.0
+#: The largest node budget a solver takes from a user (the core counts nodes in 63 bits).
+MAX_NODES = 1 << 62
 
 
 #: The anytime estimate (:meth:`Solver.estimate`, ``ext/uct.pxi``): the
@@ -373,5 +375,5 @@ def analyse(position: Any, hero: int | None = None, *, max_time: float | None = 
                                   distance=distance, pv=pv)
 
 
-__all__ = ["DEFAULT_MAX_TIME", "DEFAULT_TT_MB", "MODELS", "Solver", "analyse", "budget_message",
+__all__ = ["DEFAULT_MAX_TIME", "DEFAULT_TT_MB", "MAX_NODES", "MODELS", "Solver", "analyse", "budget_message",
            "hero_index", "solve", "to_state"]

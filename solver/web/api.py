@@ -25,8 +25,6 @@ from typing import Any, Awaitable, Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from solver.cli.common import MAX_NODES
-from solver.cli.show import show_json
 from solver.errors import DurakError, OptionError, PositionError
 from solver.game.defaults import has_hidden_cards
 from solver.game.movegen import legal_moves
@@ -37,8 +35,9 @@ from solver.hints import default_samples
 from solver.jsonin import loads
 from solver.notation import format_position, parse_position
 from solver.notation.build import MAX_POSITION_CHARS
-from solver.notation.position import Position
+from solver.notation.position import Position, show_json
 from solver.search import DEFAULT_MAX_TIME
+from solver.search.exact import MAX_NODES
 from solver.web.board import board_view, line, show_view
 from solver.web.jobs import Job, PoolBusy, WorkerPool
 

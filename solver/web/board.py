@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from solver.game.outcome import outcome_info, phase_name, seat_roles
-from solver.cli.show import show_json
 from solver.errors import HiddenCardsError, IllegalMoveError, MoveError
 from solver.game.cards import SUIT_SYMBOLS, SUITS, card_name, cards_of, sorted_for_display
 from solver.game.movegen import legal_moves, play
@@ -22,7 +21,7 @@ from solver.games.narration import result_text
 from solver.i18n import N_, _
 from solver.notation import format_position
 from solver.notation.people import card_text
-from solver.notation.position import Position
+from solver.notation.position import Position, show_json
 
 #: The most moves one request may walk (a whole game is far fewer).
 MAX_LINE = 1000

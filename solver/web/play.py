@@ -22,9 +22,11 @@ from solver.errors import MoveError, OptionError
 from solver.game.cards import SUIT_SYMBOLS, SUITS
 from solver.game.moves import Move
 from solver.game.rules import parse_rules
-from solver.games.session import DEFAULT_STRENGTH, GameSession
+from solver.games import session
 from solver.games.narration import game_over
+from solver.games.session import DEFAULT_STRENGTH
 from solver.i18n import N_, _
+from solver.play.seats import GameSession
 from solver.web.api import (BadRequest, check_fields, guarded, int_field, read_body,
                             seconds_field)
 from solver.web.board import move_view
@@ -255,7 +257,7 @@ class Games:
         return submit_hint(self.pool, s, body)
 
 
-def submit_hint(pool: WorkerPool, s: GameSession, body: dict[str, Any]) -> Job:
+def submit_hint(pool: WorkerPool, s: session.GameSession, body: dict[str, Any]) -> Job:
     """A job answering the player's hint in ``s`` (a game played or followed): the
     session's checks first (one line, 400), then its advice in a worker."""
     s.check_hint()

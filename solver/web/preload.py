@@ -2,7 +2,7 @@
 
 Imported only inside the ``multiprocessing`` forkserver that :class:`~solver.web.jobs.WorkerPool`
 starts (``set_forkserver_preload``), never by the server itself: it ties the
-forkserver's life to the server's (:func:`~solver.executor.die_with_parent`), so a
+forkserver's life to the server's (:func:`~solver.run.executor.die_with_parent`), so a
 server killed outright (SIGKILL) takes its forkserver with it, and each job process,
 tied in turn to the forkserver (:func:`solver.web.worker.main`), goes too.  Then it
 imports the job process's code once, for every fork to share.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from solver.executor import die_with_parent
+from solver.run.executor import die_with_parent
 from solver.web import worker
 
 die_with_parent(os.getppid())

@@ -2,7 +2,7 @@
 
 The app's pool (:mod:`solver.web.jobs`) keeps a few of these processes; each
 reads a task from its pipe, computes the answer with the functions the
-commands call (:mod:`solver.answers`, the game review, the game session's
+commands call (:mod:`solver.batch.answers`, the game review, the game session's
 engine and hint) and writes back progress messages and one final message.  A process is
 killed to cancel its task, so nothing here needs to poll for cancellation.
 
@@ -21,17 +21,18 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Iterator
 
-from solver.answers import analyse_answer, hint_answer, solve_answer
+from solver.batch.answers import analyse_answer, hint_answer, solve_answer
 from solver.errors import DurakError, MoveError
-from solver.executor import die_with_parent
+from solver.run.executor import die_with_parent
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
 from solver.game.outcome import outcome_info
 from solver.games import Game
 from solver.games.review import review
 from solver.games.narration import result_text
-from solver.games.session import GameSession, OnlyMove
+from solver.games.session import OnlyMove
 from solver.i18n import set_language
+from solver.play.seats import GameSession
 from solver.puzzles import train
 from solver.puzzles.collection import find_puzzle, load_all
 from solver.web.board import board_view, move_view

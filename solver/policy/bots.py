@@ -6,7 +6,7 @@ state a policy receives may hold the opponents' cards (a dealt game) or only
 their counts (a seat's view from :mod:`solver.hints.knowledge`); :class:`RandomPolicy`
 and :class:`GreedyPolicy` read nothing but the public fields and their own
 hand, so both give the same move either way.  Policies that search (the hint
-bot in :mod:`solver.match`) must be given the seat's view.
+bot in :mod:`solver.play.match`) must be given the seat's view.
 
 Every policy takes an injected ``random.Random``; nothing keeps module state.
 """
@@ -205,7 +205,7 @@ POLICIES: dict[str, Callable[..., Policy]] = {"random": RandomPolicy, "greedy": 
 
 
 def make_policy(name: str, **kw: Any) -> Policy:
-    """A policy by name: ``random``, ``greedy`` (``hint`` lives in :mod:`solver.match`)."""
+    """A policy by name: ``random``, ``greedy`` (``hint`` lives in :mod:`solver.play.match`)."""
     try:
         cls = POLICIES[name]
     except KeyError:

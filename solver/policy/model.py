@@ -1,4 +1,4 @@
-"""The model file: a linear move-scoring model over :mod:`solver.learn.features`.
+"""The model file: a linear move-scoring model over :mod:`solver.policy.features`.
 
 A model file is JSON (no runtime dependency to read it)::
 
@@ -30,8 +30,8 @@ from typing import Any, Sequence
 from solver.errors import OptionError
 from solver.game.state import GameState
 from solver.jsonin import NumberTooLong, loads
-from solver.learn.features import NFEATURES, TEMPLATES, decision_features
-from solver.outfile import write_whole
+from solver.policy.features import NFEATURES, TEMPLATES, decision_features
+from solver.run.outfile import write_whole
 from solver.search.native import core
 
 FORMAT = "durak-policy"

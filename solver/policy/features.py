@@ -22,11 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from solver.bots import greedy_move
 from solver.game.cards import DECK_LOW_RANK, count
 from solver.game.movegen import legal_moves
 from solver.game.moves import Kind, Move
 from solver.game.state import GameState, Phase
+from solver.policy.bots import greedy_move
 from solver.search.native import rule_flags
 
 #: The binary feature templates, in index order: (name, size).  Each applies

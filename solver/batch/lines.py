@@ -8,14 +8,14 @@ text, one position string per line.  Blank lines and lines starting with
 
 Output: one JSON line per item, in input order: ``{"id": ..., **answer}``
 where ``answer`` is exactly what the command's ``--json`` prints (the
-functions of :mod:`solver.answers`).  An item that fails gives
+functions of :mod:`solver.batch.answers`).  An item that fails gives
 ``{"id": ..., "error": "...", "exit_code": 2}`` (bad input), or ``3`` with
 what was proven when a budget ran out, or ``1`` on an internal error; the
 batch goes on.  Lines are written as soon as every earlier line is, so a
 batch stopped anywhere leaves a prefix of the full output, and
 :func:`done_ids` with ``--resume`` skips what is there.
 
-Work goes to the workers of :mod:`solver.executor` in chunks; each worker
+Work goes to the workers of :mod:`solver.run.executor` in chunks; each worker
 keeps its exact solver (transposition table) between items.  With the same
 options every answer is the same for any number of workers or any cluster
 (``hint`` items use ``--seed``, default 0), except the effort fields
@@ -23,7 +23,7 @@ options every answer is the same for any number of workers or any cluster
 on the machine.
 
 A new task is one entry of :data:`TASKS`: a function from a position, a
-hero seat and the :class:`BatchOptions` to an :class:`~solver.answers.Answer`
+hero seat and the :class:`BatchOptions` to an :class:`~solver.batch.answers.Answer`
 (``review`` goes here when there is a `durak review` command).
 """
 from __future__ import annotations
@@ -33,10 +33,10 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
-from solver.answers import Answer, analyse_answer, hint_answer, review_answer, solve_answer
+from solver.batch.answers import Answer, analyse_answer, hint_answer, review_answer, solve_answer
 from solver.errors import DurakError, OptionError, shorten
-from solver.executor import Executor, chunk_size, chunked, worker_cache
 from solver.jsonin import NumberTooLong, loads
+from solver.run.executor import Executor, chunk_size, chunked, worker_cache
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
 
 #: The exit codes an item's error object carries (as the commands' exit codes).
@@ -185,7 +185,7 @@ def done_ids(path: str) -> set[str]:
 
     A last line cut short (the batch was killed while writing it) is removed
     from the file, so its item is answered again.  (`durak batch --resume`
-    reads them from its locked :class:`~solver.outfile.LineFile` instead.)
+    reads them from its locked :class:`~solver.run.outfile.LineFile` instead.)
     """
     if not os.path.exists(path):
         return set()
@@ -242,7 +242,7 @@ def answer_chunk(task: str, items: list[Item], opts: BatchOptions) -> list[dict[
 
 
 class LineSink(Protocol):
-    """Where the output lines go: a text stream, or a :class:`~solver.outfile.LineFile`."""
+    """Where the output lines go: a text stream, or a :class:`~solver.run.outfile.LineFile`."""
 
     def write(self, text: str, /) -> int: ...
 
@@ -263,7 +263,7 @@ def run_batch(task: str, items: list[Item], out: LineSink, executor: Executor,
               summary: BatchSummary | None = None) -> BatchSummary:
     """Answer ``items`` (but those whose id is in ``skip``) on ``executor``, writing
     each output line to ``out`` (flushed) as soon as every earlier one is written,
-    one whole line a ``write`` (a :class:`~solver.outfile.LineFile` keeps a file
+    one whole line a ``write`` (a :class:`~solver.run.outfile.LineFile` keeps a file
     whole-lined whatever stops the batch).
 
     ``progress(n)`` is called with the number of items just finished.

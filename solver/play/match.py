@@ -24,9 +24,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from solver.bots import GreedyPolicy, Policy, RandomPolicy
 from solver.errors import OptionError
-from solver.executor import Executor, chunk_size, chunked
 from solver.game.deal import new_game
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
@@ -36,8 +34,10 @@ from solver.games import Game
 from solver.hints import HintConfig, default_samples, hint_knowledge
 from solver.hints.knowledge import HandFact, Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
-from solver.learn.model import load_model
-from solver.sprt import Sprt, SprtState
+from solver.play.sprt import Sprt, SprtState
+from solver.policy.bots import GreedyPolicy, Policy, RandomPolicy
+from solver.policy.model import load_model
+from solver.run.executor import Executor, chunk_size, chunked
 
 #: A game longer than this many moves is stopped and counted a draw (R23).
 MAX_MOVES = 4000
@@ -146,7 +146,7 @@ class HintPolicy:
 
 class LearnedPolicy:
     """The learned move-scoring model's best move on the seat's view, no search
-    (:meth:`solver.learn.model.LinearModel.choose`)."""
+    (:meth:`solver.policy.model.LinearModel.choose`)."""
 
     def __init__(self, path: str = "shipped", name: str = "learned"):
         self.model = load_model(path)
@@ -461,9 +461,9 @@ def match(spec: MatchSpec, games: int, workers: int = 1,
           scheduler: str | None = None, sprt: Sprt | None = None) -> MatchResult:
     """Play ``games`` games (rounded up to whole deals, each played from every seat).
 
-    ``workers`` local processes, or a Dask ``scheduler`` (:mod:`solver.executor`);
+    ``workers`` local processes, or a Dask ``scheduler`` (:mod:`solver.run.executor`);
     the games are the same for any of them.  ``sprt``: stop at the first deal
-    (in deal order) at which the sequential test decides (:mod:`solver.sprt`);
+    (in deal order) at which the sequential test decides (:mod:`solver.play.sprt`);
     ``games`` is then the most it may play, and the result holds exactly the
     games of the deals up to that one, whatever the workers finished besides.
     """
