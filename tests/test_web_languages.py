@@ -116,6 +116,14 @@ def wait_for_my_turn(page) -> None:
         arg=list(MY_TURN[page.evaluate("document.documentElement.lang")]), timeout=60_000)
 
 
+def play_a_move(page) -> None:
+    """Click the first move offered, and wait for the engine's answer: the player's turn."""
+    n = page.evaluate("Play.game.snapshot.history.length")
+    page.click("#play-board .action >> nth=0")
+    page.wait_for_function(f"Play.game.snapshot.history.length > {n}", timeout=60_000)
+    wait_for_my_turn(page)
+
+
 def shoot(page, name: str) -> None:
     where = os.environ.get("DURAK_SHOTS")
     if where:
@@ -144,8 +152,7 @@ def test_every_page_in_the_browsers_language_with_no_english_left(browser, serve
         pg.fill("#pl-seed", "7")
         pg.click("#pl-start")
         wait_for_my_turn(pg)
-        pg.click("#play-board .action >> nth=0")
-        wait_for_my_turn(pg)
+        play_a_move(pg)
         assert pg.inner_text("#play-log")
         found["play"] = left_in_english(pg)
         # the hint table of the game, its chances on the cards
@@ -196,8 +203,7 @@ def test_the_switcher_changes_the_language_remembers_it_and_keeps_the_game(brows
         pg.fill("#pl-seed", "11")
         pg.click("#pl-start")
         wait_for_my_turn(pg)
-        pg.click("#play-board .action >> nth=0")
-        wait_for_my_turn(pg)
+        play_a_move(pg)
         game = pg.evaluate("localStorage.getItem('durak.game')")
         position = pg.evaluate("Play.game.board.position")
         assert pg.inner_text("#play-status").startswith("Ваш ход")
@@ -234,8 +240,7 @@ def test_the_board_and_play_fit_the_screen_in_each_language(browser, server, lan
         pg.fill("#pl-seed", "7")
         pg.click("#pl-start")
         wait_for_my_turn(pg)
-        pg.click("#play-board .action >> nth=0")
-        wait_for_my_turn(pg)
+        play_a_move(pg)
         assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         shoot(pg, f"play-{lang}-{viewport['width']}")
     finally:
