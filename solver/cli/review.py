@@ -11,7 +11,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                read_game_text, stdout_console)
 from solver.cli.language import lang_option
 from solver.errors import OptionError
-from solver.notation.people import move_text, symbols_wanted
+from solver.notation.people import move_text, symbols_wanted, value_word
 from solver.run.outfile import check_target, whole_file
 from solver.games import Game
 from solver.i18n import _, ngettext, pgettext
@@ -26,11 +26,6 @@ def label_word(label: str) -> str:
              "blunder": pgettext("review label", "blunder"),
              "unclear": pgettext("review label", "unclear")}
     return words.get(label, label)
-
-
-def value_word(text: str) -> str:
-    """``win``, ``draw``, ``loss`` in the player's language."""
-    return {"win": _("win"), "draw": _("draw"), "loss": _("loss")}.get(text, text)
 
 
 def label_count(label: str, n: int) -> str:

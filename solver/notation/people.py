@@ -163,6 +163,18 @@ RULE_WORDS = {"transfer": N_("transfer"), "transfer_by_trump_show": N_("transfer
               "first_out_wins": N_("first out wins"), "teams=2v2": N_("teams 2 v 2")}
 
 
+def value_word(text: str) -> str:
+    """A value, ``win``, ``draw`` or ``loss``, in the player's language (the data keeps
+    the English word)."""
+    if text == "win":
+        return _("win")
+    if text == "draw":
+        return _("draw")
+    if text == "loss":
+        return _("loss")
+    return text
+
+
 #: The engine's strengths (`durak play --vs`) in words.
 STRENGTH_WORDS = {"greedy": N_("greedy"), "hint": N_("hint engine"), "strong": N_("strong"),
                   "random": N_("random")}
@@ -232,4 +244,4 @@ def drop_rule_ids(text: str) -> str:
 
 __all__ = ["CARDS_ENV", "card_text", "cards_text", "drop_rule_ids", "move_sentence", "move_text",
            "move_word", "parse_cards_text", "people_text", "rank_letter", "role_words", "rules_text",
-           "strength_text", "symbols_wanted"]
+           "strength_text", "symbols_wanted", "value_word"]
