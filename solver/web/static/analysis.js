@@ -52,7 +52,7 @@ const Analysis = {
     hero.textContent = "";
     const n = r.data.board.players;
     $("hero-label").hidden = n < 3;
-    for (let s = 1; s <= n; s++) hero.appendChild(new Option(`seat ${s}`, s));
+    for (let s = 1; s <= n; s++) hero.appendChild(new Option(gt("seat {seat}", { seat: s }), s));
     const me = r.data.board.seats.find(s => s.me);
     hero.value = String(me ? me.seat : (r.data.board.to_move || 1));
     this.clearResult();

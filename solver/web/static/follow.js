@@ -66,7 +66,7 @@ const Setup = {
       const sel = $(id), old = sel.value;
       sel.textContent = "";
       if (extra) sel.appendChild(new Option(extra, ""));
-      for (let s = 1; s <= n; s++) sel.appendChild(new Option(id === "fs-seat" ? String(s) : `seat ${s}`, String(s)));
+      for (let s = 1; s <= n; s++) sel.appendChild(new Option(id === "fs-seat" ? String(s) : gt("seat {seat}", { seat: s }), String(s)));
       sel.value = [...sel.options].some(o => o.value === old) ? old : sel.options[0].value;
     }
     this.draw();
@@ -82,7 +82,9 @@ const Setup = {
     if (r.ok && r.data.games.length) {
       $("fs-recent-panel").hidden = false;
       for (const g of r.data.games.slice(0, 8)) {
-        const a = el("a", null, `${g.players} players, seat ${g.me}, ${g.moves} moves${g.over ? " (over)" : ""}`);
+        const a = el("a", null, [ngt("{n} player", "{n} players", g.players), gt("seat {seat}", { seat: g.me }),
+                                      ngt("{n} move", "{n} moves", g.moves)].join(", ")
+                                     + (g.over ? " " + gt("(over)") : ""));
         a.href = `/follow?id=${encodeURIComponent(g.id)}`;
         box.appendChild(a);
       }
