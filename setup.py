@@ -3,11 +3,16 @@
 Compiler directives live here and nowhere else.  ``DURAK_DEBUG=1`` turns
 bounds checks and assertions back on for a debugging build.
 """
+import importlib.util
 import os
 import platform
+from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
 
 DEBUG = os.environ.get("DURAK_DEBUG") == "1"
 
@@ -40,4 +45,23 @@ extensions = [
     )
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives))
+
+
+class BuildPyWithCatalogues(build_py):
+    """build_py that first compiles the message catalogues (solver/locale/*/LC_MESSAGES/
+    durak.po -> .mo, with Babel, a build requirement): the .po files are the one source,
+    and every install -- from the clone, the sdist or editable -- gets the .mo that
+    Python's gettext reads at run time (solver/i18n/compile.py)."""
+
+    def run(self) -> None:
+        spec = importlib.util.spec_from_file_location(
+            "durak_compile_catalogues", HERE / "solver" / "i18n" / "compile.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.compile_catalogues(HERE / "solver" / "locale")
+        self.__dict__.pop("data_files", None)  # the package data again, the .mo files with it
+        super().run()
+
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives),
+      cmdclass={"build_py": BuildPyWithCatalogues})

@@ -17,7 +17,7 @@ from terminal import as_at_a_terminal
 pexpect = pytest.importorskip("pexpect", reason="the prompt tests need pexpect (the test extra)")
 
 #: Every prompt the game shows: the player's move, another seat's, the draw, the end.
-PROMPT = r"(your move|seat \d|your \d drawn card\(s\)|game over)> "
+PROMPT = r"(your move|seat \d|your \d drawn cards?|game over)> "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
 
 
@@ -140,3 +140,38 @@ def test_a_whole_followed_game_with_ctrl_c_and_resume(tmp_path, seed, players):
     assert child.exitstatus == 0
     saved = Game.parse(record.read_text())
     assert saved.final == start.final and saved.outcome() == game.outcome()
+
+
+def test_a_whole_game_against_the_engine_in_lithuanian(tmp_path):
+    """`durak play --lang lt` at a terminal to the end of a game (issue 64): the prompts,
+    the board, the moves offered and the game's narration in Lithuanian, each move typed
+    as the prompt offers it (cards for people, `imu` for take, `pas` for pass), the
+    record the same notation as in English."""
+    record = tmp_path / "lt.txt"
+    child = spawn("play", "--lang", "lt", "--vs", "greedy", "--seed", "5", "--record",
+                  str(record), data_dir=tmp_path)
+    prompt = r"(jūsų ėjimas|žaidėjas \d|partija baigta)> "
+    said = ""
+    child.expect(prompt)
+    text = ANSI.sub("", child.before)
+    assert "nauja partija: 2 žaidėjai" in text and "Koziris" in text
+    while child.match.group(1) == "jūsų ėjimas":
+        said += text
+        offered = re.findall(r"Jūsų ėjimas \([^)]*\): (.*?)\s+hint", text)[-1].split()
+        # the last offer, but not a take while a card still beats: the game goes on
+        child.sendline(offered[-1] if offered[-1] != "imu" or len(offered) == 1 else offered[0])
+        child.expect(prompt)
+        text = ANSI.sub("", child.before)
+    said += text
+    assert child.match.group(1) == "partija baigta"
+    assert re.search(r"Partija baigta: .*; (jūs laimėjote|jūs pralaimėjote|jums lygiosios)", said)
+    assert "Žaidėjas 2 puola" in said and "traukia" in said
+    for english in ("Seat ", " leads ", " covers ", " takes", " draws ", "Your move", "Trump "):
+        assert english not in said, english
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "išeita: įrašas" in ANSI.sub("", child.before)
+    game = Game.parse(record.read_text())  # the record: the notation, whatever the language
+    assert game.outcome() is not None and "imu" not in record.read_text()

@@ -19,7 +19,7 @@ import solver
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "solver"
 #: Function-level imports that are allowed: optional heavy dependencies only.
-OPTIONAL = {"matplotlib", "dask", "distributed"}
+OPTIONAL = {"matplotlib", "dask", "distributed", "babel"}
 
 #: The layers, lowest first (docs/design/layout.md draws the same table): a module
 #: imports modules of its own package and of packages in lower layers, never of a
@@ -28,7 +28,7 @@ OPTIONAL = {"matplotlib", "dask", "distributed"}
 #: use): above the library it gathers, below the two front ends.
 LAYERS: list[tuple[str, ...]] = [
     ("solver.errors",),
-    ("solver.jsonin", "solver.run", "solver.game"),
+    ("solver.jsonin", "solver.run", "solver.game", "solver.i18n"),
     ("solver.notation",),
     ("solver.search",),
     ("solver.policy",),
@@ -42,7 +42,7 @@ LAYERS: list[tuple[str, ...]] = [
 #: What the top level of solver/ holds besides the packages: the package's face.
 FACE_FILES = {"__init__.py", "errors.py", "jsonin.py", "_core.pyi", "py.typed"}
 #: Folders of data, no code (shipped as packages of data files, pyproject.toml).
-DATA_FOLDERS = {"models"}
+DATA_FOLDERS = {"models", "locale"}
 #: No Python or JavaScript file of the package is longer than this (the ext/*.pxi
 #: units of the compiled core aside).
 MAX_LINES = 600

@@ -137,7 +137,7 @@ def test_train_counts_a_puzzle_with_a_wrong_move_failed_though_the_retry_finds_t
     assert "Wrong: after AC/QS" in r.output and "take: correct." in r.output
     assert "Solved!" not in r.output
     assert "Finished, with help or a mistake on the way." in r.output
-    assert "Solved 0 of 1 puzzle(s) cleanly." in r.output
+    assert "Solved 0 of 1 puzzle cleanly." in r.output
 
 
 def test_train_hint_moves_and_bad_input(pdir):

@@ -171,7 +171,7 @@ def test_step_through_the_variation_on_the_board(page, server):
     assert seen == ["Seat 1 leads", "Seat 2 defends: cover every card or take", "Seat 2 leads",
                     "Seat 1 defends: cover every card or take", "Seat 1 leads",
                     "Seat 2 defends: cover every card or take",
-                    "Game over: seat 2 is the durak (R20)"]
+                    "Game over: seat 2 is the durak"]
     page.click("#pv-moves button >> nth=2")
     assert status(page) == "Seat 1 defends: cover every card or take"
     page.click("#pv-prev")

@@ -257,7 +257,7 @@ def test_solve_one_puzzle_and_fail_one_with_its_refutation(page, server):
     page.wait_for_selector("#pz-refutation")
     assert page.inner_text("#pz-wrong").startswith("\u2717 Wrong: after take you lose")
     assert page.inner_text("#pz-refutation") == \
-        "Refutation: 2:Q\u2665 1:Q\u2665/9\u2666 \u2014 seat 1 is the durak (R20)"
+        "Refutation: 2:Q\u2665 1:Q\u2665/9\u2666 \u2014 seat 1 is the durak"
     assert json.loads(page.evaluate("localStorage.getItem('durak.puzzles')")) == \
         {"pod-001": "failed"}
     # another puzzle solved by clicks: the solution's moves, the solver's best defence between

@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from solver import __version__
+from solver.cli.language import lang_option, start
 from solver.cli.launch import at_safe_point, interrupted, os_failure
 from solver.errors import CoreMissing, shorten
 
@@ -65,6 +66,7 @@ class LazyGroup(click.Group):
     def make_context(self, info_name: str | None, args: list[str], *rest: Any,
                      **kwargs: Any) -> click.Context:
         as_json = "--json" in args  # the whole command line: the subcommand's options too
+        start(as_json)  # the environment's language, until a --lang says otherwise
         try:
             ctx = super().make_context(info_name, args, *rest, **kwargs)
         except KeyboardInterrupt:
@@ -103,6 +105,7 @@ def show_shortened(error: click.ClickException) -> NoReturn:
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="durak")
+@lang_option
 def main() -> None:
     """Durak (Durnius, Дурак) analysis: exact endgame solving, hints, real games
     followed, played against the engine and reviewed, puzzles, and a web board.

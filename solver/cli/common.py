@@ -34,6 +34,7 @@ import click
 from solver.cli import launch
 from solver.errors import BudgetExceeded, DurakError, OptionError, PositionError, shorten
 from solver.game.outcome import outcome_info, outcome_text, phase_name
+from solver.i18n import _
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
 from solver.notation.people import move_text, symbols_wanted
@@ -342,7 +343,7 @@ def _emitted() -> bool:
 
 def fail(message: str, code: ExitCode = ExitCode.BAD_INPUT) -> None:
     """Print one line on stderr (cut to a readable length) and exit with ``code``."""
-    click.echo(f"durak: error: {shorten(' '.join(message.split()))}", err=True)
+    click.echo("durak: " + _("error: ") + shorten(" ".join(message.split())), err=True)
     sys.exit(int(code))
 
 
@@ -395,26 +396,30 @@ def print_hint_table(res: Any, symbols: bool | None = None) -> None:
     :func:`~solver.notation.people.symbols_wanted`), else in ASCII."""
     con = stdout_console()
     sym = symbols_wanted(sys.stdout) if symbols is None else symbols
-    how = (f"every consistent deal ({res.samples:,})" if res.exhaustive
-           else f"{res.samples:,} sampled deals of {res.deals_total:,}")
-    by = (f"a {res.iterations:,}-iteration search averaged with a greedy playout"
-          if res.iterations else "greedy playouts")
-    kind = {"exact": "each solved exactly",
-            "estimate": f"each scored by {by} (an estimate)",
-            "mixed": f"{res.exact_deals:,} solved exactly, "
-                     f"{res.samples - res.exact_deals:,} by {by} (an estimate)"}[res.kind]
-    title = (f"seat {res.player} asks, seat {res.to_move} to move: {how}, {kind} "
-             f"(seed {res.seed}, {res.seconds:.2f} s)")
+    how = (_("every consistent deal ({n})").format(n=f"{res.samples:,}") if res.exhaustive
+           else _("{n} sampled deals of {total}").format(n=f"{res.samples:,}",
+                                                         total=f"{res.deals_total:,}"))
+    by = (_("a {n}-iteration search averaged with a greedy playout").format(
+        n=f"{res.iterations:,}") if res.iterations else _("greedy playouts"))
+    kind = {"exact": _("each solved exactly"),
+            "estimate": _("each scored by {by} (an estimate)").format(by=by),
+            "mixed": _("{exact} solved exactly, {rest} by {by} (an estimate)").format(
+                exact=f"{res.exact_deals:,}", rest=f"{res.samples - res.exact_deals:,}",
+                by=by)}[res.kind]
+    title = _("seat {seat} asks, seat {to_move} to move: {how}, {kind} (seed {seed}, "
+              "{seconds} s)").format(seat=res.player, to_move=res.to_move, how=how, kind=kind,
+                                     seed=res.seed, seconds=f"{res.seconds:.2f}")
     mine = getattr(res, "mine", True)
     t = table(title=title, title_justify="left")
     t.add_column("", no_wrap=True)  # the recommended move's mark
-    t.add_column("move")
-    t.add_column("utility " + ("\u25bc" if mine else "\u25b2"), justify="right", no_wrap=True)
-    t.add_column("win", justify="right")
-    t.add_column("95% interval", justify="right")
-    t.add_column("draw", justify="right")
-    t.add_column("loss", justify="right")
-    t.add_column("best in", justify="right")
+    t.add_column(_("move"))
+    t.add_column(_("utility") + " " + ("\u25bc" if mine else "\u25b2"), justify="right",
+                 no_wrap=True)
+    t.add_column(_("win"), justify="right")
+    t.add_column(_("95% interval"), justify="right")
+    t.add_column(_("draw"), justify="right")
+    t.add_column(_("loss"), justify="right")
+    t.add_column(_("best in"), justify="right")
     for m in res.by_utility():  # the order of the utility column (the kept move in its place)
         shown = move_text(m.move, sym)
         name = f"[bold]{shown}[/bold]" if m.move == res.best else shown
@@ -422,11 +427,13 @@ def print_hint_table(res: Any, symbols: bool | None = None) -> None:
                   f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}", f"{m.loss:.1%}",
                   f"{m.best:.0%}")
     con.print(t)
-    whose = "" if mine else f" (seat {res.to_move}, to move, wants it low: its best first)"
-    con.print("[dim]Ordered by utility" + whose + ": the mean score (+1 win, 0 draw, -1 loss) "
-              "plus the mean card margin at the end / 60. 'best in' is the share of deals on "
-              "which the move scored best. With a search a deal's score is its mean result; "
-              "'win' is the share of deals scored above 0.[/dim]")
+    whose = "" if mine else _(" (seat {seat}, to move, wants it low: its best first)").format(
+        seat=res.to_move)
+    con.print("[dim]" + _("Ordered by utility{whose}: the mean score (+1 win, 0 draw, -1 loss) "
+                          "plus the mean card margin at the end / 60. 'best in' is the share of "
+                          "deals on which the move scored best. With a search a deal's score "
+                          "is its mean result; 'win' is the share of deals scored above 0."
+                          ).format(whose=whose) + "[/dim]")
     if getattr(res, "facts", 0):
         weighed = (f"; deals weighed, {res.effective_deals:.0f} effective"
                    if res.inference == "weighted" else "")
@@ -440,14 +447,17 @@ def print_hint_table(res: Any, symbols: bool | None = None) -> None:
     kept = getattr(res, "kept", None)
     best = move_text(res.best, sym)
     if kept is not None:  # the one line that says why * is not the top row
-        con.print(f"recommended: [bold]{best}[/bold] (marked *): the greedy player's move, "
-                  f"kept over {move_text(kept.top, sym)}, whose utility is "
-                  f"{kept.advantage:+.3f} higher on the same deals, within {_within(kept)}")
+        con.print(_("recommended: {best} (marked *): the greedy player's move, kept over {top}, "
+                    "whose utility is {advantage} higher on the same deals, within {within}"
+                    ).format(best=f"[bold]{best}[/bold]", top=move_text(kept.top, sym),
+                             advantage=f"{kept.advantage:+.3f}", within=_within(kept)))
     else:
-        con.print(f"recommended: [bold]{best}[/bold] (marked *, the highest utility)")
+        con.print(_("recommended: {best} (marked *, the highest utility)").format(
+            best=f"[bold]{best}[/bold]"))
 
 
 def _within(kept: Any) -> str:
     """How close a kept move's rival was: within z standard errors (the error)."""
-    errs = "one standard error" if kept.z == 1 else f"{kept.z:g} standard errors"
-    return f"{errs} ({kept.se:.3f})" if math.isfinite(kept.se) else f"{errs} (error unknown)"
+    errs = (_("one standard error") if kept.z == 1
+            else _("{z} standard errors").format(z=f"{kept.z:g}"))
+    return f"{errs} ({kept.se:.3f})" if math.isfinite(kept.se) else errs + " " + _("(error unknown)")

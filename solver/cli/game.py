@@ -19,13 +19,15 @@ import click
 
 from solver.cli.common import handles_errors, read_game_text
 from solver.cli.hint import MAX_SAMPLES
+from solver.cli.language import lang_option
 from solver.cli.prompt import GamePrompt
 from solver.errors import DurakError, OptionError
 from solver.game.cards import card_name, parse_card
 from solver.game.rules import parse_rules
 from solver.games.recordfile import default_record_path
 from solver.games.session import GameSession
-from solver.notation.people import drop_rule_ids, people_text, symbols_wanted
+from solver.i18n import _
+from solver.notation.people import drop_rule_ids, people_text, rules_text, symbols_wanted
 
 
 @click.command("game")
@@ -48,6 +50,7 @@ from solver.notation.people import drop_rule_ids, people_text, symbols_wanted
               help="Seed of the hints' deals (the review's default too).")
 @click.option("--verbose", "-v", is_flag=True,
               help="Cite the rules' ids in the messages (R17, R20), as docs/rules.md numbers them.")
+@lang_option
 @handles_errors
 def game_command(game: str | None, resume: str | None, record: str | None,
                  players: int | None, rules: str | None, trump: str | None, deal: str | None,
@@ -63,10 +66,10 @@ def game_command(game: str | None, resume: str | None, record: str | None,
     if game == "-":
         raise click.UsageError("GAME: stdin carries the moves; give the record as a file or text")
     if game is not None and resume is not None:
-        raise OptionError("give GAME or --resume FILE, not both")
+        raise OptionError(_("give GAME or --resume FILE, not both"))
     if resume is not None:
         if record is not None:
-            raise OptionError("--resume FILE goes on in FILE; --record names another file")
+            raise OptionError(_("--resume FILE goes on in FILE; --record names another file"))
         session = GameSession.load(read_game_text(resume), path=resume, seed=seed)
     else:
         path = record or default_record_path("game")
@@ -75,19 +78,22 @@ def game_command(game: str | None, resume: str | None, record: str | None,
         else:
             session = _set_up(players, rules, trump, deal, me, attacker, path, seed, verbose)
     if session.game.engine is not None:
-        raise OptionError("this record is a game against the engine: go on with "
-                          "`durak play --resume FILE`")
+        raise OptionError(_("this record is a game against the engine: go on with "
+                            "`durak play --resume FILE`"))
     _start(session)
     sys.exit(GamePrompt(session, "game", samples, verbose=verbose).run())
 
 
 def _start(session: GameSession) -> None:
     s = session
-    click.echo(f"following a {s.game.players}-player game from seat {s.me}"
-               + (f" ({', '.join(s.game.rules.names())})" if s.game.rules.names() else "")
-               + f"; the record is saved in {s.path}", err=True)
+    names = s.game.rules.names()
+    click.echo((_("following a {n}-player game from seat {seat} ({rules}); the record is saved "
+                  "in {path}") if names else
+                _("following a {n}-player game from seat {seat}; the record is saved in {path}")
+                ).format(n=s.game.players, seat=s.me, rules=rules_text(names), path=s.path),
+               err=True)
     if sys.stdin.isatty():
-        click.echo("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)",
+        click.echo(_("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)"),
                    err=True)
 
 
@@ -98,24 +104,24 @@ def _set_up(players: int | None, rules: str | None, trump: str | None, deal: str
     checked at once, asked again when wrong; cards for people, rule ids with
     ``verbose`` only)."""
     ask = _Asker(symbols_wanted(sys.stdout), verbose)
-    n = players or ask("Players at the table (2-6)", "2", lambda t: _int_in(t, 2, 6))
+    n = players or ask(_("Players at the table (2-6)"), "2", lambda t: _int_in(t, 2, 6))
     rules_ = rules if rules is not None else ask(
-        "Rules (e.g. transfer, throw_in=neighbours; Enter: none)", "",
+        _("Rules (e.g. transfer, throw_in=neighbours; Enter: none)"), "",
         lambda t: str(parse_rules(t)) if t else "")
-    seat = me or ask(f"Your seat (1-{n}; seat 1 sits left of the dealer)", "1",
+    seat = me or ask(_("Your seat (1-{n}; seat 1 sits left of the dealer)").format(n=n), "1",
                      lambda t: _int_in(t, 1, n))
     deck = parse_rules(str(rules_)).deck
-    trump_ = trump or ask("The face-up trump card (e.g. 9H)", None,
+    trump_ = trump or ask(_("The face-up trump card (e.g. 9H)"), None,
                           lambda t: card_name(parse_card(t, deck)) if len(t) > 1 else t)
-    deal_ = deal or ask("Your six cards (e.g. 6S 7S KH 8C 9C AC)", None,
+    deal_ = deal or ask(_("Your six cards (e.g. 6S 7S KH 8C 9C AC)"), None,
                         lambda t: _six_cards(t, deck))
-    lead = attacker or ask(f"Who leads the first bout (the lowest trump, R6; 1-{n})", None,
-                           lambda t: _int_in(t, 1, n))
+    lead = attacker or ask(_("Who leads the first bout (the lowest trump, R6; 1-{n})").format(
+        n=n), None, lambda t: _int_in(t, 1, n))
     try:
         return GameSession.follow(n, trump_, deal_, me=seat, attacker=lead, rules=rules_,
                                   path=path, seed=seed)
     except DurakError as e:
-        raise OptionError(f"the table: {e}") from None
+        raise OptionError(_("the table: {error}").format(error=e)) from None
 
 
 T = TypeVar("T")
@@ -137,11 +143,12 @@ class _Asker:
                 try:
                     text = input(shown).strip()
                 except EOFError:
-                    raise OptionError(f"no answer to: {question}") from None
+                    raise OptionError(_("no answer to: {question}").format(
+                        question=question)) from None
             else:
                 line = sys.stdin.readline()
                 if not line:
-                    raise OptionError(f"no answer to: {question}")
+                    raise OptionError(_("no answer to: {question}").format(question=question))
                 text = line.strip()
             if not text and default is not None:
                 text = default
@@ -156,7 +163,7 @@ class _Asker:
 def _six_cards(text: str, deck: int) -> str:
     cards = [parse_card(c, deck) for c in text.replace(",", " ").split()]
     if len(cards) != 6 or len(set(cards)) != 6:
-        raise ValueError(f"six different cards, got {len(set(cards))}")
+        raise ValueError(_("six different cards, got {n}").format(n=len(set(cards))))
     return " ".join(card_name(c) for c in cards)
 
 
@@ -164,9 +171,9 @@ def _int_in(text: str, lo: int, hi: int) -> int:
     try:
         v = int(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
+        raise ValueError(_("{text} is not a number").format(text=repr(text))) from None
     if not lo <= v <= hi:
-        raise ValueError(f"{v} is not between {lo} and {hi}")
+        raise ValueError(_("{v} is not between {lo} and {hi}").format(v=v, lo=lo, hi=hi))
     return v
 
 

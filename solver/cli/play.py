@@ -17,11 +17,14 @@ import click
 
 from solver.cli.common import handles_errors, read_game_text
 from solver.cli.hint import MAX_SAMPLES
+from solver.cli.language import lang_option
 from solver.cli.prompt import GamePrompt
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.games.recordfile import default_record_path
 from solver.games.session import DEFAULT_STRENGTH, ENGINE_STRENGTHS
+from solver.i18n import _, ngettext
+from solver.notation.people import rules_text, strength_text
 from solver.play.seats import GameSession
 
 
@@ -46,6 +49,7 @@ from solver.play.seats import GameSession
               help="Deals per hint (default 256 with two players, 512 with more).")
 @click.option("--verbose", "-v", is_flag=True,
               help="Cite the rules' ids in the messages (R17, R20), as docs/rules.md numbers them.")
+@lang_option
 @handles_errors
 def play_command(players: int, rules: str, seed: int | None, strength: str, me: int,
                  record: str | None, resume: str | None, samples: int | None,
@@ -53,27 +57,39 @@ def play_command(players: int, rules: str, seed: int | None, strength: str, me: 
     """Play a game against the engine: a new deal, the engine in the other seats."""
     if resume is not None:
         if record is not None:
-            raise OptionError("--resume FILE goes on in FILE; --record names another file")
+            raise OptionError(_("--resume FILE goes on in FILE; --record names another file"))
         session = GameSession.load(read_game_text(resume), path=resume)
         if session.game.engine is None:
-            raise OptionError("this record is not a game against the engine: follow it with "
-                              "`durak game --resume FILE`")
-        click.echo(f"going on with the game in {resume}: you are seat {session.me}, the "
-                   f"engine ({session.strength}) plays seat(s) "
-                   f"{', '.join(map(str, session.engine_seats))}", err=True)
+            raise OptionError(_("this record is not a game against the engine: follow it with "
+                                "`durak game --resume FILE`"))
+        engines = session.engine_seats
+        click.echo(ngettext(
+            "going on with the game in {path}: you are seat {seat}, the engine ({strength}) "
+            "plays seat {seats}",
+            "going on with the game in {path}: you are seat {seat}, the engine ({strength}) "
+            "plays seats {seats}", len(engines)).format(
+                path=resume, seat=session.me, strength=strength_text(session.strength),
+                seats=", ".join(map(str, engines))), err=True)
     else:
         if me > players:
-            raise OptionError(f"seat: seat {me} is not at a {players}-player table")
+            raise OptionError(_("seat: seat {seat} is not at a {n}-player table").format(
+                seat=me, n=players))
         if seed is None:
             seed = int.from_bytes(os.urandom(3), "little")
         session = GameSession.new(players, parse_rules(rules), seed=seed, human=me,
                                   engine=strength, path=record or default_record_path("play"))
-        names = ", ".join(session.game.rules.names()) or "podkidnoy"
-        click.echo(f"new game: {players} players, {names}, seed {seed}; you are seat {me}, the "
-                   f"engine ({strength}) plays seat(s) "
-                   f"{', '.join(map(str, session.engine_seats))}; the record is saved in "
-                   f"{session.path}", err=True)
+        names = rules_text(session.game.rules.names())
+        engines = session.engine_seats
+        click.echo(ngettext(
+            "new game: {n} players, {rules}, seed {seed}; you are seat {seat}, the engine "
+            "({strength}) plays seat {seats}; the record is saved in {path}",
+            "new game: {n} players, {rules}, seed {seed}; you are seat {seat}, the engine "
+            "({strength}) plays seats {seats}; the record is saved in {path}",
+            len(engines)).format(n=players, rules=names, seed=seed, seat=me,
+                                 strength=strength_text(strength),
+                                 seats=", ".join(map(str, engines)), path=session.path),
+            err=True)
     if sys.stdin.isatty():
-        click.echo("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)",
+        click.echo(_("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)"),
                    err=True)
     sys.exit(GamePrompt(session, "play", samples, verbose=verbose).run())

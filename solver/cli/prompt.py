@@ -31,12 +31,14 @@ from solver.cli.solve import print_solve
 from solver.cli.suggest import answer
 from solver.errors import DurakError, Interrupted
 from solver.game.cards import SUIT_SYMBOLS, SUITS, parse_card
-from solver.games.narration import Told
+from solver.games.narration import Told, game_over
 from solver.games.recordfile import reason
 from solver.games.review import review
 from solver.games.readings import split_entries
 from solver.games.session import Accepted, GameSession, OnlyMove
-from solver.notation.people import drop_rule_ids, move_text, people_text, symbols_wanted
+from solver.i18n import N_, _, ngettext
+from solver.notation.people import (drop_rule_ids, move_text, move_word, people_text, role_words,
+                                    rules_text, symbols_wanted)
 from solver.notation.position import Position
 from solver.hints import HintResult
 from solver.search import Solver, SolveResult
@@ -46,7 +48,7 @@ SOLVE_MAX_TIME = 20.0
 #: The longest line the prompt takes (a whole game's moves fit in a tenth of it).
 MAX_LINE = 20_000
 
-HELP_FOLLOW = (
+HELP_FOLLOW = N_(
     "Type what happens at the table: a move of the seat to move (6S, 6S/8S or just 8S to "
     "cover, take, pass, +8C or just 8C to throw in, >6H to transfer), or another seat's "
     "with its seat (3:+8C); the cards you draw when asked (7H KD); Enter passes for a "
@@ -54,16 +56,19 @@ HELP_FOLLOW = (
     "Commands: hint (the hint table), auto (play the hint's move), solve (the exact answer "
     "once every card is known), show (the whole position), undo (the last entry), "
     "review, record, save FILE, help, quit.")
-HELP_PLAY = (
+HELP_PLAY = N_(
     "Type your move: 6S (a lead; 6S,6D or 6S 6D for two cards), 8S or 6S/8S to cover, take, "
     "8C or +8C to throw in, pass, >6H to transfer.\n"
     "Commands: hint (the hint table), auto (play the hint's move), solve (the exact answer "
     "once every card is known), show (the whole position), undo (your last move and the "
     "engine's answers), review (your moves, judged), record, save FILE, help, quit.")
 
-_ROLE = {"lead": "leads", "defend": "defends", "throw": "may throw in", "taken": "may add cards"}
-_YOUR = {"lead": "you lead", "defend": "you defend", "throw": "you may throw in",
-         "taken": "you may add cards to the take"}
+#: A seat's turn in words, by the phase (the player's own, another seat's).
+_YOUR = {"lead": N_("Your move (you lead): "), "defend": N_("Your move (you defend): "),
+         "throw": N_("Your move (you may throw in): "),
+         "taken": N_("Your move (you may add cards to the take): ")}
+_ROLE = {"lead": N_("Seat {seat} leads: "), "defend": N_("Seat {seat} defends: "),
+         "throw": N_("Seat {seat} may throw in: "), "taken": N_("Seat {seat} may add cards: ")}
 
 
 #: How each kind of narration line is drawn (solver/games/narration.py).
@@ -107,11 +112,11 @@ class GamePrompt:
                 self._saving_news()
                 line = self._read()
                 if line is None:
-                    return self._leave("end of input")
+                    return self._leave(N_("end of input"))
                 if not self._do(line):
-                    return self._leave("quit")
+                    return self._leave(N_("quit"))
         except KeyboardInterrupt:
-            self._leave("interrupted")
+            self._leave(N_("interrupted"))
             return int(ExitCode.INTERRUPTED)
 
     def _read(self) -> str | None:
@@ -127,21 +132,23 @@ class GamePrompt:
     def _prompt(self) -> str:
         t = self.session.turn()
         if t.draw_due:
-            return f"your {t.draw_due} drawn card(s)> "
+            return ngettext("your {n} drawn card> ", "your {n} drawn cards> ",
+                            t.draw_due).format(n=t.draw_due)
         if t.seat is None:
-            return "game over> "
+            return _("game over> ")
         if t.seat == self.session.me:
-            return "your move> "
-        return f"seat {t.seat}> "
+            return _("your move> ")
+        return _("seat {seat}> ").format(seat=t.seat)
 
     def _do(self, line: str) -> bool:
         """One line; False to leave."""
         if len(line) > MAX_LINE:
-            self.print(Text(f"error: a line of {len(line):,} characters; the prompt takes at "
-                            f"most {MAX_LINE:,}", style="red"))
+            self.print(Text(_("error: a line of {n} characters; the prompt takes at most "
+                              "{most}").format(n=f"{len(line):,}", most=f"{MAX_LINE:,}"),
+                            style="red"))
             return True
         text = line.split("#", 1)[0].strip()
-        word, _, rest = text.partition(" ")
+        word, _sep, rest = text.partition(" ")
         cmd = word.lower()
         try:
             self._engine_moves()  # where a Ctrl-C stopped the engine's thinking
@@ -150,7 +157,7 @@ class GamePrompt:
             if cmd in ("quit", "exit", "q"):
                 return False
             if cmd in ("help", "?"):
-                self.print(self._say(HELP_PLAY if self.kind == "play" else HELP_FOLLOW))
+                self.print(self._say(_(HELP_PLAY) if self.kind == "play" else _(HELP_FOLLOW)))
             elif cmd == "undo":
                 self._undo()
             elif cmd == "show":
@@ -172,13 +179,13 @@ class GamePrompt:
             else:
                 self._entries(text)
         except DurakError as e:
-            self.print(Text("error: " + self._say(" ".join(str(e).split())), style="red"))
+            self.print(Text(_("error: ") + self._say(" ".join(str(e).split())), style="red"))
         except OSError as e:  # `save FILE`: the file and the system's reason
             where = f"{e.filename}: " if e.filename is not None else ""
-            self.print(Text(f"error: {where}{reason(e)}", style="red"))
+            self.print(Text(_("error: ") + f"{where}{reason(e)}", style="red"))
         except KeyboardInterrupt:  # Ctrl-C while working: stop the work, keep the game
-            self.print(Text("interrupted; the game goes on (Ctrl-C at the prompt, Ctrl-D or "
-                            "`quit` leaves)", style="yellow"))
+            self.print(Text(_("interrupted; the game goes on (Ctrl-C at the prompt, Ctrl-D or "
+                              "`quit` leaves)"), style="yellow"))
         return True
 
     # ------------------------------------------------------------ entries
@@ -187,6 +194,7 @@ class GamePrompt:
         the answer a person would give (:func:`solver.cli.suggest.answer`)."""
         accepted = False
         for item in split_entries(text):
+            item = _in_notation(item)
             try:
                 acc = self.session.enter(item)
             except DurakError as e:
@@ -205,7 +213,7 @@ class GamePrompt:
         msg = " ".join(str(e).split())
         said = answer(typed, msg, list(t.moves or ()) if mine else None, self.symbols)
         if said is None:
-            self.print(Text("error: " + self._say(msg), style="red"))
+            self.print(Text(_("error: ") + self._say(msg), style="red"))
         else:
             self.print(Text(self._say(said), style="yellow"))
 
@@ -236,14 +244,14 @@ class GamePrompt:
         s = self.session
         while s.engine_to_move:
             seat = s.turn().seat
-            with self._busy(f"seat {seat} (engine) is thinking"):
+            with self._busy(_("seat {seat} (engine) is thinking").format(seat=seat)):
                 acc = s.engine_move()
             self._tell(acc)
 
     def _undo(self) -> None:
         s = self.session
         gone = s.undo_turn() if s.game.engine is not None else [s.undo()]
-        self.print(self._say(f"undone: {' '.join(reversed(gone))}"))
+        self.print(self._say(_("undone: {moves}").format(moves=" ".join(reversed(gone)))))
         self._show_turn()
 
     # ------------------------------------------------------------ answers
@@ -252,21 +260,23 @@ class GamePrompt:
         placed, else the hint table; at once when there is one legal move."""
         s = self.session
         try:
-            with ProgressBar("hint: scoring deals") as bar:
+            with ProgressBar(_("hint: scoring deals")) as bar:
                 res = s.hint(samples=self.samples, progress=bar.callback)
         except Interrupted as e:  # Ctrl-C: the hint from the deals scored so far
             if not isinstance(e.partial, HintResult):
                 raise
             res = e.partial
         if isinstance(res, OnlyMove):
-            self.print(f"one legal move: {move_text(res.best, self.symbols)}")
+            self.print(_("one legal move: {move}").format(move=move_text(res.best, self.symbols)))
         elif isinstance(res, SolveResult):
-            self.print("every card is known: the exact value of every move")
+            self.print(_("every card is known: the exact value of every move"))
             print_solve(res, True, self.symbols)
         else:
             print_hint_table(res, self.symbols)
             if res.interrupted:
-                self.print(Text(f"hint interrupted after {res.samples} deals", style="yellow"))
+                self.print(Text(ngettext("hint interrupted after {n} deal",
+                                         "hint interrupted after {n} deals",
+                                         res.samples).format(n=res.samples), style="yellow"))
         return res
 
     def _auto(self) -> None:
@@ -274,7 +284,8 @@ class GamePrompt:
         if isinstance(res, HintResult) and res.interrupted:
             return
         best = res.best if isinstance(res, (HintResult, OnlyMove)) else res.best[0]
-        self.print(Text(f"auto: you play {move_text(best, self.symbols)}", style="bold"))
+        self.print(Text(_("auto: you play {move}").format(move=move_text(best, self.symbols)),
+                        style="bold"))
         self._tell(self.session.enter(f"{self.session.me}:{best}"), skip_mine=True)
         self._engine_moves()
         self._show_turn()
@@ -284,34 +295,37 @@ class GamePrompt:
         state = s.known_state()
         if state is None:
             v = s.view()
-            why = (f"the pile still holds {v.pile} card(s)" if v.pile
-                   else "the other hands do not follow from what you saw yet")
-            self.print(f"not yet: {why}; `hint` estimates the moves")
+            why = (ngettext("the pile still holds {n} card", "the pile still holds {n} cards",
+                            v.pile).format(n=v.pile) if v.pile
+                   else _("the other hands do not follow from what you saw yet"))
+            self.print(_("not yet: {why}; `hint` estimates the moves").format(why=why))
             return
-        with self._busy("solving"):
+        with self._busy(_("solving")):
             ans = solve_answer(state, s.me, max_time=SOLVE_MAX_TIME, solver=Solver())
         print_solve(ans.result, False, self.symbols)  # type: ignore[arg-type]
         if not ans.exact:
-            self.print(Text(f"(cut off after {SOLVE_MAX_TIME:g} s: what is proven so far)",
-                            style="yellow"))
+            self.print(Text(_("(cut off after {seconds} s: what is proven so far)").format(
+                seconds=f"{SOLVE_MAX_TIME:g}"), style="yellow"))
 
     def _review(self) -> None:
         s = self.session
-        with ProgressBar("reviewing") as bar:
+        with ProgressBar(_("reviewing")) as bar:
             res = review(s.game, seat=s.me, seed=s.seed, progress=bar.callback)
         print_review(res, self.symbols)
         if res.interrupted:
-            self.print(Text("review interrupted", style="yellow"))
+            self.print(Text(_("review interrupted"), style="yellow"))
 
     def _save(self, name: str) -> None:
         if not name:
-            self.print("save: give a file name")
+            self.print(_("save: give a file name"))
             return
         rf = self.session.record_file
         moving = rf is not None and rf.failure is not None
         path = self.session.save_copy(name)
-        self.print(f"saved {len(self.session.entries)} entries to {path}"
-                   + ("; the record is saved there after every entry from now on" if moving
+        n = len(self.session.entries)
+        self.print(ngettext("saved {n} entry to {path}", "saved {n} entries to {path}", n).format(
+            n=n, path=path)
+                   + (_("; the record is saved there after every entry from now on") if moving
                       else ""))
 
     def _saving_news(self) -> None:
@@ -323,13 +337,16 @@ class GamePrompt:
         for news in rf.news():
             if news.kind == "failed" and news.error is not None:
                 self.print(Text(
-                    f"saving the record failed: {news.path}: {reason(news.error)} "
-                    f"({rf.held()}). "
-                    "The game goes on; `save FILE` saves it to another file, where it is "
-                    "saved after every entry from then on.", style="bold red"))
+                    _("saving the record failed: {path}: {reason} ({held}). The game goes on; "
+                      "`save FILE` saves it to another file, where it is saved after every "
+                      "entry from then on.").format(path=news.path, reason=reason(news.error),
+                                                    held=rf.held()), style="bold red"))
             elif news.kind == "recovered":
-                self.print(Text(f"the record is saved again in {news.path} "
-                                f"({news.saved} entries)", style="yellow"))
+                self.print(Text(ngettext("the record is saved again in {path} ({n} entry)",
+                                         "the record is saved again in {path} ({n} entries)",
+                                         news.saved or 0).format(path=news.path,
+                                                                 n=news.saved),
+                                style="yellow"))
 
     # ------------------------------------------------------------ drawing
     def _busy(self, what: str) -> Any:
@@ -349,24 +366,23 @@ class GamePrompt:
         t = s.turn()
         if t.seat is None:
             info = s.outcome
-            text = info["text"] if info else "the game is over"
-            if info:
-                score = info["scores"][s.me - 1]
-                text += "; " + ("you win" if score > 0 else "you lose" if score < 0
-                                else "a draw for you")
-            tail = " -- `review` judges your moves, `undo` takes back, `quit` leaves"
-            return Text(f"Game over: {self._say(text)}", style="bold").append(tail, style="dim")
+            text = (game_over(info, info["scores"][s.me - 1], ids=self.verbose) if info
+                    else _("Game over: the game is over"))
+            tail = _(" -- `review` judges your moves, `undo` takes back, `quit` leaves")
+            return Text(self._say(text), style="bold").append(tail, style="dim")
         if t.draw_due:
-            return Text(self._say(f"The bout is over: name the {t.draw_due} card(s) you drew "
-                                  f"(R17), e.g. 7H KD"), style="bold")
-        role = _ROLE.get(t.phase, t.phase)
+            return Text(self._say(ngettext(
+                "The bout is over: name the {n} card you drew (R17), e.g. 7H",
+                "The bout is over: name the {n} cards you drew (R17), e.g. 7H KD",
+                t.draw_due).format(n=t.draw_due)), style="bold")
         moves = " ".join(move_text(m, self.symbols) for m in t.moves or ())
         if t.seat == s.me:
-            head = Text(f"Your move ({_YOUR.get(t.phase, t.phase)}): ", style="bold")
-            return head.append(moves).append("   hint · auto · help", style="dim")
+            head = Text(_(_YOUR[t.phase]) if t.phase in _YOUR else f"{t.phase}: ", style="bold")
+            return head.append(moves).append(_("   hint · auto · help"), style="dim")
+        role = (_(_ROLE[t.phase]) if t.phase in _ROLE else "{seat}: ").format(seat=t.seat)
         if t.moves is not None:  # a hand that follows from what was seen
-            return Text(f"Seat {t.seat} {role}: ", style="bold").append(moves)
-        return Text(f"Seat {t.seat} {role}: ", style="bold").append(self._say(_expect(t, s)))
+            return Text(role, style="bold").append(moves)
+        return Text(role, style="bold").append(self._say(_expect(t, s)))
 
     def _leave(self, why: str) -> int:
         """Say where the record is (never a save that did not happen); the exit code:
@@ -379,14 +395,22 @@ class GamePrompt:
         path = rf.path
         if rf.failure is not None and not rf.write(s.record_text(), n):  # one last try
             self.print(Text(s.record_text().rstrip("\n")))
-            print(f"{why}: the record ({n} entries) could not be saved: {path}: "
-                  f"{reason(rf.failure)} ({rf.held()}). The whole record is printed above: "
-                  "copy it to a file to go on with it.", file=sys.stderr)
+            print(ngettext("{why}: the record ({n} entry) could not be saved: {path}: {reason} "
+                           "({held}). The whole record is printed above: copy it to a file to "
+                           "go on with it.",
+                           "{why}: the record ({n} entries) could not be saved: {path}: {reason} "
+                           "({held}). The whole record is printed above: copy it to a file to "
+                           "go on with it.", n).format(
+                               why=_(why), n=n, path=path, reason=reason(rf.failure),
+                               held=rf.held()), file=sys.stderr)
             s.close()
             return int(ExitCode.OS_ERROR)
         again = "durak play --resume" if self.kind == "play" else "durak game --resume"
-        msg = (f"{why}: the record ({n} entries) is saved in {path}\n"
-               f"go on with `{again} {path}`, review it with `durak review {path}`")
+        msg = ngettext("{why}: the record ({n} entry) is saved in {path}\n"
+                       "go on with `{again} {path}`, review it with `durak review {path}`",
+                       "{why}: the record ({n} entries) is saved in {path}\n"
+                       "go on with `{again} {path}`, review it with `durak review {path}`",
+                       n).format(why=_(why), n=n, path=path, again=again)
         print(msg, file=sys.stderr)
         s.close()
         return int(ExitCode.OK)
@@ -395,14 +419,23 @@ class GamePrompt:
 def _expect(t: Any, s: GameSession) -> str:
     """What to type for a seat whose hand the player cannot see."""
     if t.phase == "lead":
-        return f"type the card(s) seat {t.seat} led, e.g. 6D (two: 6D 6S)"
+        return _("type the card(s) seat {seat} led, e.g. 6D (two: 6D 6S)").format(seat=t.seat)
     if t.phase == "defend":
         first = t.open[0] if t.open else "6S"
-        transfer = ", or >card to transfer" if s.game.rules.any_transfer else ""
-        return (f"type the card that covered {' '.join(t.open)} ({first}/card, or just the "
-                f"card), take{transfer}")
+        text = (_("type the card that covered {cards} ({first}/card, or just the card), take, "
+                  "or >card to transfer") if s.game.rules.any_transfer
+                else _("type the card that covered {cards} ({first}/card, or just the card), "
+                       "or take"))
+        return text.format(cards=" ".join(t.open), first=first)
     ranks = "/".join(t.ranks)
-    return f"type the card seat {t.seat} threw in (a {ranks}), or pass (Enter)"
+    return _("type the card seat {seat} threw in (a {ranks}), or pass (Enter)").format(
+        seat=t.seat, ranks=ranks)
+
+
+def _in_notation(entry: str) -> str:
+    """An entry typed in the player's words (``беру``, ``2:imu``) in the notation."""
+    head, sep, move = entry.rpartition(":")
+    return head + sep + move_word(move)
 
 
 def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
@@ -414,35 +447,38 @@ def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
     trump = view.trump
     lines: list[Text] = []
     suit = SUIT_SYMBOLS[trump] if symbols else SUITS[trump]
-    head = Text("Trump ").append(suit, style="bold red" if trump in (1, 2) and symbols
+    head = Text(_("Trump") + " ").append(suit, style="bold red" if trump in (1, 2) and symbols
                                  else "bold")
     if snap["trump_card"]:
-        head.append(f"   pile {snap['pile']}, face up ")
+        head.append("   " + _("pile {n}, face up").format(n=snap["pile"]) + " ")
         head.append_text(card_text(parse_card(snap["trump_card"]), symbols, trump))
     else:
-        head.append(f"   pile {snap['pile']}")
-    head.append(f"   out {len(snap['out'])}")
+        head.append("   " + _("pile {n}").format(n=snap["pile"]))
+    head.append("   " + _("out {n}").format(n=len(snap["out"])))
     if snap["rules"]:
-        head.append(f"   rules: {', '.join(snap['rules'])}", style="dim")
+        head.append("   " + _("rules: {rules}").format(rules=rules_text(snap["rules"])),
+                    style="dim")
     lines.append(head)
     width = 17
     for seat in snap["seats"]:
         if seat["me"]:
             continue
-        name = f"Seat {seat['seat']}" + (" (engine)" if seat["engine"] else "")
+        name = (_("Seat {seat} (engine)") if seat["engine"] else _("Seat {seat}")).format(
+            seat=seat["seat"])
         ln = Text(name.ljust(width))
         known = [parse_card(c) for c in seat["cards"]]
         for c in known:
             ln.append_text(card_text(c, symbols, trump)).append(" ")
         if seat["hidden"]:
-            ln.append(("+ " if known else "") + f"{seat['hidden']} unseen", style="dim")
+            ln.append(("+ " if known else "") + _("{n} unseen").format(n=seat["hidden"]),
+                      style="dim")
         if not seat["size"]:
-            ln.append("no cards", style="dim")
+            ln.append(_("no cards"), style="dim")
         if seat["roles"]:
-            ln.append("   " + ", ".join(seat["roles"]), style="cyan")
+            ln.append("   " + role_words(seat["roles"]), style="cyan")
         lines.append(ln)
     if snap["table"]:
-        t = Text("Table".ljust(width))
+        t = Text(_("Table").ljust(width))
         for i, (a, c) in enumerate(snap["table"]):
             if i:
                 t.append("   ")
@@ -450,16 +486,16 @@ def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
             if c:
                 t.append("/").append_text(card_text(parse_card(c), symbols, trump))
         if snap["take"]:
-            t.append("   (taken)", style="yellow")
+            t.append("   " + _("(taken)"), style="yellow")
         lines.append(t)
     me = next(x for x in snap["seats"] if x["me"])
-    mine = Text(f"You, seat {me['seat']}".ljust(width), style="bold")
+    mine = Text(_("You, seat {seat}").format(seat=me["seat"]).ljust(width), style="bold")
     for c in me["cards"]:
         mine.append_text(card_text(parse_card(c), symbols, trump)).append(" ")
     if me["hidden"]:
-        mine.append(f"+ {me['hidden']} not named yet", style="dim")
+        mine.append(_("+ {n} not named yet").format(n=me["hidden"]), style="dim")
     if me["roles"]:
-        mine.append("   " + ", ".join(me["roles"]), style="cyan")
+        mine.append("   " + role_words(me["roles"]), style="cyan")
     lines.append(mine)
     return lines
 

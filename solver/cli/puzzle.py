@@ -16,13 +16,18 @@ from rich.table import Table
 
 from solver.cli.common import (ExitCode, emit_json, handles_errors, outcome_text, stderr_console,
                                stdout_console)
+from solver.cli.language import lang_option
 from solver.errors import Interrupted, MoveError, OptionError
 from solver.game.cards import SUIT_SYMBOLS, card_name, cards_of
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
+from solver.game.outcome import outcome_info
 from solver.game.rules import parse_rules
 from solver.game.state import NO_COVER, GameState
 from solver.game.value import value_text
+from solver.games.narration import result_text
+from solver.i18n import N_, _, current, ngettext
+from solver.notation.people import move_word, role_words
 from solver.run.outfile import check_target, write_whole
 from solver.puzzles.collection import (TASK_VALUES, Collection, Puzzle, check_puzzle, find_puzzle,
                                        format_collection, load_all, select)
@@ -53,8 +58,9 @@ def _cards(mask: int) -> str:
 
 def board_lines(state: GameState) -> list[str]:
     """A plain text picture of a position: trump, each hand, the table, who moves."""
-    lines = [f"Trump: {SUIT_SYMBOLS[state.trump]} ({'SHDC'[state.trump]})"
-             + (f"   rules: {state.rules}" if state.rules.names() else "")]
+    lines = [_("Trump: {suit}").format(suit=f"{SUIT_SYMBOLS[state.trump]} ({'SHDC'[state.trump]})")
+             + ("   " + _("rules: {rules}").format(rules=state.rules) if state.rules.names()
+                else "")]
     mover = state.to_move
     for s in range(state.players):
         role = []
@@ -64,34 +70,42 @@ def board_lines(state: GameState) -> list[str]:
             role.append("defender")
         if s == mover:
             role.append("to move")
-        tag = f" ({', '.join(role)})" if role else ""
-        lines.append(f"  Seat {s + 1}{tag}: {_cards(state.hands[s])}")
+        tag = f" ({role_words(role)})" if role else ""
+        lines.append("  " + _("Seat {seat}").format(seat=s + 1) + f"{tag}: {_cards(state.hands[s])}")
     if state.table:
         pairs = " ".join(card_name(a) + ("/" + card_name(c) if c != NO_COVER else "")
                          for a, c in state.table)
-        extra = "   (take said)" if state.take else ""
-        lines.append(f"  Table: {pairs}{extra}")
+        extra = "   " + _("(take said)") if state.take else ""
+        lines.append("  " + _("Table: {pairs}").format(pairs=pairs) + extra)
     return lines
+
+
+def _told_end(state: GameState) -> str:
+    """How a game ended, in the player's words (``seat 2 is the durak``)."""
+    info = outcome_info(state)
+    return result_text(info) if info is not None else outcome_text(state)
 
 
 def describe(state: GameState, move: Move) -> str:
     """A move in words: ``Seat 2 covers 6S with 8S``."""
-    who = f"Seat {state.to_move + 1}"
+    seat = state.to_move + 1
     k = int(move.kind)
     cards = ",".join(card_name(c) for c in move.cards)
     if k == 0:
-        return f"{who} leads {cards}"
+        return _("Seat {seat} leads {cards}").format(seat=seat, cards=cards)
     if k == 1:
-        return f"{who} covers {card_name(move.target)} with {cards}"
+        return _("Seat {seat} covers {target} with {cards}").format(
+            seat=seat, target=card_name(move.target), cards=cards)
     if k == 2:
-        return f"{who} takes"
+        return _("Seat {seat} takes").format(seat=seat)
     if k in (3, 4):
-        return f"{who} transfers with {cards}" + (" (shown)" if k == 4 else "")
+        return (_("Seat {seat} transfers with {cards}").format(seat=seat, cards=cards)
+                + (_(" (shown)") if k == 4 else ""))
     if k == 5:
-        return f"{who} throws in {cards}"
+        return _("Seat {seat} throws in {cards}").format(seat=seat, cards=cards)
     if k == 6:
-        return f"{who} passes"
-    return f"{who} plays {move}"
+        return _("Seat {seat} passes").format(seat=seat)
+    return _("Seat {seat} plays {move}").format(seat=seat, move=move)
 
 
 # --------------------------------------------------------------- the group
@@ -308,34 +322,36 @@ def _read(prompt: str) -> str:
     return line.strip()
 
 
-SUIT_NAMES = ("spade", "heart", "diamond", "club")
+SUIT_NAMES = (N_("a spade"), N_("a heart"), N_("a diamond"), N_("a club"))
 
 
 def _hint_text(p: Puzzle, state: GameState, good: list[str], level: int) -> str:
     """First a nudge (what kind of move, which suit), then the move itself."""
     if level > 0:
-        return "Hint: " + " or ".join(good) + " works here."
+        return _("Hint: {moves} works here.").format(moves=_(" or ").join(good))
     nudges = []
     for m in good:
         mv = Move.parse(m, state.rules.deck)
         k = int(mv.kind)
         c = mv.cards[0] if mv.cards else -1
-        kind_of = ("a trump" if c >= 0 and c // 13 == state.trump
-                   else f"a {SUIT_NAMES[c // 13]}" if c >= 0 else "")
+        kind_of = (_("a trump") if c >= 0 and c // 13 == state.trump
+                   else _(SUIT_NAMES[c // 13]) if c >= 0 else "")
         if k == 0:
-            nudges.append("lead several cards at once" if len(mv.cards) > 1 else f"lead {kind_of}")
+            nudges.append(_("lead several cards at once") if len(mv.cards) > 1
+                          else _("lead {kind}").format(kind=kind_of))
         elif k == 1:
-            nudges.append(f"cover {card_name(mv.target)} with {kind_of}")
+            nudges.append(_("cover {card} with {kind}").format(card=card_name(mv.target),
+                                                               kind=kind_of))
         elif k == 2:
-            nudges.append("ask yourself whether you must cover at all")
+            nudges.append(_("ask yourself whether you must cover at all"))
         elif k in (3, 4):
-            nudges.append("think about a transfer")
+            nudges.append(_("think about a transfer"))
         elif k == 5:
-            nudges.append(f"throw in {kind_of}")
+            nudges.append(_("throw in {kind}").format(kind=kind_of))
         else:
-            nudges.append("think about passing")
-    text = "Hint: " + " or ".join(dict.fromkeys(nudges)) + "."
-    return text + " Type hint again for the move."
+            nudges.append(_("think about passing"))
+    text = _("Hint: {nudges}.").format(nudges=_(" or ").join(dict.fromkeys(nudges)))
+    return text + " " + _("Type hint again for the move.")
 
 
 def _train_one(p: Puzzle, solver: Any) -> bool:
@@ -358,18 +374,18 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
                 click.echo(line)
             shown = state
         legal = {str(m): m for m in legal_moves(state)}
-        text = _read(f"Seat {state.to_move + 1} to move> ")
+        text = _read(_("Seat {seat} to move> ").format(seat=state.to_move + 1))
         low = text.lower()
         if low in ("quit", "q", "exit"):
             raise _Quit()
         if low in ("hint", "h", "?"):
-            good, _ = train.good_moves(p, state, solver)
+            good, _an = train.good_moves(p, state, solver)
             click.echo(_hint_text(p, state, good, hints))
             hints += 1
             clean = False
             continue
         if low in ("moves", "m"):
-            click.echo("Legal moves: " + " ".join(legal))
+            click.echo(_("Legal moves: {moves}").format(moves=" ".join(legal)))
             continue
         if low in ("show", "board", "s"):
             shown = None
@@ -377,33 +393,42 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
         if not text:
             continue
         try:
-            mv = Move.parse(text, state.rules.deck)
+            mv = Move.parse(move_word(text), state.rules.deck)
         except MoveError as e:
-            click.echo(f"Not a move: {e}. Type moves, hint, show or quit.")
+            click.echo(_("Not a move: {error}. Type moves, hint, show or quit.").format(error=e))
             continue
         name = str(mv)
         if name not in legal:
-            click.echo(f"{name} is not legal here. Legal moves: {' '.join(legal)}")
+            click.echo(_("{move} is not legal here. Legal moves: {moves}").format(
+                move=name, moves=" ".join(legal)))
             continue
         j = train.judge(p, state, name, solver)
         if not j.ok:
             clean = False
-            click.echo(f"Wrong: after {name} {j.words(p.task)} against best play"
-                       + (f" ({j.distance} plies)." if j.distance is not None else "."))
+            words = j.words(p.task)
+            click.echo(ngettext("Wrong: after {move} {words} against best play ({n} ply).",
+                                "Wrong: after {move} {words} against best play ({n} plies).",
+                                j.distance).format(move=name, words=words, n=j.distance)
+                       if j.distance is not None else
+                       _("Wrong: after {move} {words} against best play.").format(move=name,
+                                                                                   words=words))
             if j.refutation:
-                tail = f" -- {outcome_text(j.end)}" if j.end is not None and j.end.is_over else ""
-                click.echo("Refutation: " + " ".join(j.refutation) + tail)
-            click.echo("Try again (hint shows a move that works, quit stops).")
+                tail = (" -- " + _told_end(j.end) if j.end is not None and j.end.is_over else "")
+                click.echo(_("Refutation: {line}").format(line=" ".join(j.refutation)) + tail)
+            click.echo(_("Try again (hint shows a move that works, quit stops)."))
             continue
-        click.echo(f"{name}: correct." if len(j.good) == 1 else f"{name}: good.")
+        click.echo(_("{move}: correct.").format(move=name) if len(j.good) == 1
+                   else _("{move}: good.").format(move=name))
         hints = 0
         state = play(state, legal[name])
-    click.echo(f"Game over: {outcome_text(state)}.")
+    click.echo(_("Game over: {how}").format(how=_told_end(state)) + ".")
     if clean:
-        click.echo("Solved!")
+        click.echo(_("Solved!"))
     else:
-        click.echo("Finished, with help or a mistake on the way.")
-    click.echo(f"({p.id}: {p.title})")
+        click.echo(_("Finished, with help or a mistake on the way."))
+    click.echo(f"({p.id}: {p.text('title', current())})")
+    if p.comment:
+        click.echo(p.text("comment", current()))
     return clean
 
 
@@ -411,6 +436,7 @@ def _train_one(p: Puzzle, solver: Any) -> bool:
 @click.argument("collection", required=False)
 @click.option("--id", "puzzle_id", default=None, help="Start with this puzzle (and play only it).")
 @click.pass_context
+@lang_option
 @handles_errors
 def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None) -> None:
     """Solve puzzles at a prompt: type your moves, the solver answers for the others.
@@ -433,7 +459,9 @@ def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None)
             solved += _train_one(p, solver)
     except _Quit:
         pass
-    click.echo(f"Solved {solved} of {tried} puzzle(s) cleanly.")
+    click.echo(ngettext("Solved {solved} of {n} puzzle cleanly.",
+                        "Solved {solved} of {n} puzzles cleanly.", tried).format(solved=solved,
+                                                                                 n=tried))
 
 
 # --------------------------------------------------------------- generate

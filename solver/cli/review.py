@@ -9,12 +9,48 @@ from rich.table import Table
 
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                read_game_text, stdout_console)
+from solver.cli.language import lang_option
 from solver.errors import OptionError
-from solver.notation.people import move_text, symbols_wanted
+from solver.notation.people import move_text, symbols_wanted, value_word
 from solver.run.outfile import check_target, whole_file
 from solver.games import Game
+from solver.i18n import _, ngettext, pgettext
 from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
                                  Decision, Review, review)
+
+def label_word(label: str) -> str:
+    """A review label in the player's language (``mistake`` -> ``ошибка``)."""
+    words = {"best": pgettext("review label", "best"), "good": pgettext("review label", "good"),
+             "inaccuracy": pgettext("review label", "inaccuracy"),
+             "mistake": pgettext("review label", "mistake"),
+             "blunder": pgettext("review label", "blunder"),
+             "unclear": pgettext("review label", "unclear")}
+    return words.get(label, label)
+
+
+def label_count(label: str, n: int) -> str:
+    """``2 mistakes``: how many decisions had a label, in words (the board says the same)."""
+    if label == "best":
+        text = ngettext("{n} best", "{n} best", n)
+    elif label == "good":
+        text = ngettext("{n} good", "{n} good", n)
+    elif label == "inaccuracy":
+        text = ngettext("{n} inaccuracy", "{n} inaccuracies", n)
+    elif label == "mistake":
+        text = ngettext("{n} mistake", "{n} mistakes", n)
+    elif label == "blunder":
+        text = ngettext("{n} blunder", "{n} blunders", n)
+    elif label == "unclear":
+        text = ngettext("{n} unclear", "{n} unclear", n)
+    else:
+        text = "{n} " + label
+    return text.format(n=n)
+
+
+def label_counts(labels: dict[str, int]) -> str:
+    """``18 best, 1 inaccuracy, 2 mistakes``: each label's count in words."""
+    return ", ".join(label_count(name, n) for name, n in labels.items() if n)
+
 
 #: What to type when the plot extra is missing.
 PLOT_INSTALL = "pip install 'durak-solver[plot]'"
@@ -47,6 +83,7 @@ _COLOURS = {"best": "tab:green", "good": "yellowgreen", "inaccuracy": "gold",
 @click.option("--plot", "plot_file", default=None, metavar="FILE.png|.svg",
               help="Draw the win chance over the game (needs the `plot` extra).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@lang_option
 @handles_errors
 def review_command(game: str, seat: int | None, all_seats: bool, max_time: float,
                    samples: int | None, seed: int, exact_only: bool, workers: int | None,
@@ -200,18 +237,18 @@ def _chance(d: Decision, which: str) -> str:
     value = d.best_value if which == "best" else d.played_value
     chance = d.best_chance if which == "best" else d.played_chance
     if d.exact and value is not None:
-        return value.text
+        return value_word(value.text)
     return "?" if chance is None else f"{chance:.2f}"
 
 
 def _how(d: Decision, samples: int) -> str:
     if d.exact:
-        return "exact"
+        return _("exact")
     if d.placed:
-        return "ran out"
+        return _("ran out")
     if d.cut:
         return f"{d.deals}/{d.wanted}"
-    return f"all {d.deals}" if d.deals < samples else "est."
+    return _("all {n}").format(n=d.deals) if d.deals < samples else _("est.")
 
 
 def print_review(res: Review, symbols: bool | None = None) -> None:
@@ -225,23 +262,25 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
     if not con.is_terminal:
         con.width = WIDE
     sym = symbols_wanted(sys.stdout) if symbols is None else symbols
-    t = Table(title=f"review of seat {'+'.join(map(str, res.seats))} "
-                    f"(exact where every card is placed; estimates: the hint at {res.samples} "
-                    f"deals, seed {res.seed})",
+    t = Table(title=_("review of seat {seats} (exact where every card is placed; estimates: the "
+                      "hint at {n} deals, seed {seed})").format(
+                          seats="+".join(map(str, res.seats)), n=res.samples, seed=res.seed),
               title_justify="left")
     many = len(res.seats) > 1
     for col, just in (("#", "right"), ("seat", "right"), ("played", "left"),
                       ("chance", "right"), ("best", "left"), ("best chance", "right"),
                       ("loss", "right"), ("label", "left"), ("how", "left")):
         if col != "seat" or many:
-            t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
+            t.add_column(_(col) if col != "#" else col, justify=just,  # type: ignore[arg-type]
+                         no_wrap=True)
     lost_at = {d.number for d in (res.lost_after_of(s) for s in res.seats) if d is not None}
     for d in res.decisions:
         style = _STYLE[d.label]
         loss = "" if d.loss is None else f"{d.loss:.2f}"
         row = [str(d.number), str(d.seat), move_text(d.played, sym), _chance(d, "played"),
                move_text(d.best, sym) if d.best else "?",
-               _chance(d, "best"), loss, f"[{style}]{d.label}[/{style}]", _how(d, res.samples)]
+               _chance(d, "best"), loss, f"[{style}]{label_word(d.label)}[/{style}]",
+               _how(d, res.samples)]
         t.add_row(*(row if many else row[:1] + row[2:]),
                   style="underline" if d.number in lost_at else None)
     con.print(t)
@@ -251,18 +290,23 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
         lost = res.lost_after_of(s)
         if lost is None:
             continue
-        basis = "exact" if lost.exact else "estimated"
+        basis = _("exact") if lost.exact else _("estimated")
         drop = lost.played_chance is not None and lost.played_chance < 0.5
-        con.print(f"lost after: move {lost.number}, seat {lost.seat} played "
-                  f"{move_text(lost.played, sym)}: {_chance(lost, 'best')} -> "
-                  f"{_chance(lost, 'played')} (best {move_text(lost.best, sym)}, "
-                  f"{basis}); " + ("decisive: its best chance never reached one half again"
-                                   if drop else "the move kept an even chance; its best chance "
-                                   "was below one half at every decision after it"))
+        con.print(_("lost after: move {n}, seat {seat} played {played}: {before} -> {after} "
+                    "(best {best}, {basis}); ").format(
+                        n=lost.number, seat=lost.seat, played=move_text(lost.played, sym),
+                        before=_chance(lost, "best"), after=_chance(lost, "played"),
+                        best=move_text(lost.best, sym), basis=basis)
+                  + (_("decisive: its best chance never reached one half again") if drop
+                     else _("the move kept an even chance; its best chance was below one half "
+                            "at every decision after it")))
     for d in res.unsolved:
-        con.print(f"unclear: move {d.number}, seat {d.seat} played "
-                  f"{move_text(d.played, sym)}: {d.note}")
+        con.print(_("unclear: move {n}, seat {seat} played {played}: {note}").format(
+            n=d.number, seat=d.seat, played=move_text(d.played, sym), note=d.note))
     for summ in res.summaries:
-        counts = ", ".join(f"{n} {name}" for name, n in summ.labels.items() if n)
-        con.print(f"seat {summ.seat}: {summ.decisions} decisions ({summ.exact} exact): "
-                  f"{counts or 'none'}; mean loss {summ.mean_loss:.3f}")
+        counts = label_counts(summ.labels)
+        con.print(ngettext("seat {seat}: {n} decision ({exact} exact): {counts}; mean loss {loss}",
+                           "seat {seat}: {n} decisions ({exact} exact): {counts}; mean loss {loss}",
+                           summ.decisions).format(seat=summ.seat, n=summ.decisions,
+                                                  exact=summ.exact, counts=counts or _("none"),
+                                                  loss=f"{summ.mean_loss:.3f}"))

@@ -20,7 +20,8 @@ from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, cores_fo
                                stdout_console, table)
 from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
-from solver.notation.people import move_text, symbols_wanted
+from solver.i18n import _, ngettext
+from solver.notation.people import move_text, symbols_wanted, value_word
 
 if TYPE_CHECKING:
     from solver.search import SolveResult
@@ -85,16 +86,16 @@ def _unfinished(res: SolveResult, all_moves: bool) -> str:
     """What a partial answer with a proven value still lacks, in words."""
     parts = []
     if res.distance is None and res.lower != 0:
-        parts.append("exact distance")
+        parts.append(_("exact distance"))
     if not (res.best_complete and res.best):
-        parts.append("best moves")
+        parts.append(_("best moves"))
     if all_moves and res.lower != 0 and any(m.distance is None for m in res.moves):
-        parts.append("moves' distances")
+        parts.append(_("moves' distances"))
     if not res.pv:
-        parts.append("variation")
+        parts.append(_("variation"))
     if len(parts) < 2:
-        return "".join(parts) or "answer"
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+        return "".join(parts) or _("answer")
+    return ", ".join(parts[:-1]) + _(" and ") + parts[-1]
 
 
 def print_solve(res: SolveResult, all_moves: bool, symbols: bool | None = None) -> None:
@@ -109,48 +110,54 @@ def print_solve(res: SolveResult, all_moves: bool, symbols: bool | None = None) 
 
     v = value_text(res.value)
     note = ""
+    seat = _("seat {seat}:").format(seat=res.player)
     if res.exact:
-        head = f"seat {res.player}: [{_STYLE[v]}]{v}[/]"
+        head = f"{seat} [{_STYLE[v]}]{value_word(v)}[/]"
     elif res.lower == res.upper:
         # the value is proven; the budget ran out on the distance, the moves or the variation
-        head = f"seat {res.player}: [{_STYLE[res.lower.text]}]{res.lower}[/]"
-        note = f" [dim](value proven; {_unfinished(res, all_moves)} not finished)[/]"
+        head = f"{seat} [{_STYLE[res.lower.text]}]{value_word(res.lower.text)}[/]"
+        note = " [dim](" + _("value proven; {what} not finished").format(
+            what=_unfinished(res, all_moves)) + ")[/]"
     else:
-        head = (f"seat {res.player}: [dim]not proven[/] (between {res.lower} and {res.upper})")
+        head = (f"{seat} [dim]" + _("not proven") + "[/] (" + _("between {lower} and {upper}")
+                .format(lower=value_word(res.lower.text), upper=value_word(res.upper.text)) + ")")
     if res.distance is not None:
-        head += f" in {res.distance} plies"
+        head += " " + ngettext("in {n} ply", "in {n} plies", res.distance).format(n=res.distance)
     elif res.distance_lower is not None:
         # a decisive value whose distance the budget did not finish: what is proven
         if res.distance_upper is not None:
-            head += f" in {res.distance_lower}-{res.distance_upper} plies"
+            head += " " + _("in {lo}-{hi} plies").format(lo=res.distance_lower,
+                                                         hi=res.distance_upper)
         else:
-            head += f" in {res.distance_lower} plies or more"
+            head += " " + ngettext("in {n} ply or more", "in {n} plies or more",
+                                   res.distance_lower).format(n=res.distance_lower)
     head += note
     con.print(head)
     if res.best and (res.exact or res.best_complete):
-        con.print("best: " + mt(res.best))
+        con.print(_("best: ") + mt(res.best))
     elif res.best:
-        con.print("best so far: " + mt(res.best) + " [dim](proven; not every move asked)[/]")
+        con.print(_("best so far: ") + mt(res.best) + " [dim]("
+                  + _("proven; not every move asked") + ")[/]")
     if res.pv:
-        con.print("pv:   " + mt(res.pv))
+        con.print(_("pv:   ") + mt(res.pv))
     est = res.estimate
     if res.recommended is not None:
-        con.print(f"recommended: [bold]{move_text(res.recommended, sym)}[/] "
+        con.print(_("recommended: ") + f"[bold]{move_text(res.recommended, sym)}[/] "
                   f"[dim]({_basis(res)})[/]")
     if est is not None:
         con.print(f"[dim]estimate (not a proof): {_estimate_how(est)}[/]")
     scores = {m.move: m for m in est.moves} if est is not None else {}
     if all_moves and res.moves:
         t = table(show_header=True, header_style="bold")
-        t.add_column("move")
-        t.add_column("value")
-        t.add_column("distance", justify="right")
+        t.add_column(_("move"))
+        t.add_column(_("value"))
+        t.add_column(_("distance"), justify="right")
         if est is not None:
-            t.add_column("estimate", justify="right")
-            t.add_column("playouts", justify="right")
+            t.add_column(_("estimate"), justify="right")
+            t.add_column(_("playouts"), justify="right")
         for m in _table_order(res):
             mv = value_text(m.value)
-            row = [move_text(m.move, sym), f"[{_STYLE[mv]}]{mv}[/]",
+            row = [move_text(m.move, sym), f"[{_STYLE[mv]}]{value_word(mv)}[/]",
                    "" if m.distance is None else str(m.distance)]
             if est is not None:
                 e = scores.get(m.move)

@@ -19,6 +19,7 @@ from typing import Iterable
 
 from solver.errors import DurakError
 from solver.game.moves import Kind, parse_move_with_seat
+from solver.i18n import N_, _
 from solver.notation.people import card_text, move_text, people_text
 
 #: The prompt's commands (solver/cli/prompt.py), the words a typo may be near.
@@ -96,7 +97,7 @@ def nearest(typed: str, moves: Iterable[str], commands: Iterable[str] = COMMANDS
 
 def _ranks(move: str) -> set[str]:
     try:
-        _, mv = parse_move_with_seat(move, 52)
+        _seat, mv = parse_move_with_seat(move, 52)
     except DurakError:
         return set()
     return {card_text(c, False)[:-1] for c in mv.cards}
@@ -109,43 +110,46 @@ def may(moves: Iterable[str], symbols: bool = True) -> str:
     words: dict[object, str] = {}
     for text in moves:
         try:
-            _, mv = parse_move_with_seat(text, 52)
+            _seat, mv = parse_move_with_seat(text, 52)
         except DurakError:
             continue
         k = mv.kind
         cards = " ".join(card_text(c, symbols) for c in mv.cards)
         if k is Kind.LEAD:
             key: object = k
-            words[key] = "lead"
+            words[key] = _("lead {cards}")
             groups.setdefault(key, []).append(cards)
         elif k is Kind.COVER:
             key = (k, mv.target)
-            words[key] = f"cover {card_text(mv.target, symbols)} with"
+            words[key] = _("cover {target} with {cards}").replace(
+                "{target}", card_text(mv.target, symbols))
             groups.setdefault(key, []).append(cards)
         elif k in (Kind.THROW, Kind.TRANSFER, Kind.SHOW):
             key = k
-            words[key] = {Kind.THROW: "throw in", Kind.TRANSFER: "transfer with",
-                          Kind.SHOW: "transfer by showing"}[k]
+            words[key] = {Kind.THROW: _("throw in {cards}"),
+                          Kind.TRANSFER: _("transfer with {cards}"),
+                          Kind.SHOW: _("transfer by showing {cards}")}[k]
             groups.setdefault(key, []).append(cards)
         else:
             key = k
-            words[key] = {Kind.TAKE: "take", Kind.PASS: "pass",
-                          Kind.SWAP: "swap the trump six"}[k]
+            words[key] = {Kind.TAKE: _("take"), Kind.PASS: _("pass"),
+                          Kind.SWAP: _("swap the trump six")}[k]
             groups.setdefault(key, [])
     parts = []
     for key, items in groups.items():
-        parts.append(words[key] + (" " + _or(items) if items else ""))
-    return _or(parts, sep=", or " if any(" or " in p for p in parts) else None)
+        parts.append(words[key].replace("{cards}", _or(items)) if items else words[key])
+    either = _(" or ")
+    return _or(parts, sep=_(", or ") if any(either in p for p in parts) else None)
 
 
 def _or(items: list[str], sep: str | None = None) -> str:
     if len(items) <= 1:
         return "".join(items)
     if len(items) > MAX_LISTED and sep is None:
-        return ", ".join(items[:MAX_LISTED]) + f" ... ({len(items)} in all)"
+        return ", ".join(items[:MAX_LISTED]) + _(" ... ({n} in all)").format(n=len(items))
     if sep is not None:
         return ", ".join(items[:-1]) + sep + items[-1]
-    return ", ".join(items[:-1]) + " or " + items[-1]
+    return ", ".join(items[:-1]) + _(" or ") + items[-1]
 
 
 def answer(typed: str, error: str, moves: list[str] | None, symbols: bool = True,
@@ -162,24 +166,40 @@ def answer(typed: str, error: str, moves: list[str] | None, symbols: bool = True
 
     None: the session's message says it best."""
     typed = typed.strip()
-    if error.startswith("you don't hold") and moves:
-        return f"{people_text(error, symbols)}; you may {may(moves, symbols)}"
-    if " can mean " in error:  # several readings: the session names them
+    you_may = _("{error}; you may {moves}")
+    if error.startswith(_piece(NOT_HELD, "", "{cards}")) and moves:
+        return you_may.format(error=people_text(error, symbols), moves=may(moves, symbols))
+    if _piece(CAN_MEAN, "{typed}", "{readings}") in error:  # several readings: the session's
         return people_text(error, symbols)
     if _parses(typed):  # a move as written, refused by the rules: the session says why
-        return f"{people_text(error, symbols)}; you may {may(moves, symbols)}" if moves else None
+        return (you_may.format(error=people_text(error, symbols), moves=may(moves, symbols))
+                if moves else None)
     near = nearest(typed, moves or [], list(commands) + (list(WORDS) if moves is None else []))
     if near:
         shown = [move_text(m, symbols) if m not in commands else m for m in near[:MAX_NAMED]]
-        return f"{typed!r} is not a move: did you mean {_or(shown)}?"
+        return _("{typed} is not a move: did you mean {options}?").format(typed=repr(typed),
+                                                                         options=_or(shown))
     if not moves:
         return None
     word = nearest(typed, [], WORDS)
     if word:
-        return f"{word[0]} is not a move now; you may {may(moves, symbols)}"
-    return f"{typed!r} is not a move; you may {may(moves, symbols)}"
+        return _("{word} is not a move now; you may {moves}").format(word=word[0],
+                                                                    moves=may(moves, symbols))
+    return _("{typed} is not a move; you may {moves}").format(typed=repr(typed),
+                                                             moves=may(moves, symbols))
 
 
+#: The session's messages the prompt answers better (solver/games/session.py's own
+#: words, in the player's language: :func:`_piece`).
+NOT_HELD = N_("you don't hold {cards}")
+CAN_MEAN = N_("{typed} can mean {readings}: type the one you mean")
+
+
+def _piece(message: str, before: str, after: str) -> str:
+    """The fixed words of a message between two of its fields, in the current language
+    (``" can mean "``): what a message the session raised is recognised by."""
+    text = _(message)
+    return text.split(before, 1)[-1].split(after, 1)[0] if before else text.split(after, 1)[0]
 #: The moves said in a word.
 WORDS = ("take", "pass", "swap")
 

@@ -15,6 +15,9 @@ from solver.errors import CardError
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 RANK_CHARS = "23456789TJQKA"  # index = rank - 2
+#: The court cards' letters of Russian decks, read as the English ones (the board shows
+#: them in Russian: docs/guide/glossary.md): валет, дама, король, туз.
+RANK_ALIASES = {"В": "J", "Д": "Q", "К": "K", "Т": "A"}
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 
 #: Lowest rank of each deck size (R1): 36 cards 6..A, 24 cards 9..A, 52 cards 2..A.
@@ -66,6 +69,7 @@ def parse_card(text: str, deck: int = 36) -> int:
     rank_text, suit_text = t[:-1], t[-1]
     if rank_text == "10":
         rank_text = "T"
+    rank_text = RANK_ALIASES.get(rank_text, rank_text)
     if len(rank_text) != 1 or rank_text not in RANK_CHARS:
         raise CardError(f"unknown card {text!r}: bad rank {rank_text!r}")
     try:

@@ -24,8 +24,11 @@ then, once, with the cards.
 
 Both front ends print it: `durak play` and `durak game` as lines between the
 moves, the web board as its game log.  The texts are for people
-(:mod:`solver.notation.people`: ``10♠``, no rule ids); ``to_json`` keeps the
-ASCII cards for programs.
+(:mod:`solver.notation.people`: ``10♠``, no rule ids) in the player's language
+(:mod:`solver.i18n`: each line a whole sentence per person, ``You take`` and ``Seat 2
+takes`` apart, numbers of cards in the language's plural forms); a :class:`Told` holds
+no words, so the same game is told in another language as soon as it is asked in one.
+``to_json`` keeps the ASCII cards for programs.
 """
 from __future__ import annotations
 
@@ -38,7 +41,8 @@ from solver.game.outcome import outcome_info
 from solver.game.state import NO_COVER, GameState
 from solver.games.record import Game
 from solver.games.replay import Event
-from solver.notation.people import card_text, cards_text, drop_rule_ids, move_phrase
+from solver.i18n import _, ngettext
+from solver.notation.people import card_text, cards_text, drop_rule_ids, move_sentence
 
 #: The kinds of :class:`Told`, in the order a bout's end tells them.
 KINDS = ("move", "transferred", "beaten", "taken", "draw", "pile", "out", "over", "turn")
@@ -68,43 +72,54 @@ class Told:
     move: Move | None = None
     outcome: dict[str, Any] | None = None
 
-    def who(self, seat: int, capital: bool = True) -> str:
-        if seat == self.me:
-            return "You" if capital else "you"
-        return f"{'Seat' if capital else 'seat'} {seat}"
-
     def text(self, symbols: bool = True) -> str:
-        """The line a player reads (suit symbols unless ``symbols`` is false)."""
+        """The line a player reads (suit symbols unless ``symbols`` is false), in the
+        current language."""
         you = self.seat == self.me
-        who = self.who(self.seat)
         cards = cards_text(self.cards, symbols)
+        seat, n, to = self.seat, self.count, self.to
         k = self.kind
         if k == "move":
             assert self.move is not None
-            return f"{who} {move_phrase(self.move, you, symbols)}"
+            return move_sentence(self.move, seat, you, symbols)
         if k == "transferred":
-            return f"The bout passes to {self.who(self.seat, False)}"
+            return (_("The bout passes to you") if you
+                    else _("The bout passes to seat {seat}")).format(seat=seat)
         if k == "beaten":
-            return f"Beaten off by {self.who(self.seat, False)}: {cards} to the discards"
+            return (_("Beaten off by you: {cards} to the discards") if you
+                    else _("Beaten off by seat {seat}: {cards} to the discards")).format(
+                        seat=seat, cards=cards)
         if k == "taken":
-            return f"{who} pick{'' if you else 's'} up {_n(self.count)}: {cards}"
+            text = (ngettext("You pick up {n} card: {cards}", "You pick up {n} cards: {cards}", n)
+                    if you else ngettext("Seat {seat} picks up {n} card: {cards}",
+                                         "Seat {seat} picks up {n} cards: {cards}", n))
+            return text.format(seat=seat, n=n, cards=cards)
         if k == "draw":
             if you and self.cards:
-                return f"{who} draw {cards}"
-            drew = f"{who} draw{'' if you else 's'} {_n(self.count)}"
-            if self.cards:  # the face-up trump, the pile's last card
-                drew += f", the last the face-up {cards}"
-            return drew
+                return _("You draw {cards}").format(cards=cards)
+            if not self.cards:
+                text = (ngettext("You draw {n} card", "You draw {n} cards", n) if you
+                        else ngettext("Seat {seat} draws {n} card", "Seat {seat} draws {n} cards",
+                                      n))
+                return text.format(seat=seat, n=n)
+            # another seat's draw whose last card is the face-up trump, the pile's last
+            text = ngettext("Seat {seat} draws {n} card, the last the face-up {cards}",
+                            "Seat {seat} draws {n} cards, the last the face-up {cards}", n)
+            return text.format(seat=seat, n=n, cards=cards)
         if k == "pile":
-            return "The pile is empty"
+            return _("The pile is empty")
         if k == "out":
-            return f"{who} {'are' if you else 'is'} out: no cards left"
+            return (_("You are out: no cards left") if you
+                    else _("Seat {seat} is out: no cards left")).format(seat=seat)
         if k == "turn":
-            return f"{who} lead{'' if you else 's'} against {self.who(self.to, False)}"
+            if you:
+                return _("You lead against seat {to}").format(to=to)
+            if to == self.me:
+                return _("Seat {seat} leads against you").format(seat=seat)
+            return _("Seat {seat} leads against seat {to}").format(seat=seat, to=to)
         assert self.outcome is not None
         score = self.outcome["scores"][self.me - 1]
-        verdict = "you win" if score > 0 else "you lose" if score < 0 else "a draw for you"
-        return f"Game over: {drop_rule_ids(self.outcome['text'])}; {verdict}"
+        return game_over(self.outcome, score)
 
     def to_json(self, symbols: bool = True) -> dict[str, Any]:
         """The event for programs (ASCII cards and move) with its ``text`` for people."""
@@ -114,8 +129,46 @@ class Told:
                 "text": self.text(symbols)}
 
 
-def _n(k: int) -> str:
-    return f"{k} card{'' if k == 1 else 's'}"
+#: The rule that decides each kind of result (cited with ``--verbose``).
+RESULT_RULES = {"durak": "R20", "draw": "R20", "first_out": "R21", "team_lost": "R22"}
+
+
+def result_text(outcome: dict[str, Any], ids: bool = False) -> str:
+    """How a game ended, in words (R20-R22), from
+    :func:`~solver.game.outcome.outcome_info`'s data (its ``text`` stays English: JSON);
+    ``ids``: with the rule's id, as ``--verbose`` cites them (``... durak (R20)``)."""
+    text = _result_words(outcome)
+    rule = RESULT_RULES.get(str(outcome.get("result")))
+    return f"{text} ({rule})" if ids and rule else text
+
+
+def _result_words(outcome: dict[str, Any]) -> str:
+    seats = "+".join(str(x) for x in outcome.get("winners") or outcome.get("draws") or [])
+    result = outcome.get("result")
+    if result == "durak":
+        return _("seat {seat} is the durak").format(seat=outcome["durak"])
+    if result == "team_lost":
+        return _("the team of seats {seats} loses").format(
+            seats="+".join(str(x) for x in outcome["losers"]))
+    if result == "first_out":
+        return (_("seat {seats} went out first and wins") if outcome.get("winners")
+                else _("seats {seats} went out together and share the win")).format(seats=seats)
+    if "nobody" not in outcome.get("text", "nobody"):  # the first out wins (R21): a draw of some
+        return _("draw: seats {seats} went out together").format(
+            seats="+".join(str(x) for x in outcome.get("draws") or []))
+    return _("draw: nobody holds cards")
+
+
+def verdict(score: float) -> str:
+    """The player's result in words."""
+    return _("you win") if score > 0 else _("you lose") if score < 0 else _("a draw for you")
+
+
+def game_over(outcome: dict[str, Any], score: float, ids: bool = False) -> str:
+    """The line that ends the game: how it ended and what it means for the player
+    (``ids``: the rule's id too, as ``--verbose`` cites it)."""
+    return _("Game over: {how}; {verdict}").format(how=result_text(outcome, ids),
+                                                   verdict=verdict(score))
 
 
 def narrate(before: Game, events: list[Event]) -> list[list[Told]]:
@@ -226,4 +279,4 @@ def _tell_move(s: GameState, mv: Move, nxt: GameState, me: int, full: bool) -> l
     return told
 
 
-__all__ = ["BOUT_ENDS", "KINDS", "Told", "narrate"]
+__all__ = ["BOUT_ENDS", "KINDS", "Told", "game_over", "narrate", "result_text", "verdict"]

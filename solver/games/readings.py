@@ -17,6 +17,7 @@ from solver.errors import DurakError, MoveError
 from solver.game.cards import card_name, parse_card
 from solver.game.moves import Kind, parse_move_with_seat
 from solver.game.state import GameState, Phase
+from solver.i18n import _
 
 #: The record's replay asked whether a token is a legal entry: the record after
 #: it, or the error that says why not (``GameSession._try``).
@@ -56,9 +57,10 @@ def readings(body: str, state: GameState, deck: int) -> list[str]:
         out += [f"{card_name(a)}/{c}" for a in state.open_attacks]
         return out
     try:
-        _, mv = parse_move_with_seat(body, deck)
+        _seat, mv = parse_move_with_seat(body, deck)
     except DurakError as e:
-        raise MoveError(f"{body!r} is not a move: {e}") from None
+        raise MoveError(_("{typed} is not a move: {error}").format(typed=repr(body),
+                                                                   error=e)) from None
     return [str(mv)]
 
 
@@ -90,7 +92,7 @@ def all_cards(words: str, deck: int) -> bool:
 
 
 def either(tokens: list[str]) -> str:
-    return " or ".join(tokens)
+    return _(" or ").join(tokens)
 
 
 def example_draw(n: int) -> str:
@@ -111,9 +113,11 @@ def resolve(words: str, state: GameState, deck: int, me: int, engine: bool,
         seat, body = int(m.group(1)), m.group(2)
     if engine:
         if seat is not None and seat != me + 1:
-            raise MoveError(f"you play seat {me + 1}; the engine plays seat {seat}")
+            raise MoveError(_("you play seat {me}; the engine plays seat {seat}").format(
+                me=me + 1, seat=seat))
         if s.to_move != me:
-            raise MoveError(f"it is seat {s.to_move + 1}'s turn (the engine's)")
+            raise MoveError(_("it is seat {seat}'s turn (the engine's)").format(
+                seat=s.to_move + 1))
         seat = me + 1
     asked = seat if seat is not None else s.to_move + 1
     if asked == me + 1 and not s.hidden[me]:
@@ -122,7 +126,8 @@ def resolve(words: str, state: GameState, deck: int, me: int, engine: bool,
                  if is_card(p, deck)]
         lacking = [c for c in named if not (s.hands[me] | s.table_mask) >> c & 1]
         if lacking:
-            raise MoveError("you don't hold " + " ".join(card_name(c) for c in lacking))
+            raise MoveError(_("you don't hold {cards}").format(
+                cards=" ".join(card_name(c) for c in lacking)))
     meant = readings(body, s, deck)
     good = valid(meant, [asked], attempt)
     if len(good) > 1:  # the reading of the turn now before one implying passes first
@@ -131,7 +136,8 @@ def resolve(words: str, state: GameState, deck: int, me: int, engine: bool,
     if len(good) == 1:
         return good[0]
     if len(good) > 1:
-        raise MoveError(f"{words!r} can mean {either(good)}: type the one you mean")
+        raise MoveError(_("{typed} can mean {readings}: type the one you mean").format(
+            typed=repr(words), readings=either(good)))
     # nothing fits the seat asked; in a followed game a hidden thrower asked now
     # may have passed, and another thrower played it
     others: list[int] = []
@@ -139,8 +145,9 @@ def resolve(words: str, state: GameState, deck: int, me: int, engine: bool,
         others = [t + 1 for t in s.throw_order() if t != s.to_move]
     alt = valid(meant, others, attempt)
     if alt:
-        raise MoveError(f"{words!r} is not a move of seat {asked} here; did you mean "
-                        f"{either(alt)}?")
+        raise MoveError(_("{typed} is not a move of seat {seat} here; did you mean "
+                          "{readings}?").format(typed=repr(words), seat=asked,
+                                                readings=either(alt)))
     # the error of the reading the turn asks for (a throw-in in P3, a cover in P2)
     first = next((r for r in meant if fits(f"{asked}:{r}", s)), meant[0])
     err = attempt(f"{asked}:{first}")

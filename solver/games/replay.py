@@ -21,6 +21,7 @@ from solver.game.cards import DECK_LOW_RANK, bit, card_name, count, make_card
 from solver.game.movegen import apply_move, legal_moves, play
 from solver.game.moves import PASS, Kind, Move
 from solver.game.state import GameState, Phase
+from solver.i18n import _, ngettext
 
 
 @dataclass(frozen=True)
@@ -47,17 +48,17 @@ def _place(state: GameState, card: int) -> str:
     """Where a card already seen lies (for error messages)."""
     b = bit(card)
     if state.out & b:
-        return "it was discarded"
+        return _("it was discarded")
     if state.table_mask & b:
-        return "it is on the table"
+        return _("it is on the table")
     for s, h in enumerate(state.hands):
         if h & b:
-            return f"it is in seat {s + 1}'s hand"
+            return _("it is in seat {seat}'s hand").format(seat=s + 1)
     if state.trump_card == card:
-        return "it is the face-up trump"
+        return _("it is the face-up trump")
     if state.pile_order is not None and card in state.pile_order:
-        return "it is still in the pile"
-    return "it was seen before"
+        return _("it is still in the pile")
+    return _("it was seen before")
 
 
 def seen(state: GameState, card: int) -> bool:
@@ -142,12 +143,13 @@ class Replay:
         assert ev.move is not None
         s = self.state
         if s.is_over:
-            raise RecordError(ev.where, "the game is already over (R20): no move may follow")
+            raise RecordError(ev.where, _("the game is already over (R20): no move may follow"))
         self.implicit_passes(ev.seat, ev.move)
         s = self.state
         if s.to_move != ev.seat:
-            raise RecordError(ev.where, f"it is seat {s.to_move + 1}'s turn "
-                                        f"({s.phase.name.lower()}), not seat {ev.seat + 1}'s")
+            raise RecordError(ev.where, _("it is seat {seat}'s turn ({phase}), not seat {other}'s"
+                                          ).format(seat=s.to_move + 1, phase=s.phase.name.lower(),
+                                                   other=ev.seat + 1))
         s = self._reveal(s, ev)
         mv = ev.move
         # Legality rests on the mover's cards that are known now (the ones it plays
@@ -158,8 +160,9 @@ class Replay:
         except (IllegalMoveError, HiddenCardsError):
             legal = " ".join(str(m) for m in legal_moves(shown))
             if s.hidden[ev.seat]:
-                legal += " (of its known cards)"
-            raise RecordError(ev.where, f"illegal move {str(mv)!r} here (legal: {legal})") from None
+                legal += " " + _("(of its known cards)")
+            raise RecordError(ev.where, _("illegal move {move} here (legal: {legal})").format(
+                move=repr(str(mv)), legal=legal)) from None
         nxt = play(s, mv)
         if mv.kind is Kind.SHOW and self.state.hidden[ev.seat] > 0 and not (
                 self.state.hands[ev.seat] & bit(mv.cards[0])):
@@ -194,9 +197,11 @@ class Replay:
             if hands[seat] & bit(c):
                 continue
             if seen(s, c):
-                raise RecordError(ev.where, f"{card_name(c)} is seen twice: {_place(s, c)}")
+                raise RecordError(ev.where, _("{card} is seen twice: {where}").format(
+                    card=card_name(c), where=_place(s, c)))
             if hidden[seat] == 0:
-                raise RecordError(ev.where, f"seat {seat + 1} does not hold {card_name(c)}")
+                raise RecordError(ev.where, _("seat {seat} does not hold {card}").format(
+                    seat=seat + 1, card=card_name(c)))
             hands[seat] |= bit(c)
             hidden[seat] -= 1
         return s.replace(hands=tuple(hands), hidden=tuple(hidden))
@@ -206,9 +211,10 @@ class Replay:
         if not self._draw_open and self.state.table:
             self.implicit_passes(me)  # the bout may end by the passes of hidden throwers
         if not self._draw_open or not (self._draw_hidden or self._draw_known):
-            raise RecordError(ev.where, f"seat {me + 1} draws nothing here: a draw follows the "
-                                        "move that ends a bout while the pile has cards, for a "
-                                        "seat with fewer than six cards (R17)")
+            raise RecordError(ev.where, _("seat {seat} draws nothing here: a draw follows the "
+                                          "move that ends a bout while the pile has cards, for a "
+                                          "seat with fewer than six cards (R17)").format(
+                                              seat=me + 1))
         s = self.state
         hands = list(s.hands)
         hidden = list(s.hidden)
@@ -218,13 +224,16 @@ class Replay:
             if self._draw_known & b:
                 continue
             if new & b:
-                raise RecordError(ev.where, f"{card_name(c)} is named twice")
+                raise RecordError(ev.where, _("{card} is named twice").format(card=card_name(c)))
             if seen(s, c):
-                raise RecordError(ev.where, f"{card_name(c)} is seen twice: {_place(s, c)}")
+                raise RecordError(ev.where, _("{card} is seen twice: {where}").format(
+                    card=card_name(c), where=_place(s, c)))
             new |= b
         if count(new) != self._draw_hidden:
-            raise RecordError(ev.where, f"seat {me + 1} drew {self._draw_hidden} unseen card(s) "
-                                        f"here (R17), the record names {count(new)}")
+            raise RecordError(ev.where, ngettext(
+                "seat {seat} drew {n} unseen card(s) here (R17), the record names {named}",
+                "seat {seat} drew {n} unseen card(s) here (R17), the record names {named}",
+                self._draw_hidden).format(seat=me + 1, n=self._draw_hidden, named=count(new)))
         hands[me] |= new
         hidden[me] -= count(new)
         self.state = s.replace(hands=tuple(hands), hidden=tuple(hidden))

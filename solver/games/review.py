@@ -50,6 +50,7 @@ from solver.game.state import GameState
 from solver.game.value import Value
 from solver.games.record import Game, known_deal
 from solver.hints import HintResult, Knowledge, default_samples, hint_knowledge
+from solver.i18n import _, ngettext
 from solver.run.executor import default_workers
 from solver.search import Solver, SolveResult
 
@@ -367,7 +368,7 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
         def drain(block: bool) -> None:
             if not futures:
                 return
-            ready, _ = cf.wait(list(futures), timeout=None if block else 0,
+            ready, _pending = cf.wait(list(futures), timeout=None if block else 0,
                                return_when=cf.FIRST_COMPLETED)
             for f in sorted(ready, key=lambda f: futures[f].i):
                 del futures[f]
@@ -447,8 +448,9 @@ def _exact(t: _Todo, slv: Solver, deadline: float | None, left: int,
         d = _from_partial(t, partial, took)
         if d is not None:
             return d
-        note = (f"exact solve ran out after {took:.1f} s"
-                + (f" (the review's {budget:g} s for exact solves were spent)"
+        note = (_("exact solve ran out after {seconds} s").format(seconds=f"{took:.1f}")
+                + (" " + _("(the review's {seconds} s for exact solves were spent)").format(
+                    seconds=f"{budget:g}")
                    if deadline is not None and allow is not None and allow <= EXACT_FLOOR
                    else ""))
         return Decision(t.i + 1, t.s + 1, played, "", None, None, UNCLEAR, False, t.options,
@@ -499,7 +501,10 @@ def _estimate(t: _Todo, samples: int | None, seed: int, stop: threading.Event) -
     best = h.best  # the hint's recommendation: following it is never marked down
     pc, bc = chance[played], chance[best]
     label = label_of(max(0.0, bc - pc)) if h.samples >= MIN_DEALS or h.exhaustive else UNCLEAR
-    note = "" if label != UNCLEAR else f"an estimate from {h.samples} deals (a label needs {MIN_DEALS})"
+    note = "" if label != UNCLEAR else ngettext(
+        "an estimate from {n} deal (a label needs {least})",
+        "an estimate from {n} deals (a label needs {least})", h.samples).format(
+            n=h.samples, least=MIN_DEALS)
     return Decision(t.i + 1, t.s + 1, played, best, pc, bc, label, False, t.options,
                     deals=h.samples, wanted=h.wanted,
                     kept=h.kept.text() if h.kept is not None else "", note=note,

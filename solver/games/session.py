@@ -53,6 +53,7 @@ from solver.games.seal import seal
 from solver.games.turn import Accepted, EngineSeat, EngineSeats, OnlyMove, Turn
 from solver.hints import HintResult
 from solver.hints.knowledge import Knowledge, PublicTracker
+from solver.i18n import _, ngettext
 from solver.notation import format_position
 from solver.run.outfile import write_whole
 from solver.search import SolveResult
@@ -253,12 +254,13 @@ class GameSession:
         (and what was meant, where it can tell); nothing is changed then."""
         words = " ".join(text.split())
         if not words:
-            raise MoveError("empty entry: type a move, e.g. 6S, or `take`")
+            raise MoveError(_("empty entry: type a move, e.g. 6S, or `take`"))
         if self.is_over:
-            raise MoveError("the game is over: no move may follow (R20); `undo` takes the "
-                            "last move back")
+            raise MoveError(_("the game is over: no move may follow (R20); `undo` takes the "
+                              "last move back"))
         if len(self.entries) >= MAX_ENTRIES:
-            raise OptionError(f"the record holds {MAX_ENTRIES} entries, the most a game takes")
+            raise OptionError(_("the record holds {n} entries, the most a game takes").format(
+                n=MAX_ENTRIES))
         due = self._replay().draw_due
         head = words.split(" ", 1)[0].lower()
         if head == "draw":
@@ -270,8 +272,11 @@ class GameSession:
             if all_cards(words, deck) and not any(
                     own >> parse_card(c, deck) & 1 for c in re.split(r"[\s,]+", words) if c):
                 return self.draw(words)
-            raise MoveError(f"first the {due} card(s) seat {self.me} drew (R17), "
-                            f"e.g. `{example_draw(due)}`")
+            raise MoveError(ngettext("first the {n} card(s) seat {seat} drew (R17), e.g. "
+                                     "`{example}`",
+                                     "first the {n} card(s) seat {seat} drew (R17), e.g. "
+                                     "`{example}`", due).format(n=due, seat=self.me,
+                                                                example=example_draw(due)))
         token = resolve(words, self.state, self.game.rules.deck, self.game.me,
                         self.game.engine is not None, self._try)
         return self._play_token(token)
@@ -298,12 +303,13 @@ class GameSession:
         """The asking seat's drawn cards (``7H KD``), due when a bout has just ended."""
         names = [c for c in re.split(r"[\s,]+", cards.strip()) if c]
         if not names:
-            raise MoveError(f"draw: name the card(s) seat {self.me} drew, e.g. `draw 7H KD`")
+            raise MoveError(_("draw: name the card(s) seat {seat} drew, e.g. `draw 7H KD`").format(
+                seat=self.me))
         deck = self.game.rules.deck
         try:
             parsed = [card_name(parse_card(c, deck)) for c in names]
         except DurakError as e:
-            raise MoveError(f"draw: {e}") from None
+            raise MoveError(_("draw: {error}").format(error=e)) from None
         token = "draw " + " ".join(parsed)
         self._commit(self.entries + [token])
         note = ""
@@ -313,7 +319,7 @@ class GameSession:
             try:
                 acc = self._play_token(held)
             except DurakError as e:
-                note = f"the move typed before the draw was not played: {e}"
+                note = _("the move typed before the draw was not played: {error}").format(error=e)
             else:
                 done.extend(acc.entries)
                 note = acc.note
@@ -324,9 +330,9 @@ class GameSession:
         a draw is named is forgotten first."""
         if self.held is not None:
             held, self.held = self.held, None
-            return f"{held} (held until the draw; not played)"
+            return _("{move} (held until the draw; not played)").format(move=held)
         if not self.entries:
-            raise MoveError("nothing to undo")
+            raise MoveError(_("nothing to undo"))
         gone = self.entries[-1]
         self._commit(self.entries[:-1])
         return gone
@@ -342,7 +348,7 @@ class GameSession:
             if last.startswith(mine):
                 break
         if not gone:
-            raise MoveError("nothing to undo")
+            raise MoveError(_("nothing to undo"))
         return gone
 
     def engine_move(self, engine: EngineSeat | None = None) -> Accepted:
@@ -351,11 +357,11 @@ class GameSession:
         random generator is seeded by the deal and the move number, so a game replays."""
         t = self.turn()
         if t.seat is None:
-            raise MoveError("the game is over")
+            raise MoveError(_("the game is over"))
         seat = t.seat - 1
         if engine is None:
             if not t.engine:
-                raise MoveError(f"seat {t.seat} is not played by the engine")
+                raise MoveError(_("seat {seat} is not played by the engine").format(seat=t.seat))
             if self._engine is None:
                 assert self.strength is not None
                 if self._engine_seats is None:
@@ -364,7 +370,7 @@ class GameSession:
                 self._engine = self._engine_seats(self.strength)
             engine = self._engine
         tracker = PublicTracker(self.game.start())
-        for _, m in self._replay().moves:
+        for _seat, m in self._replay().moves:
             tracker.play(m)
         rng = random.Random(f"engine:{self._fingerprint()}:{len(self.entries)}")
         move = engine.move(tracker, seat, rng)
@@ -397,12 +403,14 @@ class GameSession:
         now: the game goes on, it is the player's turn, and no draw is due."""
         t = self.turn()
         if t.seat is None:
-            raise MoveError("the game is over: there is no move to hint")
+            raise MoveError(_("the game is over: there is no move to hint"))
         if t.draw_due:
-            raise MoveError(f"first the {t.draw_due} card(s) seat {self.me} drew (R17)")
+            raise MoveError(ngettext("first the {n} card(s) seat {seat} drew (R17)",
+                                     "first the {n} card(s) seat {seat} drew (R17)",
+                                     t.draw_due).format(n=t.draw_due, seat=self.me))
         if t.seat != self.me:
-            raise MoveError(f"it is seat {t.seat}'s turn; a hint is for seat {self.me}, "
-                            "the player, on his turn")
+            raise MoveError(_("it is seat {seat}'s turn; a hint is for seat {me}, the player, "
+                              "on his turn").format(seat=t.seat, me=self.me))
 
     def hint(self, samples: int | None = None, seed: int | None = None,
              max_time: float | None = None, exact_time: float | None = REVIEW_MAX_TIME,
@@ -534,9 +542,12 @@ class GameSession:
             due = self._replay().draw_due
             self.held = token
             who = ", ".join(str(s + 1) for s in passed)
-            return Accepted(tuple(entries), f"seat(s) {who} passed and the bout ended; name the "
-                                            f"{due} card(s) seat {self.me} drew (R17), then "
-                                            f"{token} is played")
+            return Accepted(tuple(entries), ngettext(
+                "seat(s) {who} passed and the bout ended; name the {n} card seat {seat} drew "
+                "(R17), then {move} is played",
+                "seat(s) {who} passed and the bout ended; name the {n} cards seat {seat} drew "
+                "(R17), then {move} is played", due).format(who=who, n=due, seat=self.me,
+                                                             move=token))
         self._commit(self.entries + [token])
         return Accepted((token,))
 

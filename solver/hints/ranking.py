@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from solver.game.moves import Move
 from solver.hints.stats import (MARGIN_WEIGHT, Z95, mean_ci, paired_advantage, weighted_mean_se,
                                 wilson)
+from solver.i18n import _
 
 
 @dataclass
@@ -152,7 +153,7 @@ def aggregate(moves: Sequence[Move], scores: Sequence[Sequence[float]], exact: b
     sign = 1 if mine else -1
     n = len(scores)
     if margins is None:
-        margins = [[0.0] * len(moves) for _ in scores]
+        margins = [[0.0] * len(moves) for _row in scores]
     out = []
     best_share = _best_shares(scores, margins, sign, [1.0] * n)
     for i, m in enumerate(moves):
@@ -205,7 +206,7 @@ def _aggregate_weighted(moves: Sequence[Move], scores: Sequence[Sequence[float]]
     sign = 1 if mine else -1
     n = len(scores)
     if margins is None:
-        margins = [[0.0] * len(moves) for _ in scores]
+        margins = [[0.0] * len(moves) for _row in scores]
     total = sum(weights)
     ws = [w / total for w in weights]
     best_share = _best_shares(scores, margins, sign, ws)
@@ -235,7 +236,7 @@ def _weighted_paired_advantage(a: int, b: int, scores: Sequence[Sequence[float]]
     total = sum(weights)
     ds = [(r[a] + MARGIN_WEIGHT * m[a]) - (r[b] + MARGIN_WEIGHT * m[b])
           for r, m in zip(scores, margins)]
-    mean, se, _ = weighted_mean_se(ds, [w / total for w in weights])
+    mean, se, _n = weighted_mean_se(ds, [w / total for w in weights])
     return mean, se
 
 
@@ -269,10 +270,13 @@ class Kept:
 
     def text(self) -> str:
         """One line for the hint table."""
-        within = ("one standard error" if self.z == 1 else f"{self.z:g} standard errors")
-        se = f"{self.se:.3f}" if math.isfinite(self.se) else "unknown"
-        return (f"kept: {self.move}, the greedy player's move: {self.top} scored "
-                f"{self.advantage:+.3f} more on the same deals, within {within} ({se})")
+        within = (_("one standard error") if self.z == 1
+                  else _("{z} standard errors").format(z=f"{self.z:g}"))
+        se = f"{self.se:.3f}" if math.isfinite(self.se) else _("unknown")
+        return _("kept: {move}, the greedy player's move: {top} scored {advantage} more on the "
+                 "same deals, within {within} ({se})").format(
+                     move=self.move, top=self.top, advantage=f"{self.advantage:+.3f}",
+                     within=within, se=se)
 
 
 def keep_default(ranked: list[HintMove], moves: Sequence[Move], scores: Sequence[Sequence[float]],

@@ -43,6 +43,7 @@ from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value, value_text
+from solver.i18n import _
 from solver.jsonin import MAX_DIGITS
 from solver.notation import parse_position
 from solver.policy.bots import greedy_move
@@ -60,9 +61,15 @@ KNOWN_TAGS = (
     "generated",
 )
 
-COLLECTION_KEYS = {"id", "title", "introduction", "rules_note", "puzzle"}
-PUZZLE_KEYS = {"id", "title", "position", "task", "hero", "solution", "pv",
-               "difficulty", "tags", "comment"}
+#: The languages a puzzle's words are written in besides English (issue 64): ``title_lt``,
+#: ``comment_ru``, ``introduction_lt`` ... beside ``title``, ``comment``, ``introduction``.
+WORD_LANGUAGES = ("lt", "ru")
+_WORDS = {"title", "comment", "introduction"}
+COLLECTION_KEYS = ({"id", "title", "introduction", "rules_note", "puzzle"}
+                   | {f"{k}_{lang}" for k in ("title", "introduction") for lang in WORD_LANGUAGES})
+PUZZLE_KEYS = ({"id", "title", "position", "task", "hero", "solution", "pv",
+                "difficulty", "tags", "comment"}
+               | {f"{k}_{lang}" for k in ("title", "comment") for lang in WORD_LANGUAGES})
 
 
 class PuzzleFormatError(DurakError):
@@ -98,6 +105,15 @@ class Puzzle:
     comment: str = ""
     collection: str = ""
     path: str = ""
+    #: the title and comment in the other languages: ``(("title", "lt", "..."), ...)``
+    words: tuple[tuple[str, str, str], ...] = ()
+
+    def text(self, name: str, lang: str) -> str:
+        """``title`` or ``comment`` in ``lang`` (the English where the file has none)."""
+        for key, in_lang, text in self.words:
+            if key == name and in_lang == lang:
+                return text
+        return str(getattr(self, name))
 
     def state(self) -> GameState:
         """The starting position as a :class:`GameState`."""
@@ -105,17 +121,17 @@ class Puzzle:
 
     @property
     def task_text(self) -> str:
-        """``Seat 1 to move and win`` and the like."""
-        seat = f"Seat {self.hero} to move"
+        """``Seat 1 to move and win`` and the like (in the current language)."""
         if self.task == "win":
-            return f"{seat} and win"
+            return _("Seat {seat} to move and win").format(seat=self.hero)
         if self.task == "draw":
-            return f"{seat} and draw"
+            return _("Seat {seat} to move and draw").format(seat=self.hero)
         try:
             teams = self.state().rules.teams
         except ValueError:
             teams = False
-        return f"{seat} and keep his team from losing" if teams else f"{seat} and avoid being the durak"
+        return (_("Seat {seat} to move and keep his team from losing") if teams
+                else _("Seat {seat} to move and avoid being the durak")).format(seat=self.hero)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -138,6 +154,15 @@ class Collection:
     introduction: str
     puzzles: list[Puzzle] = field(default_factory=list)
     path: str = ""
+    #: the title and introduction in the other languages, as :attr:`Puzzle.words`
+    words: tuple[tuple[str, str, str], ...] = ()
+
+    def text(self, name: str, lang: str) -> str:
+        """``title`` or ``introduction`` in ``lang`` (the English where the file has none)."""
+        for key, in_lang, text in self.words:
+            if key == name and in_lang == lang:
+                return text
+        return str(getattr(self, name))
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "introduction": self.introduction,
@@ -269,7 +294,21 @@ def parse_puzzle(raw: Any, path: str = "<string>", collection: str = "",
     comment = _want(path, pid, "comment", raw.get("comment", ""), str, "a string")
     return Puzzle(id=pid, title=title, position=position, task=task, hero=hero,
                   solution=solution, pv=pv, nodes=nodes, plies=plies, tags=tags,
-                  comment=comment, collection=collection, path=path)
+                  comment=comment, collection=collection, path=path,
+                  words=_words(path, pid, raw, ("title", "comment")))
+
+
+def _words(path: str, pid: str | None, raw: dict[str, Any], names: tuple[str, ...]
+           ) -> tuple[tuple[str, str, str], ...]:
+    """The translated words of a puzzle or a collection header (``title_lt`` ...)."""
+    out = []
+    for name in names:
+        for lang in WORD_LANGUAGES:
+            key = f"{name}_{lang}"
+            if key in raw:
+                text = _want(path, pid, key, raw[key], str, "a string")
+                out.append((name, lang, text.strip() if name == "introduction" else text))
+    return tuple(out)
 
 
 def parse_collection(text: str, path: str = "<string>") -> Collection:
@@ -294,7 +333,8 @@ def parse_collection(text: str, path: str = "<string>") -> Collection:
     raw_puzzles = data.get("puzzle", [])
     _want(path, None, "puzzle", raw_puzzles, list, "an array of tables [[puzzle]]")
     coll = Collection(id=data["id"], title=data["title"],
-                      introduction=data["introduction"].strip(), path=path)
+                      introduction=data["introduction"].strip(), path=path,
+                      words=_words(path, None, data, ("title", "introduction")))
     seen: set[str] = set()
     for i, raw in enumerate(raw_puzzles):
         p = parse_puzzle(raw, path, coll.id, i)
@@ -368,8 +408,9 @@ def _toml_list(items: Sequence[str]) -> str:
 
 def format_puzzle(p: Puzzle) -> str:
     """One ``[[puzzle]]`` table in the canonical layout (fields in documented order)."""
-    lines = ["[[puzzle]]", f"id = {_toml_str(p.id)}", f"title = {_toml_str(p.title)}",
-             f"position = {_toml_str(p.position)}", f"task = {_toml_str(p.task)}",
+    lines = ["[[puzzle]]", f"id = {_toml_str(p.id)}", f"title = {_toml_str(p.title)}"]
+    lines += [f"title_{lang} = {_toml_str(t)}" for k, lang, t in p.words if k == "title"]
+    lines += [f"position = {_toml_str(p.position)}", f"task = {_toml_str(p.task)}",
              f"hero = {p.hero}", f"solution = {_toml_list(p.solution)}",
              f"pv = {_toml_list(p.pv)}"]
     diff = []
@@ -382,13 +423,17 @@ def format_puzzle(p: Puzzle) -> str:
     lines.append(f"tags = {_toml_list(p.tags)}")
     if p.comment:
         lines.append(f"comment = {_toml_str(p.comment)}")
+    lines += [f"comment_{lang} = {_toml_str(t)}" for k, lang, t in p.words if k == "comment"]
     return "\n".join(lines) + "\n"
 
 
 def format_collection(c: Collection) -> str:
     """A whole collection file; :func:`parse_collection` reads it back unchanged."""
-    head = [f"id = {_toml_str(c.id)}", f"title = {_toml_str(c.title)}",
-            f"introduction = {_toml_multiline(c.introduction)}"]
+    head = [f"id = {_toml_str(c.id)}", f"title = {_toml_str(c.title)}"]
+    head += [f"title_{lang} = {_toml_str(t)}" for k, lang, t in c.words if k == "title"]
+    head.append(f"introduction = {_toml_multiline(c.introduction)}")
+    head += [f"introduction_{lang} = {_toml_multiline(t)}" for k, lang, t in c.words
+             if k == "introduction"]
     parts = ["\n".join(head) + "\n"] + [format_puzzle(p) for p in c.puzzles]
     return "\n".join(parts)
 

@@ -16,6 +16,7 @@ from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value
+from solver.i18n import _
 from solver.puzzles.collection import Puzzle, winning_set
 from solver.search import Solver
 from solver.search.result import on_hero_side
@@ -75,11 +76,15 @@ class Judgement:
 
     def words(self, task: str) -> str:
         """What the result after a wrong move is, in words."""
-        what = {Value.LOSS: "you lose", Value.DRAW: "it is only a draw",
-                Value.WIN: "you still win"}.get(self.value, "it fails")  # type: ignore[arg-type]
         if task == "avoid-durak" and self.value == Value.LOSS:
-            what = "you end up the durak"
-        return what
+            return _("you end up the durak")
+        if self.value == Value.LOSS:
+            return _("you lose")
+        if self.value == Value.DRAW:
+            return _("it is only a draw")
+        if self.value == Value.WIN:
+            return _("you still win")
+        return _("it fails")
 
 
 def judge(p: Puzzle, state: GameState, text: str, solver: Solver) -> Judgement:

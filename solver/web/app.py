@@ -16,31 +16,78 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from solver import __version__
+from solver.i18n import LANGUAGES, catalogue_json, use_language
+from solver.i18n.choose import for_request
 from solver.web import api, follow, play, puzzles, records
 from solver.web.jobs import WorkerPool
 from solver.web.openapi import openapi_spec
+from solver.web.pages import render_page
 from solver.web.store import DATA_DIR_ENV, GameStore, default_data_dir
 
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-async def index(request: Request) -> Response:
-    """The page: board, editor, analysis and play (one HTML file, its scripts in /static)."""
-    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+#: What a page's answer depends on besides its path: the language (issue 64).
+PAGE_HEADERS = {"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"}
+
+
+def request_language(request: Request) -> str:
+    """The language a request asks for: the switcher's cookie, else ``Accept-Language``."""
+    return for_request(request.cookies, request.headers.get("accept-language"))
 
 
 def page(name: str) -> Any:
-    """One of the other pages: ``/follow``, ``/review``, ``/puzzles`` (their state in the URL)."""
+    """A page in the reader's language (:mod:`solver.web.pages`): ``/`` (board, editor,
+    analysis and play), ``/follow``, ``/review``, ``/puzzles`` (their state in the URL)."""
     async def endpoint(request: Request) -> Response:
-        return FileResponse(STATIC / f"{name}.html", headers={"Cache-Control": "no-cache"})
+        lang = request_language(request)
+        return HTMLResponse(render_page(name, lang),
+                            headers={**PAGE_HEADERS, "Content-Language": lang})
 
     endpoint.__name__ = f"page_{name}"
     return endpoint
+
+
+async def rules_in(request: Request) -> Response:
+    """The rules page in the language the path names (``/rules/lt``), whatever the
+    browser's: the three languages link to each other."""
+    lang = request.path_params["lang"]
+    if lang not in LANGUAGES:
+        return JSONResponse({"error": f"no rules in {lang!r}: {', '.join(LANGUAGES)}"},
+                            status_code=404)
+    return HTMLResponse(render_page("rules", lang), headers={**PAGE_HEADERS,
+                                                             "Content-Language": lang})
+
+
+async def api_i18n(request: Request) -> Response:
+    """A language's catalogue as the board's script reads it (:func:`solver.i18n.catalogue_json`)."""
+    lang = request.path_params["lang"]
+    if lang not in LANGUAGES:
+        return JSONResponse({"error": f"lang: {lang!r} is not one of {', '.join(LANGUAGES)}"},
+                            status_code=404)
+    return JSONResponse(catalogue_json(lang), headers={"Cache-Control": "no-cache"})
+
+
+class LanguageMiddleware:
+    """Every request answered in its language (:func:`request_language`): the game's
+    narration, the labels, the errors the API sends back in words.  The data -- moves,
+    cards, values -- stays the canonical notation."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with use_language(request_language(Request(scope))):
+            await self.app(scope, receive, send)
 
 
 async def openapi(request: Request) -> Response:
@@ -74,12 +121,15 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
             app.state.store.close()
 
     routes: list[Any] = [
-        Route("/", index),
+        Route("/", page("index")),
         Route("/follow", page("follow")),
         Route("/review", page("review")),
         Route("/puzzles", page("puzzles")),
+        Route("/rules", page("rules")),
+        Route("/rules/{lang}", rules_in),
         Route("/api/openapi.json", openapi),
         Route("/api/status", api.api_status),
+        Route("/api/i18n/{lang}", api_i18n),
         Route("/api/show", api.api_show, methods=["GET", "POST"]),
         Route("/api/moves", api.api_moves, methods=["GET", "POST"]),
         Route("/api/board", api.api_board, methods=["GET", "POST"]),
@@ -112,7 +162,7 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
         Route("/api/puzzles/{puzzle_id}/move", puzzles.api_puzzle_move, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = []
+    middleware = [Middleware(LanguageMiddleware)]
     if allowed_hosts is not None:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

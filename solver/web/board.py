@@ -17,18 +17,23 @@ from solver.game.cards import SUIT_SYMBOLS, SUITS, card_name, cards_of, sorted_f
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import Kind, Move, parse_move_with_seat
 from solver.game.state import NO_COVER, GameState, Phase
+from solver.games.narration import result_text
+from solver.i18n import N_, _
 from solver.notation import format_position
+from solver.notation.people import card_text
 from solver.notation.position import Position, show_json
 
 #: The most moves one request may walk (a whole game is far fewer).
 MAX_LINE = 1000
 
-_PHASE_WORDS = {Phase.LEAD: "leads", Phase.DEFEND: "defends: cover every card or take",
-                Phase.THROW: "may throw in or pass", Phase.TAKEN: "may throw in before the take"}
+_PHASE_WORDS = {Phase.LEAD: N_("Seat {seat} leads"),
+                Phase.DEFEND: N_("Seat {seat} defends: cover every card or take"),
+                Phase.THROW: N_("Seat {seat} may throw in or pass"),
+                Phase.TAKEN: N_("Seat {seat} may throw in before the take")}
 
 
 def _pretty(card: int) -> str:
-    return card_name(card, True)
+    return card_text(card)  # the rank letter in the reader's language
 
 
 def move_view(move: Move) -> dict[str, Any]:
@@ -36,15 +41,23 @@ def move_view(move: Move) -> dict[str, Any]:
     k = move.kind
     cards = [card_name(c) for c in move.cards]
     pretty = " ".join(_pretty(c) for c in move.cards)
-    label = {Kind.LEAD: f"Lead {pretty}",
-             Kind.COVER: f"Cover {_pretty(move.target)} with {pretty}" if move.target >= 0
-             else f"Cover with {pretty}",
-             Kind.TAKE: "Take the cards",
-             Kind.TRANSFER: f"Transfer with {pretty}",
-             Kind.SHOW: f"Transfer by showing {pretty}",
-             Kind.THROW: f"Throw in {pretty}",
-             Kind.PASS: "Pass (throw in nothing)",
-             Kind.SWAP: "Swap the trump six for the face-up trump"}[k]
+    if k is Kind.LEAD:
+        label = _("Lead {cards}").format(cards=pretty)
+    elif k is Kind.COVER:
+        label = (_("Cover {target} with {cards}").format(target=_pretty(move.target), cards=pretty)
+                 if move.target >= 0 else _("Cover with {cards}").format(cards=pretty))
+    elif k is Kind.TAKE:
+        label = _("Take the cards")
+    elif k is Kind.TRANSFER:
+        label = _("Transfer with {cards}").format(cards=pretty)
+    elif k is Kind.SHOW:
+        label = _("Transfer by showing {cards}").format(cards=pretty)
+    elif k is Kind.THROW:
+        label = _("Throw in {cards}").format(cards=pretty)
+    elif k is Kind.PASS:
+        label = _("Pass (throw in nothing)")
+    else:
+        label = _("Swap the trump six for the face-up trump")
     return {"move": str(move), "kind": k.name.lower(), "cards": cards,
             "target": card_name(move.target) if k is Kind.COVER else None, "label": label}
 
@@ -82,9 +95,9 @@ def board_view(pos: Position | GameState, seat_names: dict[int, str] | None = No
         except HiddenCardsError as e:
             moves, unknown = None, str(e)
     if outcome is not None:
-        status = "Game over: " + outcome["text"]
+        status = _("Game over: {how}").format(how=result_text(outcome))
     else:
-        status = f"Seat {to_move + 1} {_PHASE_WORDS[state.phase]}"
+        status = _(_PHASE_WORDS[state.phase]).format(seat=to_move + 1)
     trump_card = card_name(state.trump_card) if state.pile > 0 and state.trump_card >= 0 else None
     return {
         "position": format_position(state, pos.me),

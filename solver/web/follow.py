@@ -36,8 +36,9 @@ from solver.game.cards import card_name, cards_of, deck_mask, parse_card
 from solver.game.moves import Kind, Move
 from solver.game.rules import parse_rules
 from solver.games.session import GameSession
+from solver.i18n import N_, _, ngettext
 from solver.notation.build import MAX_POSITION_CHARS
-from solver.notation.people import drop_rule_ids
+from solver.notation.people import drop_rule_ids, rank_letter
 from solver.web.api import BadRequest, check_fields, guarded, int_field, read_body
 from solver.web.board import move_view
 from solver.web.jobs import Job, WorkerPool
@@ -53,39 +54,40 @@ _PRETTY_SUIT = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
 def pretty(card: str) -> str:
-    """``TH`` as ``10♥``."""
-    rank = "10" if card[0] == "T" else card[:-1]
+    """``TH`` as ``10♥`` (the rank letter in the reader's language: ``Т♥`` in Russian)."""
+    rank = "10" if card[0] == "T" else rank_letter(card[:-1])
     return rank + _PRETTY_SUIT[card[-1]]
 
 
 def entry_label(seat: int, move: Move) -> str:
     """An entry in words for its button: ``Seat 2 covers 6♠ with 7♥``."""
     cards = " ".join(pretty(card_name(c)) for c in move.cards)
-    who = f"Seat {seat}"
     k = move.kind
     if k is Kind.LEAD:
-        return f"{who} leads {cards}"
+        return _("Seat {seat} leads {cards}").format(seat=seat, cards=cards)
     if k is Kind.COVER:
-        return f"{who} covers {pretty(card_name(move.target))} with {cards}"
+        return _("Seat {seat} covers {target} with {cards}").format(
+            seat=seat, target=pretty(card_name(move.target)), cards=cards)
     if k is Kind.TAKE:
-        return f"{who} takes the cards"
+        return _("Seat {seat} takes the cards").format(seat=seat)
     if k is Kind.TRANSFER:
-        return f"{who} transfers with {cards}"
+        return _("Seat {seat} transfers with {cards}").format(seat=seat, cards=cards)
     if k is Kind.SHOW:
-        return f"{who} transfers by showing {cards}"
+        return _("Seat {seat} transfers by showing {cards}").format(seat=seat, cards=cards)
     if k is Kind.THROW:
-        return f"{who} throws in {cards}"
+        return _("Seat {seat} throws in {cards}").format(seat=seat, cards=cards)
     if k is Kind.PASS:
-        return f"{who} passed (threw nothing in)"
-    return f"{who} swaps the trump six for the face-up trump"
+        return _("Seat {seat} passed (threw nothing in)").format(seat=seat)
+    return _("Seat {seat} swaps the trump six for the face-up trump").format(seat=seat)
 
 
 _PROMPTS = {
-    "lead": "Seat {s} leads: click the card seat {s} led (a lead of several cards of one "
-            "rank: click each, then confirm)",
-    "defend": "Seat {s} defends: click the card seat {s} covered with, or Take",
-    "throw": "Seat {s} may throw in: click the card seat {s} threw in, or Passed",
-    "taken": "Seat {s} may throw in before the take: click the card seat {s} threw in, or Passed",
+    "lead": N_("Seat {s} leads: click the card seat {s} led (a lead of several cards of one "
+               "rank: click each, then confirm)"),
+    "defend": N_("Seat {s} defends: click the card seat {s} covered with, or Take"),
+    "throw": N_("Seat {s} may throw in: click the card seat {s} threw in, or Passed"),
+    "taken": N_("Seat {s} may throw in before the take: click the card seat {s} threw in, or "
+                "Passed"),
 }
 
 
@@ -120,19 +122,20 @@ def ask(s: GameSession, snap: dict[str, Any], where: dict[str, str]) -> dict[str
     """What the page asks for now (see the module docstring)."""
     t = s.turn()
     if t.seat is None:
-        return {"kind": "over", "prompt": "The game is over."}
+        return {"kind": "over", "prompt": _("The game is over.")}
     deck = s.game.rules.deck
     unseen = [card_name(c) for c in cards_of(deck_mask(deck)) if card_name(c) not in where]
     if t.draw_due:
         known = s.game.replay().draw_known
         extra = ""
         if known:
-            extra = " (and " + ", ".join(pretty(card_name(c)) for c in cards_of(known)) + \
-                    ", which is known)"
+            extra = " " + _("(and {cards}, which is known)").format(
+                cards=", ".join(pretty(card_name(c)) for c in cards_of(known)))
         n = t.draw_due
         return {"kind": "draw", "count": n, "cards": unseen,
-                "prompt": f"You drew {n} card{'s' if n != 1 else ''} from the pile{extra}: "
-                          f"click {'them' if n != 1 else 'it'} below"}
+                "prompt": ngettext("You drew {n} card from the pile{extra}: click it below",
+                                   "You drew {n} cards from the pile{extra}: click them below",
+                                   n).format(n=n, extra=extra)}
     if t.seat == s.me:
         return {"kind": "mine", "prompt": snap_status(snap)}
     seat = t.seat
@@ -156,15 +159,16 @@ def ask(s: GameSession, snap: dict[str, Any], where: dict[str, str]) -> dict[str
             buttons.append({"entry": tok, "kind": word,
                             "label": entry_label(seat, Move.parse(word, deck))})
     return {"kind": "other", "seat": seat, "phase": t.phase, "options": options,
-            "buttons": buttons, "prompt": _PROMPTS[t.phase].format(s=seat),
+            "buttons": buttons, "prompt": _(_PROMPTS[t.phase]).format(s=seat),
             "lead": t.phase == "lead"}
 
 
 def snap_status(snap: dict[str, Any]) -> str:
-    what = {"lead": "lead a card", "defend": "cover every card or take",
-            "throw": "throw in a card or pass",
-            "taken": "throw in a card before the take, or pass"}
-    return f"Your move: {what[snap['turn']['phase']]}"
+    what = {"lead": N_("Your move: lead a card"),
+            "defend": N_("Your move: cover every card or take"),
+            "throw": N_("Your move: throw in a card or pass"),
+            "taken": N_("Your move: throw in a card before the take, or pass")}
+    return _(what[snap["turn"]["phase"]])
 
 
 def view(game_id: str, s: GameSession, note: str = "") -> dict[str, Any]:
@@ -279,7 +283,7 @@ class Follows:
             s = self.session(game_id)
             gone = s.undo()
             self.save(game_id, s)
-        return f"took back {gone}"
+        return _("took back {entry}").format(entry=gone)
 
     def hint_job(self, game_id: str, body: dict[str, Any]) -> Job:
         check_fields(body, ("samples", "time"))

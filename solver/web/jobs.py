@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import solver
+from solver.i18n import current
 from solver.web import worker
 
 #: Jobs that may wait for a slot before the pool answers "busy" (HTTP 503).
@@ -328,6 +329,11 @@ class WorkerPool:
         assert self._queue is not None, "the pool is not started"
         if self.stopping is not None:
             raise PoolBusy(self.stopping)
+        # the answer's words in the language of the request that asked (solver/i18n): the
+        # worker writes them in it, and an answer is kept per language
+        params = {**params, "lang": current()}
+        if key is not None:
+            key = f"{current()}\x00{key}"
         if key is not None and key in self._answers:
             self._answers.move_to_end(key)
             answer, code, budget = self._answers[key]

@@ -221,6 +221,16 @@ def openapi_spec(version: str) -> dict[str, Any]:
             {"200": {"description": "the verdict"}, **_HEAVY}), "parameters": [_PUZZLE_ID]},
         "/api/status": {"get": {"summary": "Version, workers, jobs running and waiting, caps",
                                 "responses": {"200": {"description": "ok"}}}},
+        "/api/i18n/{lang}": {"get": {
+            "summary": "A language's message catalogue (en, lt, ru) as the board's script reads "
+                       "it: each message id to its text (a list of plural forms where it has "
+                       "them) and the plural rule. Every answer's words follow the request's "
+                       "language: the durak_lang cookie, else Accept-Language (docs/guide/"
+                       "languages.md); the data -- moves, cards, values -- never changes",
+            "parameters": [{"name": "lang", "in": "path", "required": True,
+                            "schema": {"type": "string", "enum": ["en", "lt", "ru"]}}],
+            "responses": {"200": {"description": "the catalogue"},
+                          "404": {"description": "not a language of the catalogues"}}}},
         "/api/openapi.json": {"get": {"summary": "This document",
                                       "responses": {"200": {"description": "ok"}}}},
     }

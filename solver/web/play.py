@@ -23,8 +23,9 @@ from solver.game.cards import SUIT_SYMBOLS, SUITS
 from solver.game.moves import Move
 from solver.game.rules import parse_rules
 from solver.games import session
+from solver.games.narration import game_over
 from solver.games.session import DEFAULT_STRENGTH
-from solver.notation.people import drop_rule_ids
+from solver.i18n import N_, _
 from solver.play.seats import GameSession
 from solver.web.api import (BadRequest, check_fields, guarded, int_field, read_body,
                             seconds_field)
@@ -42,6 +43,13 @@ ENGINE_WALL = 300.0
 HINT_CAP = 60.0
 
 
+#: The line under the table on the player's turn, by the phase.
+_YOUR_MOVE = {"lead": N_("Your move: lead a card"),
+              "defend": N_("Your move: cover every card or take"),
+              "throw": N_("Your move: throw in a card or pass"),
+              "taken": N_("Your move: throw in a card before the take, or pass")}
+
+
 def board_of(snap: dict[str, Any], thinking: bool, status: str | None = None
              ) -> dict[str, Any]:
     """The page's board (:func:`solver.web.board.board_view`'s form) from a session's
@@ -52,7 +60,7 @@ def board_of(snap: dict[str, Any], thinking: bool, status: str | None = None
     to_move = turn["seat"]
     seats = []
     for s in snap["seats"]:
-        name = "you" if s["me"] else "engine" if s["engine"] else None
+        name = _("you") if s["me"] else _("engine") if s["engine"] else None
         seats.append({"seat": s["seat"], "name": name, "cards": s["cards"], "hidden": s["hidden"],
                       "size": s["size"], "roles": [r for r in s["roles"] if r != "to move"],
                       "to_move": not snap["over"] and s["seat"] == to_move,
@@ -61,17 +69,12 @@ def board_of(snap: dict[str, Any], thinking: bool, status: str | None = None
     if snap["moves"] is not None and not thinking:
         moves = [move_view(Move.parse(m, deck)) for m in snap["moves"]]
     if snap["over"]:
-        score = snap["outcome"]["scores"][snap["me"] - 1]
-        verdict = "you win" if score > 0 else "you lose" if score < 0 else "a draw for you"
-        status = f"Game over: {drop_rule_ids(snap['outcome']['text'])}; {verdict}"
+        status = game_over(snap["outcome"], snap["outcome"]["scores"][snap["me"] - 1])
     elif to_move == snap["me"]:
-        what = {"lead": "lead a card", "defend": "cover every card or take",
-                "throw": "throw in a card or pass",
-                "taken": "throw in a card before the take, or pass"}[turn["phase"]]
-        status = f"Your move: {what}"
+        status = _(_YOUR_MOVE[turn["phase"]])
     else:
-        status = f"Seat {to_move} (engine) is thinking…" if thinking \
-            else f"Seat {to_move} (engine) to move"
+        status = (_("Seat {seat} (engine) is thinking…") if thinking
+                  else _("Seat {seat} (engine) to move")).format(seat=to_move)
     if override is not None:
         status = override
     return {
@@ -186,11 +189,12 @@ class Games:
             s = self.session(game_id)
             t = s.turn()
             if t.seat != s.me:
-                raise MoveError(f"it is seat {t.seat}'s turn, not yours" if t.seat
-                                else "the game is over")
-            head, _, body = move.strip().rpartition(":")
+                raise MoveError(_("it is seat {seat}'s turn, not yours").format(seat=t.seat)
+                                if t.seat else _("the game is over"))
+            head, _sep, body = move.strip().rpartition(":")
             if head and head.strip() != str(s.me):
-                raise MoveError(f"move {move!r}: you play seat {s.me}")
+                raise MoveError(_("move {move}: you play seat {seat}").format(move=repr(move),
+                                                                               seat=s.me))
             s.play(body, seat=s.me)  # DurakError: one line, nothing changed
             self._save(game_id, s)
         self.advance(game_id)

@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from solver.errors import OptionError
+from solver.i18n import current
 from solver.puzzles.collection import Collection, find_puzzle
 from solver.web.api import check_fields, guarded, read_body, run_until_answer
 from solver.web.board import board_view
@@ -33,10 +34,13 @@ MAX_LINE = 200
 
 
 def list_json(colls: list[Collection]) -> dict[str, Any]:
-    """`durak puzzle list --json` (without the files' paths, which are the server's)."""
+    """`durak puzzle list --json` (without the files' paths, which are the server's), the
+    titles in the request's language (the collection files hold them in all three)."""
+    lang = current()
     return {"collections": [
         {**{k: v for k, v in c.to_dict().items() if k not in ("puzzles", "path")},
-         "puzzles": [{"id": p.id, "title": p.title, "task": p.task_text,
+         "title": c.text("title", lang), "introduction": c.text("introduction", lang),
+         "puzzles": [{"id": p.id, "title": p.text("title", lang), "task": p.task_text,
                       "plies": p.plies, "nodes": p.nodes, "tags": list(p.tags)}
                      for p in c.puzzles]} for c in colls]}
 
@@ -57,6 +61,9 @@ async def api_puzzle(request: Request) -> Response:
     the solution and its line."""
     p = find_puzzle(await _collections(), request.path_params["puzzle_id"])
     d = p.to_dict()
+    d["title"] = p.text("title", current())
+    if p.comment:
+        d["comment"] = p.text("comment", current())
     if request.query_params.get("solution") not in ("1", "true", "yes"):
         d.pop("solution")
         d.pop("pv")

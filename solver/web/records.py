@@ -19,6 +19,7 @@ from solver.errors import OptionError
 from solver.games import Game
 from solver.notation.build import MAX_POSITION_CHARS
 from solver.notation.position import Position
+from solver.i18n import _
 from solver.web.api import BadRequest, check_fields, guarded, read_body
 from solver.web.board import board_view
 from solver.web.store import GameStore
@@ -49,7 +50,7 @@ def record_view(g: Game) -> dict[str, Any]:
     for b in boards:
         for seat in b["seats"]:
             if seat["me"]:
-                seat["name"] = "record's seat"
+                seat["name"] = _("record's seat")
     return {"players": g.players, "rules": g.rules.names(), "me": me + 1, "full": g.full,
             "seats": sorted(s + 1 for s in g.deals), "outcome": list(g.outcome() or []) or None,
             "moves": moves, "boards": boards, "record": g.format()}

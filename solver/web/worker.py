@@ -29,7 +29,9 @@ from solver.game.moves import Move
 from solver.game.outcome import outcome_info
 from solver.games import Game
 from solver.games.review import review
+from solver.games.narration import result_text
 from solver.games.session import OnlyMove
+from solver.i18n import set_language
 from solver.play.seats import GameSession
 from solver.puzzles import train
 from solver.puzzles.collection import find_puzzle, load_all
@@ -152,6 +154,11 @@ def collections() -> list[Any]:
     return load_all()
 
 
+def _told(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A game's end with its words for the page (``words``, the request's language)."""
+    return None if outcome is None else {**outcome, "words": result_text(outcome)}
+
+
 def _puzzle(params: dict[str, Any], solver: Solver) -> tuple[dict[str, Any], int, str | None]:
     """A move of the player in a puzzle of the shipped collections: judged against the
     exact analysis (:func:`solver.puzzles.train.judge`); a good one is played and
@@ -187,9 +194,9 @@ def _puzzle(params: dict[str, Any], solver: Solver) -> tuple[dict[str, Any], int
             out.update(replies=replies, line=line + [mine] + replies)
         else:
             out.update(words=j.words(p.task), refutation=j.refutation, line=line,
-                       refutation_end=(outcome_info(j.end) if j.end is not None and j.end.is_over
-                                       else None))
-    out.update(board=board_view(state), over=state.is_over, outcome=outcome_info(state))
+                       refutation_end=(_told(outcome_info(j.end)) if j.end is not None
+                                       and j.end.is_over else None))
+    out.update(board=board_view(state), over=state.is_over, outcome=_told(outcome_info(state)))
     return out, 0, None
 
 
@@ -240,6 +247,9 @@ def serve(conn: Connection) -> None:
             conn.send(("partial", item))
 
         try:
+            # the asking request's words: the process's language (a worker runs one task at
+            # a time, and the review's threads read it too)
+            set_language(params.get("lang") or "en")
             answer, code, budget = run_task(kind, params, solver, progress, partial)
             msg: tuple[Any, ...] = ("done", answer, code, budget)
         except DurakError as e:

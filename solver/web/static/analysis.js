@@ -35,7 +35,7 @@ const Analysis = {
     text = (text || "").trim();
     $("position-error").textContent = "";
     $("position-text").classList.remove("has-error");
-    if (!text) { $("position-error").textContent = "position: type a position, or set one up in the editor"; return false; }
+    if (!text) { $("position-error").textContent = gt("position: type a position, or set one up in the editor"); return false; }
     const r = await api("/api/board", { position: text });
     if (!r.ok) {
       $("position-error").textContent = r.data.error;
@@ -52,7 +52,7 @@ const Analysis = {
     hero.textContent = "";
     const n = r.data.board.players;
     $("hero-label").hidden = n < 3;
-    for (let s = 1; s <= n; s++) hero.appendChild(new Option(`seat ${s}`, s));
+    for (let s = 1; s <= n; s++) hero.appendChild(new Option(gt("seat {seat}", { seat: s }), s));
     const me = r.data.board.seats.find(s => s.me);
     hero.value = String(me ? me.seat : (r.data.board.to_move || 1));
     this.clearResult();
@@ -98,7 +98,7 @@ const Analysis = {
     setUrl({ position: v.position });
     if (navigator.clipboard) navigator.clipboard.writeText(u.toString()).catch(() => {});
     $("position-error").textContent = "";
-    $("nav-info").textContent = "link copied: " + u.toString();
+    $("nav-info").textContent = gt("link copied: {url}", { url: u.toString() });
   },
 
   clearResult() {
@@ -110,7 +110,7 @@ const Analysis = {
 
   async analyse() {
     const v = this.current();
-    if (!v) { $("analysis-error").textContent = "load a position first"; return; }
+    if (!v) { $("analysis-error").textContent = gt("load a position first"); return; }
     this.clearResult();
     const body = { task: "analyse", position: v.position };
     const t = parseFloat($("analyse-time").value);
@@ -156,18 +156,19 @@ const Analysis = {
   renderResult() {
     const a = this.ana, ans = a.answer, out = $("analysis-result");
     out.textContent = "";
-    if (a.budget) out.appendChild(el("div", "budget-note", "Budget ran out: " + a.budget + ". The verdict and the values shown are what was proven" +
-      (a.answer.estimate ? "; the estimate is labelled as one." : ".")));
+    if (a.budget) out.appendChild(el("div", "budget-note", a.answer.estimate
+      ? gt("Budget ran out: {what}. The verdict and the values shown are what was proven; the estimate is labelled as one.", { what: a.budget })
+      : gt("Budget ran out: {what}. The verdict and the values shown are what was proven.", { what: a.budget })));
     if (ans.samples !== undefined) { out.appendChild(hintTable(ans, (m) => this.playFrom(a.idx, m))); return; }
     out.appendChild(verdict(ans));
-    out.appendChild(el("div", "muted small", `With best play by everybody; values are seat ${ans.player}'s` +
-      " (win, draw or loss), a ply is one move of either side."));
+    out.appendChild(el("div", "muted small", gt("With best play by everybody; values are seat {seat}'s (win, draw or loss), a ply is one move of either side.", { seat: ans.player })));
     if (ans.best && ans.best.length) {
       const done = ans.exact || ans.best_complete;
-      out.appendChild(el("div", null, (done ? "Best: " : "Best so far: ") + ans.best.map(prettyMove).join("  ")));
+      out.appendChild(el("div", null, (done ? gt("Best: {moves}", { moves: ans.best.map(prettyMove).join("  ") })
+                                             : gt("Best so far: {moves}", { moves: ans.best.map(prettyMove).join("  ") }))));
     }
     if (ans.recommended) {
-      const r = el("div", "recommended", "Recommended: " + prettyMove(ans.recommended) + " ");
+      const r = el("div", "recommended", gt("Recommended: {move}", { move: prettyMove(ans.recommended) }) + " ");
       r.id = "recommended";
       r.appendChild(el("span", "muted small", "(" + recommendedBasis(ans) + ")"));
       out.appendChild(r);
@@ -175,17 +176,16 @@ const Analysis = {
     const est = {};
     if (ans.estimate) {
       for (const e of ans.estimate.moves) est[e.move] = e;
-      out.appendChild(el("div", "muted small", `Estimate (not a proof): a UCT search against ` +
-        `${ESTIMATE_MODEL[ans.estimate.model]}, ${ans.estimate.iterations.toLocaleString()} playouts, ` +
-        `${ans.estimate.seconds.toFixed(2)} s; the hero's mean result, +1 win, 0 draw, \u22121 loss.`));
+      out.appendChild(el("div", "muted small", gt("Estimate (not a proof): a UCT search against {model}, {n} playouts, {seconds} s; the hero's mean result, +1 win, 0 draw, \u22121 loss.",
+        { model: ESTIMATE_MODEL[ans.estimate.model], n: ans.estimate.iterations.toLocaleString(), seconds: ans.estimate.seconds.toFixed(2) })));
       if (!(ans.moves && ans.moves.length)) {
-        out.appendChild(el("div", "estimate-line", "Estimate: " + ans.estimate.moves.slice(0, 8)
-          .map((e) => `${prettyMove(e.move)} ${estimateText(e)}`).join(" \u00b7 ")));
+        out.appendChild(el("div", "estimate-line", gt("Estimate: {moves}", { moves: ans.estimate.moves.slice(0, 8)
+          .map((e) => `${prettyMove(e.move)} ${estimateText(e)}`).join(" \u00b7 ") })));
       }
     }
     if (ans.pv && ans.pv.length) {
       $("nav-pv").hidden = false;  // the same steps under the board
-      out.appendChild(el("div", "panel-title", "Variation from the analysed position (click to step through)"));
+      out.appendChild(el("div", "panel-title", gt("Variation from the analysed position (click to step through)")));
       const row = el("div", "row");
       const prev = el("button", null, "\u25C0"); prev.type = "button"; prev.id = "pv-prev";
       const next = el("button", null, "\u25B6"); next.type = "button"; next.id = "pv-next";
@@ -204,24 +204,24 @@ const Analysis = {
     }
     if (ans.moves && ans.moves.length) {
       const t = el("table", "moves");
-      t.innerHTML = `<thead><tr><th>move</th><th>value for seat ${ans.player}</th><th>distance (plies)</th>` +
-        (ans.estimate ? "<th>estimate</th>" : "") + "</tr></thead>";
+      t.appendChild(headRow([gt("move"), gt("value for seat {seat}", { seat: ans.player }), gt("distance (plies)")]
+        .concat(ans.estimate ? [gt("estimate")] : [])));
       const tb = el("tbody");
       for (const m of ans.moves) {
         const tr = el("tr", "clickable");
         tr.appendChild(el("td", null, prettyMove(m.move)));
-        tr.appendChild(el("td", "value-" + m.value, m.value));
+        tr.appendChild(el("td", "value-" + m.value, valueWord(m.value)));
         tr.appendChild(el("td", null, m.distance === null || m.distance === undefined ? "" : String(m.distance)));
         if (ans.estimate) tr.appendChild(el("td", "muted", est[m.move] ? estimateText(est[m.move]) : ""));
         if (m.move === ans.recommended) tr.classList.add("current");
-        tr.title = "play this move on the board";
+        tr.title = gt("play this move on the board");
         tr.addEventListener("click", () => this.playFrom(a.idx, m.move));
         tb.appendChild(tr);
       }
       t.appendChild(tb);
       out.appendChild(t);
     }
-    out.appendChild(el("div", "muted small", `${(ans.nodes || 0).toLocaleString()} nodes, ${ans.seconds} s`));
+    out.appendChild(el("div", "muted small", gt("{nodes} nodes, {seconds} s", { nodes: (ans.nodes || 0).toLocaleString(), seconds: ans.seconds })));
   },
 
   pvStep() {
@@ -237,17 +237,18 @@ const Analysis = {
 };
 
 // The anytime answer (issue 54): how the recommended move was chosen, as `durak analyse` says it.
-const ESTIMATE_MODEL = { coalition: "the others as one coalition", independent: "independent players" };
+const ESTIMATE_MODEL = { coalition: gt("the others as one coalition"), independent: gt("independent players") };
 
 function recommendedBasis(ans) {
-  const model = ans.estimate ? " against " + ESTIMATE_MODEL[ans.estimate.model] : "";
-  if (ans.recommended_by === "proof") return `proven to keep the ${ans.value}`;
-  if (ans.recommended_by === "proof, estimate") return `every move proven to ${ans.value === "loss" ? "lose" : "keep the " + ans.value}; picked by the estimate${model}`;
-  if (ans.recommended_by === "estimate") return `estimated${model}, not proven; no move proven worse ranks above it`;
-  return "no move proven and no estimate: the first legal move";
+  const model = ans.estimate ? " " + gt("against {model}", { model: ESTIMATE_MODEL[ans.estimate.model] }) : "";
+  if (ans.recommended_by === "proof") return gt("proven to keep the {value}", { value: valueWord(ans.value) });
+  if (ans.recommended_by === "proof, estimate") return (ans.value === "loss" ? gt("every move proven to lose") : gt("every move proven to keep the {value}", { value: valueWord(ans.value) }))
+    + "; " + gt("picked by the estimate") + model;
+  if (ans.recommended_by === "estimate") return gt("estimated{model}, not proven; no move proven worse ranks above it", { model });
+  return gt("no move proven and no estimate: the first legal move");
 }
 
 function estimateText(e) {
-  if (e.solved) return `${e.solved} (solved)`;
+  if (e.solved) return gt("{value} (solved)", { value: valueWord(e.solved) });
   return e.visits ? (e.score >= 0 ? "+" : "") + e.score.toFixed(2) : "";
 }

@@ -7,8 +7,25 @@
 "use strict";
 
 const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const RANK_TEXT = { T: "10" };
+const SUIT_NAME = { S: gt("spades"), H: gt("hearts"), D: gt("diamonds"), C: gt("clubs") };
+// the rank letters players of the page's language write (Russian В Д К Т): i18n.js
+const RANK_TEXT = { T: "10", J: pgt("card rank", "J"), Q: pgt("card rank", "Q"),
+                    K: pgt("card rank", "K"), A: pgt("card rank", "A") };
+// a seat's markers (solver/game/outcome.py), in words
+const ROLE_WORDS = { attacker: gt("attacker"), defender: gt("defender"), out: gt("out"),
+                     "to move": gt("to move") };
+
+// a rule option's name on the board's badge, in words (the option itself is notation)
+const RULE_WORDS = {
+  transfer: gt("transfer"), transfer_by_trump_show: gt("transfer by showing a trump"),
+  "throw_in=neighbours": gt("only neighbours throw in"), "first_bout_limit=5": gt("first bout at most 5"),
+  trump_swap: gt("swap the trump six"), first_out_wins: gt("first out wins"), "teams=2v2": gt("teams 2 v 2"),
+};
+function ruleWord(name) {
+  const deck = /^deck=(\d+)$/.exec(name);
+  if (deck) return gt("deck of {n}", { n: deck[1] });
+  return RULE_WORDS[name] || name;
+}
 
 function cardParts(card) {
   const rank = card.slice(0, -1), suit = card.slice(-1);
@@ -34,8 +51,8 @@ function cardEl(card, opts = {}) {
   const e = el("button", "card " + (red ? "red" : "black"));
   e.type = "button";
   e.dataset.card = card;
-  e.setAttribute("aria-label", `${p.rank} of ${SUIT_NAME[p.suit]}` +
-                 (opts.trump ? " (trump)" : ""));
+  const words = { rank: p.rank, suit: SUIT_NAME[p.suit] };
+  e.setAttribute("aria-label", opts.trump ? gt("{rank} of {suit} (trump)", words) : gt("{rank} of {suit}", words));
   if (opts.trump) e.classList.add("trump");
   e.appendChild(el("span", "rank", p.rank));
   e.appendChild(el("span", "suit", SUIT_SYMBOL[p.suit]));
@@ -50,7 +67,7 @@ function chanceMark(e, ch) {
   e.classList.add("has-chance");
   if (ch.best) e.classList.add("recommended-move");
   const m = el("span", "chance" + (ch.best ? " best" : ""), ch.text);
-  m.title = ch.best ? "win chance -- the recommended move" : "win chance";
+  m.title = ch.best ? gt("win chance -- the recommended move") : gt("win chance");
   if (ch.chance !== null && ch.chance !== undefined) e.dataset.chance = String(ch.chance);
   e.appendChild(m);
 }
@@ -162,7 +179,7 @@ class DurakBoard {
     const v = this.view;
     const info = el("div", "board-info");
     const trump = el("div", "info-item trump-info");
-    trump.appendChild(el("span", "label", "Trump"));
+    trump.appendChild(el("span", "label", gt("Trump")));
     const sym = el("span", "trump-suit " + (v.trump === "H" || v.trump === "D" ? "red" : "black"),
                    SUIT_SYMBOL[v.trump]);
     sym.title = SUIT_NAME[v.trump];
@@ -170,30 +187,30 @@ class DurakBoard {
     info.appendChild(trump);
 
     const pile = el("div", "info-item pile-info");
-    pile.appendChild(el("span", "label", "Pile"));
+    pile.appendChild(el("span", "label", gt("Pile")));
     const stack = el("div", "pile-stack");
     if (v.pile.count > (v.pile.face_up ? 1 : 0)) stack.appendChild(backEl());
     if (v.pile.face_up) {
       const up = cardEl(v.pile.face_up, { trump: true });
-      up.title = "the face-up trump, drawn last";
+      up.title = gt("the face-up trump, drawn last");
       stack.appendChild(up);
     }
     pile.appendChild(stack);
-    pile.appendChild(el("span", "pile-count", v.pile.count ? `${v.pile.count} card${v.pile.count === 1 ? "" : "s"}` : "empty"));
+    pile.appendChild(el("span", "pile-count", v.pile.count ? ngt("{n} card", "{n} cards", v.pile.count) : gt("empty")));
     info.appendChild(pile);
 
     const out = el("details", "info-item out-info");
-    const sum = el("summary", null, `Discards: ${v.out.length}`);
+    const sum = el("summary", null, gt("Discards: {n}", { n: v.out.length }));
     out.appendChild(sum);
     const outCards = el("div", "mini-cards");
     for (const c of v.out) outCards.appendChild(cardEl(c, { trump: this.isTrump(c) }));
     out.appendChild(outCards);
     info.appendChild(out);
 
-    info.appendChild(el("span", "info-item legend", "\u2605 = trump"));
+    info.appendChild(el("span", "info-item legend", gt("\u2605 = trump")));
     if (v.rules && v.rules.length) {
       const r = el("div", "info-item rules-info");
-      for (const name of v.rules) r.appendChild(el("span", "badge", name));
+      for (const name of v.rules) r.appendChild(el("span", "badge", ruleWord(name)));
       info.appendChild(r);
     }
     return info;
@@ -204,13 +221,13 @@ class DurakBoard {
     const box = el("section", "seat" + (s.to_move ? " to-move" : "") + (compact ? " compact" : ""));
     box.dataset.seat = s.seat;
     const head = el("div", "seat-head");
-    const name = el("span", "seat-name", `Seat ${s.seat}`);
+    const name = el("span", "seat-name", gt("Seat {seat}", { seat: s.seat }));
     if (s.name) name.appendChild(el("span", "seat-who", ` (${s.name})`));
     head.appendChild(name);
-    for (const r of s.roles) head.appendChild(el("span", "role role-" + r, r));
-    if (s.me) head.appendChild(el("span", "role role-me", "me"));
-    if (s.to_move) head.appendChild(el("span", "role role-turn", "to move"));
-    head.appendChild(el("span", "seat-size", `${s.size} card${s.size === 1 ? "" : "s"}`));
+    for (const r of s.roles) head.appendChild(el("span", "role role-" + r, ROLE_WORDS[r] || r));
+    if (s.me) head.appendChild(el("span", "role role-me", gt("me")));
+    if (s.to_move) head.appendChild(el("span", "role role-turn", gt("to move")));
+    head.appendChild(el("span", "seat-size", ngt("{n} card", "{n} cards", s.size)));
     box.appendChild(head);
     const hand = el("div", "hand");
     const playable = s.to_move ? new Set(this.moves().flatMap(m => m.cards)) : new Set();
@@ -229,7 +246,7 @@ class DurakBoard {
       hand.appendChild(e);
     }
     if (s.hidden) hand.appendChild(backEl(`?${s.hidden}`));  // one back: how many, not a fan
-    if (!s.size) hand.appendChild(el("span", "muted", "no cards"));
+    if (!s.size) hand.appendChild(el("span", "muted", gt("no cards")));
     box.appendChild(hand);
     return box;
   }
@@ -243,9 +260,9 @@ class DurakBoard {
     const v = this.view;
     const t = el("section", "table-area");
     const head = el("div", "table-head");
-    head.appendChild(el("span", "label", "Table"));
-    if (v.limit) head.appendChild(el("span", "muted", `${v.table.length} of at most ${v.limit} attack cards`));
-    if (v.take) head.appendChild(el("span", "role role-take", "defender takes"));
+    head.appendChild(el("span", "label", gt("Table")));
+    if (v.limit) head.appendChild(el("span", "muted", ngt("{n} of at most {limit} attack card", "{n} of at most {limit} attack cards", v.limit, { n: v.table.length, limit: v.limit })));
+    if (v.take) head.appendChild(el("span", "role role-take", gt("defender takes")));
     t.appendChild(head);
     const pairs = el("div", "pairs");
     const exact = this.exact();
@@ -268,10 +285,10 @@ class DurakBoard {
       }
       pairs.appendChild(pair);
     }
-    if (!v.table.length) pairs.appendChild(el("span", "muted", "empty"));
+    if (!v.table.length) pairs.appendChild(el("span", "muted", gt("empty")));
     t.appendChild(pairs);
     t.appendChild(el("div", "status", v.status));
-    if (v.moves_unknown) t.appendChild(el("div", "muted", "Moves unknown: the hand to move holds hidden cards."));
+    if (v.moves_unknown) t.appendChild(el("div", "muted", gt("Moves unknown: the hand to move holds hidden cards.")));
     return t;
   }
 
@@ -297,19 +314,19 @@ class DurakBoard {
       b.addEventListener("click", () => this.play(m.move));
       bar.appendChild(b);
     }
-    if (more) bar.appendChild(el("span", "muted", "or pick more cards of this rank"));
+    if (more) bar.appendChild(el("span", "muted", gt("or pick more cards of this rank")));
     if (this.selected.length) {
-      const c = el("button", "action action-clear", "Clear selection");
+      const c = el("button", "action action-clear", gt("Clear selection"));
       c.type = "button";
       c.addEventListener("click", () => { this.selected = []; this.draw(); });
       bar.appendChild(c);
     } else if (moves.some(m => m.cards.length)) {
-      bar.appendChild(el("span", "muted hint-text", "Click a highlighted card to play it."));
+      bar.appendChild(el("span", "muted hint-text", gt("Click a highlighted card to play it.")));
     }
     return bar;
   }
 }
 
 window.DurakBoard = DurakBoard;
-window.DurakCards = { cardEl, backEl, prettyCard, SUIT_SYMBOL, SUIT_NAME, el };
+window.DurakCards = { cardEl, backEl, prettyCard, SUIT_SYMBOL, SUIT_NAME, el, ruleWord };
 })();

@@ -11,7 +11,7 @@ const Editor = {
   init() {
     for (const s of "SHDC") {
       const b = el("button", s === "H" || s === "D" ? "red" : "", SUIT_SYMBOL[s]);
-      b.type = "button"; b.dataset.suit = s; b.title = "trump " + s;
+      b.type = "button"; b.dataset.suit = s; b.title = gt("trump {suit}", { suit: SUIT_NAME[s] });
       b.addEventListener("click", () => { this.trump = s; if (this.faceUp && this.faceUp.slice(-1) !== s) this.faceUp = null; this.changed(); });
       $("ed-trump").appendChild(b);
     }
@@ -51,11 +51,11 @@ const Editor = {
     while (this.hands.length < n) { this.hands.push([]); this.hidden.push(0); }
     this.hands.length = n; this.hidden.length = n;
     $("ed-players").value = String(n);
-    for (const [id, extra] of [["ed-attacker", null], ["ed-defender", "next seat (auto)"], ["ed-me", "the seat to move"]]) {
+    for (const [id, extra] of [["ed-attacker", null], ["ed-defender", gt("next seat (auto)")], ["ed-me", gt("the seat to move")]]) {
       const sel = $(id), old = sel.value;
       sel.textContent = "";
       if (extra) sel.appendChild(new Option(extra, ""));
-      for (let s = 1; s <= n; s++) sel.appendChild(new Option(`seat ${s}`, String(s)));
+      for (let s = 1; s <= n; s++) sel.appendChild(new Option(gt("seat {seat}", { seat: s }), String(s)));
       sel.value = [...sel.options].some(o => o.value === old) ? old : sel.options[0].value;
     }
     if (this.place[0] === "h" && parseInt(this.place.slice(1), 10) > n) this.place = "h1";
@@ -92,7 +92,7 @@ const Editor = {
     else if (p === "ta") this.table.push({ a: card, c: null });
     else if (p === "tc") {
       const open = this.table.find(x => !x.c);
-      if (!open) { this.note("cover: put an attack card on the table first; a cover goes on the first open attack card"); return; }
+      if (!open) { this.note(gt("cover: put an attack card on the table first; a cover goes on the first open attack card")); return; }
       open.c = card;
     } else if (p === "out") this.out.push(card);
     else if (p === "pile") {
@@ -176,7 +176,7 @@ const Editor = {
       const field = (r.data.field || "position").toLowerCase();
       const spot = document.querySelector(`#page-editor .field-error[data-field="${field}"]`) || $("ed-general-error");
       spot.textContent = r.data.error;
-      $("ed-status").textContent = "Not a position yet:";
+      $("ed-status").textContent = gt("Not a position yet:");
       $("ed-status").className = "status-line value-loss";
       $("ed-text").textContent = "";
       $("ed-preview").textContent = "";
@@ -185,8 +185,8 @@ const Editor = {
     this.valid = r.data.position;
     $("ed-use").disabled = false;
     const empty = r.data.board.seats.every(s => !s.size);
-    $("ed-status").textContent = empty ? "No cards in any hand yet: pick a place above and click cards."
-      : "\u2713 A position: " + r.data.board.status;
+    $("ed-status").textContent = empty ? gt("No cards in any hand yet: pick a place above and click cards.")
+      : gt("\u2713 A position: {status}", { status: r.data.board.status });
     $("ed-status").className = "status-line " + (empty ? "muted" : "value-win");
     $("ed-text").textContent = r.data.position;
     if (!this.preview) this.preview = new DurakBoard($("ed-preview"), {});
@@ -199,8 +199,8 @@ const Editor = {
     const places = $("ed-places");
     places.textContent = "";
     const list = [];
-    for (let s = 1; s <= this.players; s++) list.push(["h" + s, `Seat ${s}'s hand`]);
-    list.push(["ta", "Table: attack"], ["tc", "Table: cover"], ["pile", "Face-up trump (pile)"], ["out", "Discards"]);
+    for (let s = 1; s <= this.players; s++) list.push(["h" + s, gt("Seat {seat}'s hand", { seat: s })]);
+    list.push(["ta", gt("Table: attack")], ["tc", gt("Table: cover")], ["pile", gt("Face-up trump (pile)")], ["out", gt("Discards")]);
     for (const [id, label] of list) {
       const b = el("button", this.place === id ? "on" : "", label);
       b.type = "button"; b.dataset.place = id;
@@ -212,7 +212,7 @@ const Editor = {
     grid.textContent = "";
     const ranks = this.ranks();
     grid.style.gridTemplateColumns = `repeat(${ranks.length}, minmax(0, 52px))`;
-    const tag = { ta: "table", tc: "cover", out: "out", pile: "face-up" };
+    const tag = { ta: gt("table"), tc: gt("cover"), out: gt("out"), pile: gt("face-up") };
     for (const s of "SHDC") {
       for (const r of ranks) {
         const c = r + s;
@@ -220,7 +220,7 @@ const Editor = {
         const w = this.where(c);
         if (w) {
           e.classList.add("placed");
-          e.appendChild(el("span", "where", w[0] === "h" ? "seat " + w.slice(1) : tag[w]));
+          e.appendChild(el("span", "where", w[0] === "h" ? gt("seat {seat}", { seat: w.slice(1) }) : tag[w]));
         }
         e.addEventListener("click", () => this.clickCard(c));
         grid.appendChild(e);
@@ -231,12 +231,12 @@ const Editor = {
     seats.textContent = "";
     for (let s = 0; s < this.players; s++) {
       const row = el("div", "ed-seat");
-      row.appendChild(el("b", null, `Seat ${s + 1}`));
+      row.appendChild(el("b", null, gt("Seat {seat}", { seat: s + 1 })));
       const cards = el("span", "mini-cards");
       for (const c of this.hands[s]) cards.appendChild(cardEl(c, { trump: c.slice(-1) === this.trump }));
-      if (!this.hands[s].length && !this.hidden[s]) cards.appendChild(el("span", "muted small", "no cards"));
+      if (!this.hands[s].length && !this.hidden[s]) cards.appendChild(el("span", "muted small", gt("no cards")));
       row.appendChild(cards);
-      const l = el("label", "small", "+ hidden ");
+      const l = el("label", "small", gt("+ hidden") + " ");
       const inp = el("input"); inp.type = "number"; inp.min = 0; inp.max = 40; inp.value = this.hidden[s];
       inp.dataset.seat = s + 1;
       inp.addEventListener("change", () => { this.hidden[s] = Math.max(0, parseInt(inp.value, 10) || 0); this.changed(); });
@@ -251,12 +251,12 @@ const Editor = {
       if (p.c) { table.appendChild(document.createTextNode("/")); table.appendChild(cardEl(p.c, { trump: p.c.slice(-1) === this.trump })); }
       table.appendChild(document.createTextNode(" "));
     }
-    if (!this.table.length) table.appendChild(el("span", "muted small", "empty"));
+    if (!this.table.length) table.appendChild(el("span", "muted small", gt("empty")));
     const fu = $("ed-faceup");
     fu.textContent = "";
     if (this.faceUp) fu.appendChild(cardEl(this.faceUp, { trump: true }));
-    $("ed-pile-note").textContent = this.faceUp ? "the last card of the pile, face up" :
-      "pick the face-up trump when the pile has cards";
+    $("ed-pile-note").textContent = this.faceUp ? gt("the last card of the pile, face up") :
+      gt("pick the face-up trump when the pile has cards");
     const out = $("ed-out");
     out.textContent = "";
     for (const c of this.out) out.appendChild(cardEl(c, { trump: c.slice(-1) === this.trump }));

@@ -7,11 +7,18 @@
 const SUITS = "SHDC", RANKS = "6789TJQKA";
 const MAX_FILE = 1000000;  // a record file is read in the browser and sent as text
 
+// where a card is, in words: the server's places (you, seat N, table, out, face-up)
+const PLACE_WORDS = { yours: gt("yours"), out: gt("out"), table: gt("table"), trump: gt("trump") };
+function placeWord(place) {
+  const seat = /^seat (\d+)$/.exec(place);
+  return seat ? gt("seat {seat}", { seat: seat[1] }) : PLACE_WORDS[place] || place;
+}
+
 function gridCard(card, place, opts = {}) {
   const e = cardEl(card, { trump: opts.trump, clickable: opts.clickable });
   if (place) {
     e.classList.add("placed");
-    e.appendChild(el("span", "where", place));
+    e.appendChild(el("span", "where", placeWord(place)));
   }
   if (opts.picked) e.classList.add("picked");
   if (opts.clickable) {
@@ -35,7 +42,7 @@ const Setup = {
     }
     for (const s of SUITS) {
       const b = el("button", s === "H" || s === "D" ? "red" : "", SUIT_SYMBOL[s]);
-      b.type = "button"; b.dataset.suit = s; b.title = "trump suit, no card face up";
+      b.type = "button"; b.dataset.suit = s; b.title = gt("trump suit, no card face up");
       b.addEventListener("click", () => { this.suit = this.suit === s ? null : s; this.trump = null; this.draw(); });
       $("fs-suits").appendChild(b);
     }
@@ -45,7 +52,7 @@ const Setup = {
       const f = e.target.files[0];
       e.target.value = "";
       if (!f) return;
-      if (f.size > MAX_FILE) { $("fs-record-error").textContent = `record: the file has ${f.size.toLocaleString()} bytes; at most ${MAX_FILE.toLocaleString()}`; return; }
+      if (f.size > MAX_FILE) { $("fs-record-error").textContent = gt("record: the file has {size} bytes; at most {most}", { size: f.size.toLocaleString(), most: MAX_FILE.toLocaleString() }); return; }
       const text = await f.text();
       $("fs-record").value = text;
       this.openRecord(text);
@@ -59,7 +66,7 @@ const Setup = {
       const sel = $(id), old = sel.value;
       sel.textContent = "";
       if (extra) sel.appendChild(new Option(extra, ""));
-      for (let s = 1; s <= n; s++) sel.appendChild(new Option(id === "fs-seat" ? String(s) : `seat ${s}`, String(s)));
+      for (let s = 1; s <= n; s++) sel.appendChild(new Option(id === "fs-seat" ? String(s) : gt("seat {seat}", { seat: s }), String(s)));
       sel.value = [...sel.options].some(o => o.value === old) ? old : sel.options[0].value;
     }
     this.draw();
@@ -75,7 +82,9 @@ const Setup = {
     if (r.ok && r.data.games.length) {
       $("fs-recent-panel").hidden = false;
       for (const g of r.data.games.slice(0, 8)) {
-        const a = el("a", null, `${g.players} players, seat ${g.me}, ${g.moves} moves${g.over ? " (over)" : ""}`);
+        const a = el("a", null, [ngt("{n} player", "{n} players", g.players), gt("seat {seat}", { seat: g.me }),
+                                      ngt("{n} move", "{n} moves", g.moves)].join(", ")
+                                     + (g.over ? " " + gt("(over)") : ""));
         a.href = `/follow?id=${encodeURIComponent(g.id)}`;
         box.appendChild(a);
       }
@@ -103,8 +112,8 @@ const Setup = {
     for (const b of $("fs-suits").querySelectorAll("button")) b.classList.toggle("on", b.dataset.suit === this.suit);
     const trumpSuit = this.trump ? this.trump.slice(-1) : this.suit;
     $("fs-prompt").textContent = this.step === "trump"
-      ? "Click the face-up trump (the card lying under the pile)"
-      : `Click your six cards (${this.hand.length} of 6)`;
+      ? gt("Click the face-up trump (the card lying under the pile)")
+      : gt("Click your six cards ({n} of 6)", { n: this.hand.length });
     const grid = $("fs-grid");
     grid.textContent = "";
     for (const s of SUITS) {
@@ -120,11 +129,11 @@ const Setup = {
     t.textContent = "";
     if (this.trump) t.appendChild(cardEl(this.trump, { trump: true }));
     else if (this.suit) t.appendChild(el("span", "", SUIT_SYMBOL[this.suit]));
-    else t.appendChild(el("span", "muted small", "not yet"));
+    else t.appendChild(el("span", "muted small", gt("not yet")));
     const h = $("fs-hand");
     h.textContent = "";
     for (const c of this.hand) h.appendChild(cardEl(c, { trump: c.slice(-1) === trumpSuit }));
-    if (!this.hand.length) h.appendChild(el("span", "muted small", "none yet"));
+    if (!this.hand.length) h.appendChild(el("span", "muted small", gt("none yet")));
     $("fs-start").disabled = !(this.hand.length === 6 && (this.trump || this.suit));
   },
 
@@ -140,7 +149,7 @@ const Setup = {
 
   async openRecord(text) {
     $("fs-record-error").textContent = "";
-    if (!text.trim()) { $("fs-record-error").textContent = "record: paste a game record, or open a file"; return; }
+    if (!text.trim()) { $("fs-record-error").textContent = gt("record: paste a game record, or open a file"); return; }
     const r = await api("/api/follow", { record: text });
     if (!r.ok) { $("fs-record-error").textContent = r.data.error; return; }
     Follow.show(r.data);
@@ -189,11 +198,12 @@ const Follow = {
     $("fw-record").href = `/api/follow/${v.id}/record`;
     $("fw-record").setAttribute("download", `durak-follow-${v.id}.txt`);
     $("fw-review").href = `/review?id=${encodeURIComponent(v.id)}`;
-    const rules = v.snapshot.rules.length ? `; rules: ${v.snapshot.rules.join(", ")}` : "";
-    $("fw-info").textContent = `${v.snapshot.players} players${rules}. You are seat ${v.me}.` +
-      (v.exact ? " Every card is placed now: the hint is the exact analysis." : "");
+    $("fw-info").textContent = (v.snapshot.rules.length
+      ? gt("{n} players; rules: {rules}. You are seat {seat}.", { n: v.snapshot.players, rules: v.snapshot.rules.map(ruleWord).join(", "), seat: v.me })
+      : gt("{n} players. You are seat {seat}.", { n: v.snapshot.players, seat: v.me })) +
+      (v.exact ? " " + gt("Every card is placed now: the hint is the exact analysis.") : "");
     const ent = $("fw-entries");
-    ent.textContent = v.entries.length ? v.entries.map(prettyMove).join("  ") : "nothing yet";
+    ent.textContent = v.entries.length ? v.entries.map(prettyMove).join("  ") : gt("nothing yet");
     ent.scrollTop = ent.scrollHeight;
     drawLog($("fw-log"), v.log);
     this.drawEntry();
@@ -224,25 +234,25 @@ const Follow = {
     };
     if (a.kind === "other") {
       if (this.sel.length > 1) {
-        button(`Seat ${a.seat} leads ${this.sel.map(prettyCard).join(" ")}`, `${a.seat}:${this.sel.join(",")}`, "confirm");
+        button(gt("Seat {seat} leads {cards}", { seat: a.seat, cards: this.sel.map(prettyCard).join(" ") }), `${a.seat}:${this.sel.join(",")}`, "confirm");
       } else if (this.sel.length === 1) {
         for (const o of a.options[this.sel[0]] || []) button(o.label, o.entry, "confirm");
       }
-      if (this.sel.length && a.lead) bar.appendChild(el("span", "muted small", "or click more cards of this rank"));
+      if (this.sel.length && a.lead) bar.appendChild(el("span", "muted small", gt("or click more cards of this rank")));
       for (const b of a.buttons) button(b.label, b.entry, b.kind);
       if (this.sel.length) {
-        const c = el("button", "", "Clear");
+        const c = el("button", "", gt("Clear"));
         c.type = "button";
         c.addEventListener("click", () => { this.sel = []; this.drawEntry(); });
         bar.appendChild(c);
       }
     } else if (a.kind === "draw") {
-      bar.appendChild(el("span", "muted", `picked ${this.sel.length} of ${a.count}`));
+      bar.appendChild(el("span", "muted", gt("picked {picked} of {n}", { picked: this.sel.length, n: a.count })));
     } else if (a.kind === "over") {
-      const l = el("a", "button primary", "Review this game");
+      const l = el("a", "button primary", gt("Review this game"));
       l.href = `/review?id=${encodeURIComponent(v.id)}`;
       bar.appendChild(l);
-      const here = el("button", "", "Review here");
+      const here = el("button", "", gt("Review here"));
       here.type = "button";
       here.id = "fw-review-here";
       here.addEventListener("click", () => this.review(here));
@@ -262,9 +272,9 @@ const Follow = {
         }));
       }
     }
-    $("fw-grid-title").textContent = a.kind === "draw" ? "Click the cards you drew"
-      : a.kind === "other" ? `Click the card seat ${a.seat} played (outlined: the cards it may hold)`
-      : "Where every card is, as you know it (no tag: not seen yet)";
+    $("fw-grid-title").textContent = a.kind === "draw" ? gt("Click the cards you drew")
+      : a.kind === "other" ? gt("Click the card seat {seat} played (outlined: the cards it may hold)", { seat: a.seat })
+      : gt("Where every card is, as you know it (no tag: not seen yet)");
   },
 
   clickCard(card) {
@@ -322,14 +332,14 @@ const Follow = {
   async review(button) {
     $("fw-hint-result").textContent = "";
     const rec = await fetch(`/api/follow/${this.id}/record`);
-    if (!rec.ok) { $("fw-hint-error").textContent = "the record could not be read"; return; }
+    if (!rec.ok) { $("fw-hint-error").textContent = gt("the record could not be read"); return; }
     const job = await runJob({ task: "review", game: await rec.text(), seat: this.view.me }, {
       progress: $("fw-progress"), fill: $("fw-progress-fill"), text: $("fw-progress-text"),
       cancel: $("fw-hint-cancel"), start: button, error: $("fw-hint-error"), unit: "moves reviewed",
       setJob: (j) => { this.job = j; },
     });
     if (!job) return;
-    if (job.budget) $("fw-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
+    if (job.budget) $("fw-hint-result").appendChild(el("div", "budget-note", gt("Budget ran out: {what}", { what: job.budget })));
     reviewAnswer($("fw-hint-result"), job.answer, this.view.me);
   },
 
@@ -355,9 +365,9 @@ const Follow = {
     if (!job) return;
     const me = this.view.me, pick = (m) => { this.enter(`${me}:${m}`); boardInView($("fw-dock")); };
     const out = $("fw-hint-result");
-    if (job.budget) out.appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
+    if (job.budget) out.appendChild(el("div", "budget-note", gt("Budget ran out: {what}", { what: job.budget })));
     out.appendChild(hintAnswer(job.answer, pick));
-    out.appendChild(el("div", "muted small", "Click a move to enter it as yours."));
+    out.appendChild(el("div", "muted small", gt("Click a move to enter it as yours.")));
     this.board.setChances(job.answer.chances);
   },
 };

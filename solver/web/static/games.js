@@ -25,8 +25,8 @@ function drawLog(box, log) {
 // plays a move chosen in it.
 function hintAnswer(ans, onPick) {
   if (ans.only) {
-    const box = el("div", "verdict", `One legal move: ${prettyMove(ans.best)} `);
-    const b = el("button", "primary", "Play it");
+    const box = el("div", "verdict", gt("One legal move: {move}", { move: prettyMove(ans.best) }) + " ");
+    const b = el("button", "primary", gt("Play it"));
     b.type = "button";
     b.addEventListener("click", () => onPick(ans.best));
     box.appendChild(b);
@@ -54,32 +54,37 @@ const ChanceSetting = {
 // review's one definition, docs/guide/games.md).
 function reviewAnswer(out, r, me) {
   const box = el("div", "review-table");
-  box.appendChild(el("div", "verdict", `Review of seat ${me}'s decisions`));
+  box.appendChild(el("div", "verdict", gt("Review of seat {seat}'s decisions", { seat: me })));
   const sum = (r.summary || []).find(x => x.seat === me);
-  if (sum) box.appendChild(el("div", "muted small", `${sum.decisions} decisions, ${sum.exact} exact: ` +
-    Object.entries(sum.labels).filter(([, k]) => k).map(([l, k]) => `${k} ${l}`).join(", ") +
-    `; mean loss ${sum.mean_loss.toFixed(3)}`));
+  if (sum) box.appendChild(el("div", "muted small",
+    ngt("{n} decision, {exact} exact: ", "{n} decisions, {exact} exact: ", sum.decisions, { exact: sum.exact }) +
+    labelCounts(sum.labels) + "; " + gt("mean loss {loss}", { loss: sum.mean_loss.toFixed(3) })));
   const byMove = Object.fromEntries(r.decisions.map(d => [d.move, d]));
   if (r.lost_after && byMove[r.lost_after]) {
     const d = byMove[r.lost_after], decisive = (r.decisive || []).includes(d.move);
-    const fmt = (c, v) => v ? v : c.toFixed(2);
-    const note = el("div", "budget-note", `Lost after move ${d.move}: you played ${prettyMove(d.played)} ` +
-      `(${fmt(d.played_chance, d.played_value)}; best ${prettyMove(d.best)} ${fmt(d.best_chance, d.best_value)}); ` +
-      "your best chance never reached one half again" + (decisive ? " \u2014 the decisive move." : "."));
+    const fmt = (c, v) => v ? valueWord(v) : c.toFixed(2);
+    const words = { n: d.move, played: prettyMove(d.played), chance: fmt(d.played_chance, d.played_value),
+                    best: prettyMove(d.best), best_chance: fmt(d.best_chance, d.best_value) };
+    const note = el("div", "budget-note", decisive
+      ? gt("Lost after move {n}: you played {played} ({chance}; best {best} {best_chance}); your best chance never reached one half again \u2014 the decisive move.", words)
+      : gt("Lost after move {n}: you played {played} ({chance}; best {best} {best_chance}); your best chance never reached one half again.", words));
     note.id = "play-lost-after";
     box.appendChild(note);
   }
   const t = el("table", "moves");
-  t.innerHTML = "<thead><tr><th>#</th><th>played</th><th>chance</th><th>best</th><th class=\"bc\">best chance</th><th>label</th><th>how</th></tr></thead>";
+  const head = headRow(["#", gt("played"), gt("chance"), gt("best"), gt("best chance"), gt("label"), gt("how")]);
+  head.querySelectorAll("th")[4].className = "bc";
+  t.appendChild(head);
   const tb = el("tbody");
-  const chance = (c, v) => c === null ? "?" : v ? v : c.toFixed(2);  // exact: the value (bold)
+  const chance = (c, v) => c === null ? "?" : v ? valueWord(v) : c.toFixed(2);  // exact: the value (bold)
   const colour = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" };
   for (const d of r.decisions) {
     const tr = el("tr", d.move === r.lost_after ? "current" : "");
-    const how = d.exact ? "exact" : d.how === "unsolved" ? "ran out" : (d.every_deal ? "all " : "est. ") + d.deals;
+    const how = d.exact ? gt("exact") : d.how === "unsolved" ? gt("ran out")
+      : d.every_deal ? gt("all {n}", { n: d.deals }) : gt("est. {n}", { n: d.deals });
     for (const [v, cls] of [[String(d.move)], [prettyMove(d.played)], [chance(d.played_chance, d.played_value), d.exact ? "exact" : ""],
                             [d.best ? prettyMove(d.best) : "?"], [chance(d.best_chance, d.best_value), d.exact ? "exact bc" : "bc"],
-                            [d.label, colour[d.label]], [how, "muted small how"]]) tr.appendChild(el("td", cls || null, v));
+                            [labelWord(d.label), colour[d.label]], [how, "muted small how"]]) tr.appendChild(el("td", cls || null, v));
     if (d.note) tr.title = d.note;
     tb.appendChild(tr);
   }
@@ -87,8 +92,7 @@ function reviewAnswer(out, r, me) {
   const scroll = el("div", "table-scroll");  // a phone scrolls the table, not the page
   scroll.appendChild(t);
   box.appendChild(scroll);
-  box.appendChild(el("div", "muted small", "exact: every card placed, the solver's value with best play (win, draw, loss); " +
-    "est. N: the hint you could have asked, on N deals of the hidden cards; ran out: every card placed, the exact solve ran out (no value given)."));
+  box.appendChild(el("div", "muted small", gt("exact: every card placed, the solver's value with best play (win, draw, loss); est. N: the hint you could have asked, on N deals of the hidden cards; ran out: every card placed, the exact solve ran out (no value given).")));
   out.appendChild(box);
 }
 

@@ -38,9 +38,10 @@ const Play = {
     box.textContent = "";
     if (r.ok && r.data.games.length) {
       box.className = "recent";
-      box.appendChild(el("div", "panel-title", "Your games"));
+      box.appendChild(el("div", "panel-title", gt("Your games")));
       for (const g of r.data.games.slice(0, 8)) {
-        const a = el("a", null, `${g.players} players, ${g.engine}${g.over ? " (over)" : ""}`);
+        const a = el("a", null, (g.over ? gt("{n} players, {engine} (over)", { n: g.players, engine: strengthWord(g.engine) })
+                                        : gt("{n} players, {engine}", { n: g.players, engine: strengthWord(g.engine) })));
         a.href = `/?game=${g.id}`;
         a.addEventListener("click", (e) => { e.preventDefault(); this.open(g.id); });
         box.appendChild(a);
@@ -95,8 +96,8 @@ const Play = {
     $("play-undo").disabled = g.thinking || !g.snapshot.history.some(e => e.startsWith(`${g.me}:`));
     $("play-record").href = `/api/games/${g.id}/record`;
     $("play-record").setAttribute("download", `durak-game-${g.id}.txt`);
-    $("play-info").textContent = `Seat ${g.me} is you; the engine (${g.strength}) plays the others.` +
-      (g.snapshot.exact ? " Every card is known now: Analyse gives the exact values." : "");
+    $("play-info").textContent = gt("Seat {seat} is you; the engine ({strength}) plays the others.", { seat: g.me, strength: strengthWord(g.strength) }) +
+      (g.snapshot.exact ? " " + gt("Every card is known now: Analyse gives the exact values.") : "");
     drawLog($("play-log"), g.log);
     clearTimeout(this.timer);
     if (g.thinking) this.timer = setTimeout(() => this.open(g.id, true), 300);
@@ -123,14 +124,14 @@ const Play = {
   async review() {
     $("play-hint-result").textContent = "";
     const rec = await fetch(`/api/games/${this.id}/record`);
-    if (!rec.ok) { $("play-error").textContent = "the record could not be read"; return; }
+    if (!rec.ok) { $("play-error").textContent = gt("the record could not be read"); return; }
     const job = await runJob({ task: "review", game: await rec.text(), seat: this.game.me }, {
       progress: $("play-progress"), fill: $("play-progress-fill"), text: $("play-progress-text"),
       cancel: $("play-hint-cancel"), start: $("play-review"), error: $("play-error"),
       setJob: (j) => { this.hintJob = j; },
     });
     if (!job) return;
-    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
+    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", gt("Budget ran out: {what}", { what: job.budget })));
     reviewAnswer($("play-hint-result"), job.answer, this.game.me);
   },
 
@@ -158,7 +159,7 @@ const Play = {
     }
     if (!job) return;
     const ans = job.answer, pick = (m) => this.move(m);
-    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", "Budget ran out: " + job.budget));
+    if (job.budget) $("play-hint-result").appendChild(el("div", "budget-note", gt("Budget ran out: {what}", { what: job.budget })));
     $("play-hint-result").appendChild(hintAnswer(ans, pick));
     this.board.setChances(ans.chances);
   },

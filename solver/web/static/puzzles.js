@@ -32,7 +32,7 @@ const Puzzles = {
     $("pz-restart").addEventListener("click", () => this.open(this.p.id));
     $("pz-solution").addEventListener("click", () => this.solution());
     $("pz-clear").addEventListener("click", () => {
-      if (window.confirm("Forget every puzzle's result in this browser?")) { Tally.clear(); this.drawList(); }
+      if (window.confirm(gt("Forget every puzzle's result in this browser?"))) { Tally.clear(); this.drawList(); }
     });
     $("pz-next").addEventListener("click", () => {
       const i = this.order.indexOf(this.p.id);
@@ -51,7 +51,7 @@ const Puzzles = {
       const d = el("details", "coll");
       d.open = Boolean(this.p && c.puzzles.some(p => p.id === this.p.id));
       const solved = c.puzzles.filter(p => tally[p.id] === "solved").length;
-      d.appendChild(el("summary", null, `${c.title} (${solved} of ${c.puzzles.length} solved)`));
+      d.appendChild(el("summary", null, ngt("{title} ({solved} of {n} solved)", "{title} ({solved} of {n} solved)", c.puzzles.length, { title: c.title, solved })));
       const ul = el("ul");
       for (const p of c.puzzles) {
         const li = el("li", this.p && p.id === this.p.id ? "current" : "");
@@ -62,15 +62,15 @@ const Puzzles = {
         a.href = `/puzzles?id=${encodeURIComponent(p.id)}`;
         a.addEventListener("click", (e) => { e.preventDefault(); this.open(p.id); });
         li.appendChild(a);
-        if (p.plies) li.appendChild(el("span", "muted small", `${p.plies} plies`));
+        if (p.plies) li.appendChild(el("span", "muted small", ngt("{n} ply", "{n} plies", p.plies)));
         ul.appendChild(li);
       }
       d.appendChild(ul);
       box.appendChild(d);
     }
     const all = Object.values(tally);
-    $("pz-tally").textContent = `Solved ${all.filter(x => x === "solved").length} · failed ` +
-      `${all.filter(x => x === "failed").length} of ${this.order.length} puzzles`;
+    $("pz-tally").textContent = ngt("Solved {solved} · failed {failed} of {n} puzzle", "Solved {solved} · failed {failed} of {n} puzzles",
+      this.order.length, { solved: all.filter(x => x === "solved").length, failed: all.filter(x => x === "failed").length });
   },
 
   async open(id) {
@@ -84,7 +84,7 @@ const Puzzles = {
     $("pz-head").hidden = false;
     $("pz-panel").hidden = false;
     this.title(Boolean(Tally.get()[id]));
-    $("pz-task").textContent = r.data.task_text + ". Click your move.";
+    $("pz-task").textContent = r.data.task_text + ". " + gt("Click your move.");
     $("pz-verdict").textContent = "";
     $("pz-error").textContent = "";
     this.board.set(r.data.board, { interactive: true, bottomSeat: r.data.hero });
@@ -114,38 +114,39 @@ const Puzzles = {
     if (!a.ok) {  // failed, whatever follows (a retry is practice)
       Tally.record(this.p.id, "failed");
       this.clean = false;
-      const d = this.say("verdict-bad", `\u2717 Wrong: after ${prettyMove(a.move)} ${a.words} against best play` +
-        (a.distance !== null && a.distance !== undefined ? ` (${a.distance} plies).` : "."));
+      const d = this.say("verdict-bad", (a.distance !== null && a.distance !== undefined
+        ? ngt("\u2717 Wrong: after {move} {words} against best play ({n} ply).", "\u2717 Wrong: after {move} {words} against best play ({n} plies).",
+              a.distance, { move: prettyMove(a.move), words: a.words })
+        : gt("\u2717 Wrong: after {move} {words} against best play.", { move: prettyMove(a.move), words: a.words })));
       d.id = "pz-wrong";
       if (a.refutation.length) {
-        const end = a.refutation_end ? ` \u2014 ${a.refutation_end.text}` : "";
-        const ref = el("div", "refutation", "Refutation: " + a.refutation.map(prettyMove).join("  ") + end);
+        const end = a.refutation_end ? ` \u2014 ${a.refutation_end.words || a.refutation_end.text}` : "";
+        const ref = el("div", "refutation", gt("Refutation: {line}", { line: a.refutation.map(prettyMove).join("  ") }) + end);
         ref.id = "pz-refutation";
         $("pz-verdict").appendChild(ref);
       }
-      $("pz-verdict").appendChild(el("div", "muted small", "Try again: the position is as it was. " +
-        "The puzzle counts as failed; solving it now is practice."));
+      $("pz-verdict").appendChild(el("div", "muted small", gt("Try again: the position is as it was. The puzzle counts as failed; solving it now is practice.")));
       this.title(true);
       this.board.draw();
       this.drawList();
       return;
     }
     this.line = a.line;
-    const said = this.say("verdict-ok", `\u2713 ${prettyMove(a.move)}: ${a.good && a.good.length > 1 ? "good" : "correct"}.`);
-    if (a.replies.length) said.appendChild(el("div", "muted", "The solver answers: " + a.replies.map(prettyMove).join("  ")));
+    const said = this.say("verdict-ok", `\u2713 ${prettyMove(a.move)}: ${a.good && a.good.length > 1 ? gt("good") : gt("correct")}.`);
+    if (a.replies.length) said.appendChild(el("div", "muted", gt("The solver answers: {line}", { line: a.replies.map(prettyMove).join("  ") })));
     this.board.set(a.board, { interactive: !a.over, bottomSeat: this.p.hero });
     if (a.over) {
       this.done = true;
-      const text = a.outcome ? `Game over: ${a.outcome.text}. ` : "";
+      const text = a.outcome ? gt("Game over: {how}", { how: a.outcome.words || a.outcome.text }) + ". " : "";
       const kept = this.clean ? Tally.record(this.p.id, "solved") : "failed";
       if (this.clean && kept === "solved") {
-        const s = el("div", "verdict verdict-ok", text + "Solved!");
+        const s = el("div", "verdict verdict-ok", text + gt("Solved!"));
         s.id = "pz-solved";
         $("pz-verdict").appendChild(s);
       } else {
         const f = el("div", "verdict", text + (this.clean
-          ? "Solved on a retry: the tally keeps the first try, failed."
-          : "Finished, with a mistake on the way: counted failed."));
+          ? gt("Solved on a retry: the tally keeps the first try, failed.")
+          : gt("Finished, with a mistake on the way: counted failed.")));
         f.id = "pz-finished";
         $("pz-verdict").appendChild(f);
       }
@@ -159,9 +160,9 @@ const Puzzles = {
     if (!r.ok) { $("pz-error").textContent = r.data.error; return; }
     if (!this.done) Tally.record(this.p.id, "failed");
     this.clean = false;
-    const d = this.say("", `Solution: ${r.data.solution.map(prettyMove).join(" or ")}`);
-    if (r.data.pv.length) d.appendChild(el("div", "muted", "Line: " + r.data.pv.map(prettyMove).join("  ")));
-    if (r.data.comment) d.appendChild(el("div", "muted small", r.data.comment));
+    const d = this.say("", gt("Solution: {moves}", { moves: r.data.solution.map(prettyMove).join(gt(" or ")) }));
+    if (r.data.pv.length) d.appendChild(el("div", "muted", gt("Line: {line}", { line: r.data.pv.map(prettyMove).join("  ") })));
+    if (r.data.comment) d.appendChild(el("div", "muted small", prettyMove(r.data.comment)));
     this.title(true);
     this.drawList();
   },

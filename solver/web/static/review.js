@@ -24,14 +24,14 @@ function chanceText(d, which) {
   const v = which === "best" ? d.best_value : d.played_value;
   const c = which === "best" ? d.best_chance : d.played_chance;
   if (c === null || c === undefined) return "?";
-  return v ? `${c.toFixed(2)} (${v})` : c.toFixed(2);
+  return v ? `${c.toFixed(2)} (${valueWord(v)})` : c.toFixed(2);
 }
 
 // how a decision was valued: exact, an estimate, or every card placed but the solve ran out
 function howText(d) {
-  if (d.exact) return "exact";
-  if (d.how === "unsolved") return "ran out";
-  return d.every_deal ? `all ${d.deals}` : `est. ${d.deals}`;  // the hint on N deals (all: every one there is)
+  if (d.exact) return gt("exact");
+  if (d.how === "unsolved") return gt("ran out");
+  return d.every_deal ? gt("all {n}", { n: d.deals }) : gt("est. {n}", { n: d.deals });  // the hint on N deals (all: every one there is)
 }
 
 const SAVED = "durak.review";  // the record reviewed in this tab: Back and reload come back to it
@@ -47,7 +47,7 @@ const Review = {
       const f = e.target.files[0];
       e.target.value = "";
       if (!f) return;
-      if (f.size > MAX_FILE) { $("rv-error").textContent = `record: the file has ${f.size.toLocaleString()} bytes; at most ${MAX_FILE.toLocaleString()}`; return; }
+      if (f.size > MAX_FILE) { $("rv-error").textContent = gt("record: the file has {size} bytes; at most {most}", { size: f.size.toLocaleString(), most: MAX_FILE.toLocaleString() }); return; }
       $("rv-text").value = await f.text();
       this.start($("rv-text").value);
     });
@@ -65,7 +65,7 @@ const Review = {
   // the record's moves and boards, then the review
   async start(text) {
     $("rv-error").textContent = "";
-    if (!text.trim()) { $("rv-error").textContent = "game: paste a game record, or open a file"; return; }
+    if (!text.trim()) { $("rv-error").textContent = gt("game: paste a game record, or open a file"); return; }
     const r = await api("/api/record", { game: text });
     if (!r.ok) { $("rv-error").textContent = r.data.error; return; }
     const again = this.text === text && this.rec;
@@ -89,7 +89,7 @@ const Review = {
   fillSeats() {
     const sel = $("rv-seat"), old = sel.value;
     sel.textContent = "";
-    for (const s of this.rec.seats) sel.appendChild(new Option(`seat ${s}`, String(s)));
+    for (const s of this.rec.seats) sel.appendChild(new Option(gt("seat {seat}", { seat: s }), String(s)));
     sel.value = this.rec.seats.includes(parseInt(old, 10)) ? old : String(this.rec.me);
   },
 
@@ -99,7 +99,7 @@ const Review = {
     const body = { task: "review", game: this.text, seat: this.seat() };
     const t = parseFloat($("rv-time").value);
     if (t > 0) body.max_time = t;
-    $("rv-title").textContent = `Win chance of seat ${body.seat}'s moves`;
+    $("rv-title").textContent = gt("Win chance of seat {seat}'s moves", { seat: body.seat });
     $("rv-kept").textContent = "";
     const job = await runJob(body, {
       progress: $("rv-progress"), fill: $("rv-progress-fill"), text: $("rv-progress-text"),
@@ -111,8 +111,8 @@ const Review = {
     this.answer = job.answer;
     this.decisions = {};
     for (const d of job.answer.decisions) this.decisions[d.move] = d;
-    if (job.budget) $("rv-error").textContent = "Budget: " + job.budget;
-    if (job.cached) $("rv-kept").textContent = "The server's answer from an earlier review of this record.";
+    if (job.budget) $("rv-error").textContent = gt("Budget: {what}", { what: job.budget });
+    if (job.cached) $("rv-kept").textContent = gt("The server's answer from an earlier review of this record.");
     this.drawSummary();
     this.drawMoves();
     this.drawChart();
@@ -139,8 +139,8 @@ const Review = {
     this.board.set(this.rec.boards[i], { interactive: false, bottomSeat: this.seat(),
                                          highlight: next ? next.move : null });
     $("rv-where").textContent = next
-      ? `before move ${next.number} of ${n}: seat ${next.seat} plays ${prettyMove(next.move)}`
-      : `the end, after move ${n}`;
+      ? gt("before move {number} of {n}: seat {seat} plays {move}", { number: next.number, n, seat: next.seat, move: prettyMove(next.move) })
+      : gt("the end, after move {n}", { n });
     for (const b of ["rv-first", "rv-prev"]) $(b).disabled = i === 0;
     for (const b of ["rv-next", "rv-last"]) $(b).disabled = i === n;
     const u = new URL(window.location.href);  // the move shown, for Back and a reload
@@ -158,7 +158,7 @@ const Review = {
   drawMoves() {
     const t = $("rv-moves");
     t.textContent = "";
-    t.appendChild(el("thead")).innerHTML = "<tr><th>#</th><th>seat</th><th>move</th><th>chance</th><th>how</th><th>label</th></tr>";
+    t.appendChild(headRow(["#", gt("seat"), gt("move"), gt("chance"), gt("how"), gt("label")]));
     const tb = el("tbody");
     const decisive = this.decisive(), lost = this.lostAfter();
     for (const m of this.rec.moves) {
@@ -172,12 +172,12 @@ const Review = {
       tr.appendChild(el("td", d && d.exact ? "exact" : null, d ? chanceText(d, "played") : ""));
       tr.appendChild(el("td", "muted small how", d ? howText(d) : ""));
       const lab = el("td");
-      if (d) lab.appendChild(el("span", "label label-" + d.label, d.label));
+      if (d) lab.appendChild(el("span", "label label-" + d.label, labelWord(d.label)));
       tr.appendChild(lab);
       // one tag, beside the label: the decisive move is where the game was lost, by its own drop
-      if (decisive.has(m.number)) lab.appendChild(el("span", "tag-decisive", "decisive"));
-      else if (lost === m.number) lab.appendChild(el("span", "tag-lost", "lost after"));
-      if (lost === m.number) lab.title = "the game was lost after this move: the best chance never reached one half again";
+      if (decisive.has(m.number)) lab.appendChild(el("span", "tag-decisive", gt("decisive")));
+      else if (lost === m.number) lab.appendChild(el("span", "tag-lost", gt("lost after")));
+      if (lost === m.number) lab.title = gt("the game was lost after this move: the best chance never reached one half again");
       tr.addEventListener("click", () => this.go(m.number - 1));
       tb.appendChild(tr);
     }
@@ -192,14 +192,14 @@ const Review = {
     const x = (m) => L + (m - 1) / (n - 1) * (W - L - R);
     const y = (c) => T + (1 - c) * (H - T - B);
     const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-                           "aria-label": "win chance of the moves played over the game" });
+                           "aria-label": gt("win chance of the moves played over the game") });
     for (const [c, dash] of [[0, ""], [0.5, "5 4"], [1, ""]]) {
       s.appendChild(svg("line", { x1: L, x2: W - R, y1: y(c), y2: y(c), stroke: c === 0.5 ? "#8c959f" : "#d0d7de",
                                   "stroke-dasharray": dash }));
       s.appendChild(svg("text", { x: 4, y: y(c) + 4 }, `${Math.round(c * 100)}%`));
     }
-    s.appendChild(svg("text", { x: W - R, y: H - 6, "text-anchor": "end" }, `move ${this.rec.moves.length}`));
-    s.appendChild(svg("text", { x: L, y: H - 6 }, "move 1"));
+    s.appendChild(svg("text", { x: W - R, y: H - 6, "text-anchor": "end" }, gt("move {n}", { n: this.rec.moves.length })));
+    s.appendChild(svg("text", { x: L, y: H - 6 }, gt("move {n}", { n: 1 })));
     const ds = Object.values(this.decisions).sort((a, b) => a.move - b.move);
     const lost = this.lostAfter();
     if (lost) {
@@ -207,7 +207,7 @@ const Review = {
                                   "stroke-dasharray": "3 3" }));
       const right = x(lost) > W * 0.6;
       s.appendChild(svg("text", { x: x(lost) + (right ? -4 : 4), y: T + 9, fill: "#cf222e", class: "lost-label",
-                                  "text-anchor": right ? "end" : "start" }, `lost after move ${lost}`));
+                                  "text-anchor": right ? "end" : "start" }, gt("lost after move {n}", { n: lost })));
     }
     const known = ds.filter(d => d.played_chance !== null);
     if (known.length > 1) {
@@ -220,7 +220,7 @@ const Review = {
     for (const d of ds.filter(d => d.played_chance === null)) {  // every card placed, the exact solve ran out
       const u = svg("text", { x: x(d.move), y: H - B - 2, "text-anchor": "middle", class: "pt unsolved",
                               "data-move": d.move, fill: "#6e7781" }, "?");
-      u.appendChild(svg("title", {}, `move ${d.move}: ${d.played}, unclear: ${d.note}`));
+      u.appendChild(svg("title", {}, gt("move {n}: {move}, unclear: {note}", { n: d.move, move: prettyMove(d.played), note: d.note })));
       u.addEventListener("click", () => this.go(d.move - 1));
       s.appendChild(u);
     }
@@ -230,14 +230,14 @@ const Review = {
         s.appendChild(svg("circle", { cx, cy, r: 9, fill: "none", stroke: "#cf222e", "stroke-width": 2 }));
         const right = cx > W * 0.6;
         s.appendChild(svg("text", { x: cx + (right ? -10 : 10), y: cy + (cy < H / 2 ? 14 : -6), fill: "#cf222e",
-                                    "text-anchor": right ? "end" : "start" }, "decisive"));
+                                    "text-anchor": right ? "end" : "start" }, gt("decisive")));
       }
       const common = { fill: LABEL_COLOURS[d.label] || "#999", stroke: "#222", "stroke-width": 0.8,
                        class: "pt", "data-move": d.move };
       const pt = d.exact ? svg("rect", { ...common, x: cx - 4.5, y: cy - 4.5, width: 9, height: 9 })
                          : svg("circle", { ...common, cx, cy, r: 4.5 });
-      pt.appendChild(svg("title", {}, `move ${d.move}: ${d.played} ${chanceText(d, "played")}, ${d.label}` +
-                                      (d.exact ? " (exact)" : " (estimate)")));
+      pt.appendChild(svg("title", {}, (d.exact ? gt("move {n}: {move} {chance}, {label} (exact)", { n: d.move, move: prettyMove(d.played), chance: chanceText(d, "played"), label: labelWord(d.label) })
+                                               : gt("move {n}: {move} {chance}, {label} (estimate)", { n: d.move, move: prettyMove(d.played), chance: chanceText(d, "played"), label: labelWord(d.label) }))));
       pt.addEventListener("click", () => this.go(d.move - 1));
       s.appendChild(pt);
     }
@@ -249,14 +249,14 @@ const Review = {
       if (!used.has(name)) continue;
       const sp = el("span");
       const dot = el("span", "dot"); dot.style.background = colour;
-      sp.appendChild(dot); sp.appendChild(document.createTextNode(name));
+      sp.appendChild(dot); sp.appendChild(document.createTextNode(labelWord(name)));
       leg.appendChild(sp);
     }
-    const sq = el("span"); sq.appendChild(el("span", "sq")); sq.appendChild(document.createTextNode("exact"));
-    const ci = el("span"); ci.appendChild(el("span", "dot")); ci.appendChild(document.createTextNode("estimate"));
+    const sq = el("span"); sq.appendChild(el("span", "sq")); sq.appendChild(document.createTextNode(gt("exact")));
+    const ci = el("span"); ci.appendChild(el("span", "dot")); ci.appendChild(document.createTextNode(gt("estimate")));
     leg.appendChild(sq); leg.appendChild(ci);
-    if (known.length < ds.length) leg.appendChild(el("span", null, "? exact solve ran out"));
-    leg.appendChild(el("span", null, "dashed: even chance (50%) · click a point for its move"));
+    if (known.length < ds.length) leg.appendChild(el("span", null, gt("? exact solve ran out")));
+    leg.appendChild(el("span", null, gt("dashed: even chance (50%) · click a point for its move")));
     this.chartX = x; this.chartY = y;
     this.markChart();
   },
@@ -280,38 +280,41 @@ const Review = {
     panel.hidden = !m;
     if (!m) return;
     const d = this.decisions[m.number];
-    const head = el("div", "verdict", `Move ${m.number}: seat ${m.seat} plays ${prettyMove(m.move)}`);
+    const head = el("div", "verdict", gt("Move {n}: seat {seat} plays {move}", { n: m.number, seat: m.seat, move: prettyMove(m.move) }));
     box.appendChild(head);
     if (d) {
       const line = el("div", "detail");
-      line.appendChild(el("span", "label label-" + d.label, d.label));
-      line.appendChild(document.createTextNode(d.played_chance === null
-        ? ` ${d.note}: no value is given rather than one from a single deal.`
-        : ` chance ${chanceText(d, "played")}; best ${prettyMove(d.best)}: ${chanceText(d, "best")}; loss ${d.loss.toFixed(2)}`));
+      line.appendChild(el("span", "label label-" + d.label, labelWord(d.label)));
+      line.appendChild(document.createTextNode(" " + (d.played_chance === null
+        ? gt("{note}: no value is given rather than one from a single deal.", { note: d.note })
+        : gt("chance {chance}; best {best}: {best_chance}; loss {loss}", { chance: chanceText(d, "played"), best: prettyMove(d.best), best_chance: chanceText(d, "best"), loss: d.loss.toFixed(2) }))));
       box.appendChild(line);
       const basis = el("div", "muted small", d.exact
-        ? "Exact: every card is placed; the solver's values with best play (win 1, draw \u00bd, loss 0)."
-        : d.how === "unsolved" ? "Every card is placed, but the exact solve ran out of the review's time (raise it above, or analyse the position exactly)."
-        : `Estimate: the hint seat ${d.seat} could have asked then, on ${d.every_deal ? "every one of the " : ""}${d.deals} deals of the hidden cards` +
+        ? gt("Exact: every card is placed; the solver's values with best play (win 1, draw \u00bd, loss 0).")
+        : d.how === "unsolved" ? gt("Every card is placed, but the exact solve ran out of the review's time (raise it above, or analyse the position exactly).")
+        : (d.every_deal ? ngt("Estimate: the hint seat {seat} could have asked then, on every one of the {n} deal of the hidden cards",
+                              "Estimate: the hint seat {seat} could have asked then, on every one of the {n} deals of the hidden cards", d.deals, { seat: d.seat })
+                        : ngt("Estimate: the hint seat {seat} could have asked then, on {n} deal of the hidden cards",
+                              "Estimate: the hint seat {seat} could have asked then, on {n} deals of the hidden cards", d.deals, { seat: d.seat })) +
           (d.kept ? `; ${d.kept}` : ""));
       basis.id = "rv-basis";
       box.appendChild(basis);
       if (this.lostAfter() === m.number) {
         const drop = this.decisive().has(m.number);
         box.appendChild(el("div", "budget-note", drop
-          ? `Decisive: the game was lost after this move. The best move had ${chanceText(d, "best")}, the move played ${chanceText(d, "played")}, and seat ${d.seat}'s best chance never reached one half again.`
-          : `The game was lost after this move: seat ${d.seat}'s best chance never reached one half at any later decision (the move played kept ${chanceText(d, "played")}; the drop came after it).`));
+          ? gt("Decisive: the game was lost after this move. The best move had {best}, the move played {played}, and seat {seat}'s best chance never reached one half again.", { best: chanceText(d, "best"), played: chanceText(d, "played"), seat: d.seat })
+          : gt("The game was lost after this move: seat {seat}'s best chance never reached one half at any later decision (the move played kept {played}; the drop came after it).", { seat: d.seat, played: chanceText(d, "played") })));
       }
     } else if (this.answer || this.job) {
       box.appendChild(el("div", "muted small", m.seat === this.seat()
-        ? "Not a decision: the only legal move, or not scored yet." : "The other side's move."));
+        ? gt("Not a decision: the only legal move, or not scored yet.") : gt("The other side's move.")));
     }
     const b = this.rec.boards[this.idx];
-    const a = el("a", "button", b.seats.some(s => s.hidden) ? "Analyse this position (the hint)" : "Analyse this position exactly");
+    const a = el("a", "button", b.seats.some(s => s.hidden) ? gt("Analyse this position (the hint)") : gt("Analyse this position exactly"));
     a.href = `/?position=${encodeURIComponent(b.position)}&analyse=1`;
     a.target = "_blank";  // a tab of its own, the analysis started: the review stays here
     a.rel = "noopener";
-    a.title = "opens the board in a new tab, the analysis started; this review stays";
+    a.title = gt("opens the board in a new tab, the analysis started; this review stays");
     a.id = "rv-analyse";
     box.appendChild(a);
   },
@@ -320,23 +323,26 @@ const Review = {
     const out = $("rv-summary"), r = this.answer;
     out.textContent = "";
     for (const s of r.summary) {
-      const counts = Object.entries(s.labels).filter(([, k]) => k).map(([l, k]) => `${k} ${l}`).join(", ");
-      out.appendChild(el("div", "status-line", `Seat ${s.seat}: ${s.decisions} decisions (${s.exact} exact): ${counts}; mean loss ${s.mean_loss.toFixed(3)}`));
+      out.appendChild(el("div", "status-line", ngt("Seat {seat}: {n} decision ({exact} exact): {counts}; mean loss {loss}",
+        "Seat {seat}: {n} decisions ({exact} exact): {counts}; mean loss {loss}", s.decisions,
+        { seat: s.seat, exact: s.exact, counts: labelCounts(s.labels), loss: s.mean_loss.toFixed(3) })));
     }
     if (r.lost_after) {
       const d = this.decisions[r.lost_after], drop = this.decisive().has(r.lost_after);
-      const a = el("a", null, `Lost after move ${r.lost_after}: seat ${d.seat} played ${prettyMove(d.played)} ` +
-        `(${chanceText(d, "played")}; best ${prettyMove(d.best)} ${chanceText(d, "best")}, ${d.exact ? "exact" : "estimated"})` +
-        (drop ? " \u2014 decisive" : ""));
+      const words = { n: r.lost_after, seat: d.seat, played: prettyMove(d.played), chance: chanceText(d, "played"),
+                      best: prettyMove(d.best), best_chance: chanceText(d, "best") };
+      const a = el("a", null, (d.exact
+        ? gt("Lost after move {n}: seat {seat} played {played} ({chance}; best {best} {best_chance}, exact)", words)
+        : gt("Lost after move {n}: seat {seat} played {played} ({chance}; best {best} {best_chance}, estimated)", words)) +
+        (drop ? " \u2014 " + gt("decisive") : ""));
       a.href = "#"; a.className = drop ? "decisive-link" : "lost-link"; a.dataset.move = r.lost_after;
       a.addEventListener("click", (e) => { e.preventDefault(); this.go(r.lost_after - 1); });
       const div = el("div"); div.appendChild(a); out.appendChild(div);
-      out.appendChild(el("div", "muted small", "Lost after: the last decision whose best move still had an even chance; " +
-        "after it the best chance never reached one half again."));
+      out.appendChild(el("div", "muted small", gt("Lost after: the last decision whose best move still had an even chance; after it the best chance never reached one half again.")));
     }
     const unsolved = r.decisions.filter(d => d.how === "unsolved");
-    if (unsolved.length) out.appendChild(el("div", "muted", `Unclear: move(s) ${unsolved.map(d => d.move).join(", ")}: ${unsolved[0].note}.`));
-    if (!r.decisions.length) out.appendChild(el("div", "muted", "No decisions: every move was forced."));
+    if (unsolved.length) out.appendChild(el("div", "muted", ngt("Unclear: move {moves}: {note}.", "Unclear: moves {moves}: {note}.", unsolved.length, { moves: unsolved.map(d => d.move).join(", "), note: unsolved[0].note })));
+    if (!r.decisions.length) out.appendChild(el("div", "muted", gt("No decisions: every move was forced.")));
   },
 };
 
@@ -348,10 +354,10 @@ async function start() {
   if (!text && q.get("id")) {
     const r = await fetch(`/api/records/${encodeURIComponent(q.get("id"))}`);
     if (r.ok) text = await r.text();
-    else $("rv-error").textContent = `no game ${q.get("id")} on this server`;
+    else $("rv-error").textContent = gt("no game {id} on this server", { id: q.get("id") });
   }
   if (q.get("seat")) {
-    const o = new Option(`seat ${q.get("seat")}`, q.get("seat"));
+    const o = new Option(gt("seat {seat}", { seat: q.get("seat") }), q.get("seat"));
     $("rv-seat").appendChild(o);
     $("rv-seat").value = q.get("seat");
   }
@@ -361,7 +367,7 @@ async function start() {
       const saved = JSON.parse(window.sessionStorage.getItem(SAVED) || "null");
       if (saved) {
         text = saved.text;
-        if (saved.seat && !q.get("seat")) { $("rv-seat").appendChild(new Option(`seat ${saved.seat}`, saved.seat)); $("rv-seat").value = saved.seat; }
+        if (saved.seat && !q.get("seat")) { $("rv-seat").appendChild(new Option(gt("seat {seat}", { seat: saved.seat }), saved.seat)); $("rv-seat").value = saved.seat; }
       }
     } catch (e) { /* nothing kept */ }
   }
