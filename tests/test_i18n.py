@@ -342,3 +342,22 @@ def test_the_rules_page_in_each_language_keeps_every_rule_id(tmp_path):
         assert c.get("/rules/de").status_code == 404
     assert ids["en"] == [f"R{i}" for i in range(1, 24)]
     assert ids["lt"] == ids["ru"] == ids["en"]
+
+
+@pytest.mark.parametrize("lang", ["lt", "ru"])
+def test_the_terminal_review_has_no_english_word_left(lang):
+    """``durak review`` at a terminal in Lithuanian or Russian: the table, the chart's
+    legend and its lost-after mark, the summary -- no word of the English catalogue
+    is left (the cards are symbols, the moves the player's words)."""
+    english = {w.lower() for k in catalogue_json("en")["messages"]
+               for w in re.findall(r"[A-Za-z]{4,}", k.split("\u0004")[-1])} - {"durak"}
+    p = subprocess.run([sys.executable, "-m", "solver.cli", "--lang", lang, "review",
+                        str(ROOT / "docs" / "examples" / "full-game.txt")],
+                       capture_output=True, text=True, timeout=300,
+                       env={"PATH": "/usr/bin:/bin", "DURAK_CARDS": "symbols",
+                            "COLUMNS": "120"})
+    assert p.returncode == 0, p.stderr
+    lost = {"lt": "^ pralaimėta po", "ru": "^ проиграно после хода"}[lang]
+    assert lost in p.stdout
+    left = {w for w in re.findall(r"\b[A-Za-z]{4,}\b", p.stdout) if w.lower() in english}
+    assert not left, (left, p.stdout)

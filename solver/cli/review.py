@@ -221,15 +221,16 @@ def chance_chart(res: Review, blocks: bool = True) -> list[str]:
         ds = [d for d in res.decisions if d.seat == s]
         if not ds:
             continue
-        head = f"seat {s} " if many else "chance "
+        head = (_("seat {seat}").format(seat=s) if many else _("chance")) + " "
         bars = "".join("?" if d.played_chance is None
                        else bar[min(7, int(d.played_chance * 8))] for d in ds)
-        lines.append(f"{head}{bars}  (one column per decision, move {ds[0].number} to "
-                     f"{ds[-1].number}; {bar[0]} 0 .. {bar[-1]} 1)")
+        lines.append(f"{head}{bars}  " + _(
+            "(one column per decision, move {first} to {last}; {low} 0 .. {high} 1)").format(
+                first=ds[0].number, last=ds[-1].number, low=bar[0], high=bar[-1]))
         lost = res.lost_after_of(s)
         if lost is not None:
             at = len(head) + ds.index(lost)
-            lines.append(" " * at + f"^ lost after move {lost.number}")
+            lines.append(" " * at + _("^ lost after move {move}").format(move=lost.number))
     return lines
 
 
