@@ -165,11 +165,13 @@ def print_solve(res: SolveResult, all_moves: bool, symbols: bool | None = None) 
             t.add_row(*row)
         con.print(t)
     elif est is not None and est.moves:
-        con.print("[dim]estimate:[/] " + "  ".join(
+        con.print("[dim]" + _("estimate:") + "[/] " + "  ".join(
             f"{move_text(e.move, sym)} {_score_text(e)}" for e in est.moves[:8])
             + ("  ..." if len(est.moves) > 8 else ""))
     rate = res.nodes / res.seconds if res.seconds > 0 else 0.0
-    con.print(f"[dim]{res.nodes} nodes, {res.seconds:.3f} s, {rate / 1e6:.2f} M nodes/s[/]")
+    con.print("[dim]" + ngettext("{nodes} node, {seconds} s, {rate} M nodes/s",
+                                 "{nodes} nodes, {seconds} s, {rate} M nodes/s", res.nodes).format(
+        nodes=res.nodes, seconds=f"{res.seconds:.3f}", rate=f"{rate / 1e6:.2f}") + "[/]")
 
 
 def _basis(res: SolveResult) -> str:
