@@ -380,7 +380,8 @@ TOO_MANY = "trump H; hands 6S KH | 8C 9C; table 6D 6C 6H; attacker 1"
      "me: seat 1 must know its own hand; it holds 3 unknown card(s)"),
     ("lt", "hint", OWN_HAND_HIDDEN,
      "me: žaidėjas 1 turi žinoti savo ranką; joje 3 nežinomos kortos"),
-    ("ru", "hint", OWN_HAND_HIDDEN, "me: игрок 1 должен знать свою руку; в ней 3 неизвестные карты"),
+    ("ru", "hint", OWN_HAND_HIDDEN,
+     "me: игрок 1 должен знать свою руку; в ней 3 неизвестные карты"),
     ("en", "solve", UNKNOWN_CARD,
      "hands: seat 1's hand: unknown card 'ZZ': bad rank 'Z' at column 22"),
     ("lt", "solve", UNKNOWN_CARD,
@@ -428,7 +429,8 @@ def test_a_hidden_own_hand_counts_its_cards_in_the_plural_forms(lang, forms):
                                f"pile {33 - n}").state
         with use_language(lang), pytest.raises(PositionError) as e:
             knowledge_of(state, 0)
-        got[n] = re.search(r"\d+ \S+ \S+$", str(e.value)).group(0)  # "... в ней 3 неизвестные карты"
+        # "... в ней 3 неизвестные карты": the count and its words
+        got[n] = re.search(r"\d+ \S+ \S+$", str(e.value)).group(0)
     assert got == forms
 
 
@@ -436,7 +438,8 @@ def test_a_wrong_move_and_card_are_told_in_the_players_language():
     from solver.errors import DurakError
     from solver.game.moves import parse_move_with_seat
 
-    for lang, said in [("en", "bad move '6S,7H': a lead of several cards must be of one rank (R8)"),
+    for lang, said in [("en", "bad move '6S,7H': a lead of several cards must be of one rank "
+                              "(R8)"),
                        ("lt", "blogas ėjimas '6S,7H': puolant keliomis kortomis, jos turi būti "
                               "vienos vertės (R8)"),
                        ("ru", "неверный ход '6S,7H': заходить несколькими картами можно только "
@@ -466,7 +469,8 @@ def test_the_board_tells_a_wrong_position_in_the_requests_language(tmp_path):
         r = c.post("/api/hint", json={"position": OWN_HAND_HIDDEN, "samples": 10},
                    headers={"Accept-Language": "lt"})
         assert r.status_code == 400, r.text
-        assert r.json()["error"] == "me: žaidėjas 1 turi žinoti savo ranką; joje 3 nežinomos kortos"
+        assert r.json()["error"] == ("me: žaidėjas 1 turi žinoti savo ranką; joje 3 nežinomos "
+                                     "kortos")
         r = c.post("/api/hint", json={"position": OWN_HAND_HIDDEN, "samples": 10})
         assert r.json()["error"] == "me: seat 1 must know its own hand; it holds 3 unknown card(s)"
 

@@ -128,6 +128,6 @@ def parse_move_with_seat(text: str, deck: int = 36) -> tuple[int | None, Move]:
     if len(set(cards)) != len(cards):
         raise MoveError(_("bad move {move}: a card is named twice").format(move=repr(raw)))
     if len({rank_of(c) for c in cards}) != 1:
-        raise MoveError(_("bad move {move}: a lead of several cards must be of one rank (R8)").format(
-            move=repr(raw)))
+        raise MoveError(_("bad move {move}: a lead of several cards must be of one rank "
+                          "(R8)").format(move=repr(raw)))
     return seat, Move.lead(*cards)

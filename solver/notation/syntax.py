@@ -108,8 +108,9 @@ def raw_from_text(text: str) -> Raw:
         if not m or (m.end() < len(part) and not part[m.end() - 1].isspace()
                      and part[m.end() - 1] != ":"):
             tok = part.strip().split()[0]
-            raise PositionError("position", _("expected 'key value', got {token} at {where}").format(
-                token=repr(tok), where=loc(start + len(part) - len(part.lstrip()))))
+            where = loc(start + len(part) - len(part.lstrip()))
+            raise PositionError("position", _("expected 'key value', got {token} at "
+                                              "{where}").format(token=repr(tok), where=where))
         key = m.group(1).lower()
         key_at = loc(start + m.start(1))
         if key not in FIELDS:
