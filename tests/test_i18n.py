@@ -361,3 +361,128 @@ def test_the_terminal_review_has_no_english_word_left(lang):
     assert lost in p.stdout
     left = {w for w in re.findall(r"\b[A-Za-z]{4,}\b", p.stdout) if w.lower() in english}
     assert not left, (left, p.stdout)
+
+
+# ------------------------------------------------------------------ a wrong position or move
+
+#: Seat 1 asks with its own hand hidden (solver.hints.knowledge): 3 unknown cards.
+OWN_HAND_HIDDEN = "trump 6H; hands ?3 | 8C 9C AH; attacker 1; pile 30; me 1"
+#: A card that names no card (solver.game.cards in solver.notation.build).
+UNKNOWN_CARD = "trump H; hands 6S 7S ZZ | 8C 9C AH; attacker 1"
+#: A cover that does not beat its attack card: 6S on 7S (R2).
+NOT_BEATEN = "trump H; hands 8S KH | 8C 9C AH; table 7S/6S; attacker 1"
+#: Three open attack cards against a defender of two (P2, R10).
+TOO_MANY = "trump H; hands 6S KH | 8C 9C; table 6D 6C 6H; attacker 1"
+
+
+@pytest.mark.parametrize("lang, command, position, said", [
+    ("en", "hint", OWN_HAND_HIDDEN,
+     "me: seat 1 must know its own hand; it holds 3 unknown card(s)"),
+    ("lt", "hint", OWN_HAND_HIDDEN,
+     "me: žaidėjas 1 turi žinoti savo ranką; joje 3 nežinomos kortos"),
+    ("ru", "hint", OWN_HAND_HIDDEN,
+     "me: игрок 1 должен знать свою руку; в ней 3 неизвестные карты"),
+    ("en", "solve", UNKNOWN_CARD,
+     "hands: seat 1's hand: unknown card 'ZZ': bad rank 'Z' at column 22"),
+    ("lt", "solve", UNKNOWN_CARD,
+     "hands: žaidėjo 1 ranka: nežinoma korta 'ZZ': bloga vertė 'Z' (22 stulpelis)"),
+    ("ru", "solve", UNKNOWN_CARD,
+     "hands: рука игрока 1: неизвестная карта 'ZZ': неверное достоинство 'Z' (столбец 22)"),
+    ("en", "solve", NOT_BEATEN, "table: '6S' does not beat '7S' at column 40 with trump H (R2)"),
+    ("ru", "solve", NOT_BEATEN, "table: '6S' не бьёт '7S' (столбец 40) при козыре H (R2)"),
+    ("lt", "hint", NOT_BEATEN, "table: '6S' nemuša '7S' (40 stulpelis), kai koziris H (R2)"),
+    ("en", "hint", TOO_MANY,
+     "table: 3 open attack cards but the defender, seat 2, holds only 2 (P2, R10)"),
+    ("lt", "hint", TOO_MANY,
+     "table: 3 neatmuštos puolimo kortos, bet gynėjas, žaidėjas 2, turi tik 2 (P2, R10)"),
+    ("ru", "solve", TOO_MANY,
+     "table: 3 неотбитые карты, а у отбивающегося, игрока 2, всего 2 (P2, R10)"),
+])
+def test_a_wrong_position_is_told_in_the_players_language(lang, command, position, said):
+    """`durak --lang lt hint ...`: the field's name stays notation (``me:``), the rest is
+    the player's words; exit 2, one line; English as it always was."""
+    p = subprocess.run([sys.executable, "-m", "solver.cli", "--lang", lang, command, position],
+                       capture_output=True, text=True, timeout=120,
+                       env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+    assert p.returncode == 2, p.stderr
+    error = {"en": "error", "lt": "klaida", "ru": "ошибка"}[lang]
+    assert p.stderr == f"durak: {error}: {said}\n"
+    assert p.stdout == ""
+
+
+@pytest.mark.parametrize("lang, forms", [
+    ("lt", {1: "1 nežinoma korta", 2: "2 nežinomos kortos", 5: "5 nežinomos kortos",
+            10: "10 nežinomų kortų", 21: "21 nežinoma korta", 22: "22 nežinomos kortos",
+            25: "25 nežinomos kortos"}),
+    ("ru", {1: "1 неизвестная карта", 2: "2 неизвестные карты", 5: "5 неизвестных карт",
+            21: "21 неизвестная карта", 22: "22 неизвестные карты",
+            25: "25 неизвестных карт"}),
+])
+def test_a_hidden_own_hand_counts_its_cards_in_the_plural_forms(lang, forms):
+    from solver.errors import PositionError
+    from solver.hints.knowledge import knowledge_of
+    from solver.notation import parse_position
+
+    got = {}
+    for n in forms:  # the face-up 6H, three cards named, n in seat 1's hand, the rest in the pile
+        state = parse_position(f"trump 6H; hands ?{n} | 8C 9C AH; attacker 1; "
+                               f"pile {33 - n}").state
+        with use_language(lang), pytest.raises(PositionError) as e:
+            knowledge_of(state, 0)
+        # "... в ней 3 неизвестные карты": the count and its words
+        got[n] = re.search(r"\d+ \S+ \S+$", str(e.value)).group(0)
+    assert got == forms
+
+
+def test_a_wrong_move_and_card_are_told_in_the_players_language():
+    from solver.errors import DurakError
+    from solver.game.moves import parse_move_with_seat
+
+    for lang, said in [("en", "bad move '6S,7H': a lead of several cards must be of one rank "
+                              "(R8)"),
+                       ("lt", "blogas ėjimas '6S,7H': puolant keliomis kortomis, jos turi būti "
+                              "vienos vertės (R8)"),
+                       ("ru", "неверный ход '6S,7H': заходить несколькими картами можно только "
+                              "одного достоинства (R8)")]:
+        with use_language(lang), pytest.raises(DurakError) as e:
+            parse_move_with_seat("6S,7H")
+        assert str(e.value) == said
+    with use_language("ru"), pytest.raises(DurakError) as e:
+        parse_card("5S")
+    assert str(e.value) == "неизвестная карта '5S': её нет в колоде из 36 карт"
+
+
+def test_the_board_tells_a_wrong_position_in_the_requests_language(tmp_path):
+    """The editor and the analysis show the server's error as it comes: in the language
+    of the request (the page's), the field named in the notation; a worker's error too."""
+    with client(tmp_path) as c:
+        said = {}
+        for lang in ("lt", "ru", "en"):
+            r = c.post("/api/board", json={"position": NOT_BEATEN},
+                       headers={"Accept-Language": lang})
+            assert r.status_code == 400 and r.json()["field"] == "table"
+            said[lang] = r.json()["error"]
+        assert said == {"lt": "table: '6S' nemuša '7S' (40 stulpelis), kai koziris H (R2)",
+                        "ru": "table: '6S' не бьёт '7S' (столбец 40) при козыре H (R2)",
+                        "en": "table: '6S' does not beat '7S' at column 40 with trump H (R2)"}
+        # the hint runs in a worker process: its error in the asking request's language
+        r = c.post("/api/hint", json={"position": OWN_HAND_HIDDEN, "samples": 10},
+                   headers={"Accept-Language": "lt"})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == ("me: žaidėjas 1 turi žinoti savo ranką; joje 3 nežinomos "
+                                     "kortos")
+        r = c.post("/api/hint", json={"position": OWN_HAND_HIDDEN, "samples": 10})
+        assert r.json()["error"] == "me: seat 1 must know its own hand; it holds 3 unknown card(s)"
+
+
+def test_batch_json_lines_stay_english_whatever_the_language(tmp_path):
+    """`durak batch` writes JSON lines for programs: an item's error is English even when
+    the player's language is Lithuanian (the answers' words are English too)."""
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "a", "position": UNKNOWN_CARD}) + "\n")
+    p = subprocess.run([sys.executable, "-m", "solver.cli", "--lang", "lt", "batch", "solve",
+                        str(src)], capture_output=True, text=True, timeout=120,
+                       env={"PATH": "/usr/bin:/bin", "LANG": "lt_LT.UTF-8"})
+    line = json.loads(p.stdout.splitlines()[0])
+    assert line["error"] == "hands: seat 1's hand: unknown card 'ZZ': bad rank 'Z' at column 22"
+    assert line["exit_code"] == 2

@@ -27,8 +27,8 @@ OPTIONAL = {"matplotlib", "dask", "distributed", "babel"}
 #: package's face (``solver/__init__.py``, which loads the public names on first
 #: use): above the library it gathers, below the two front ends.
 LAYERS: list[tuple[str, ...]] = [
-    ("solver.errors",),
-    ("solver.jsonin", "solver.run", "solver.game", "solver.i18n"),
+    ("solver.errors", "solver.i18n"),
+    ("solver.jsonin", "solver.run", "solver.game"),
     ("solver.notation",),
     ("solver.search",),
     ("solver.policy",),

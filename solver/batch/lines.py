@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterable, Protocol
 
 from solver.batch.answers import Answer, analyse_answer, hint_answer, review_answer, solve_answer
 from solver.errors import DurakError, OptionError, shorten
+from solver.i18n import use_language
 from solver.jsonin import NumberTooLong, loads
 from solver.run.executor import Executor, chunk_size, chunked, worker_cache
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
@@ -218,7 +219,8 @@ def answer_item(task: str, item: Item, opts: BatchOptions) -> dict[str, Any]:
     if item.error is not None:
         return {**head, "error": item.error, "exit_code": BAD_INPUT}
     try:
-        ans = TASKS[task](item.position, item.hero, opts)
+        with use_language("en"):  # JSON lines are for programs: English in every language
+            ans = TASKS[task](item.position, item.hero, opts)
     except KeyboardInterrupt:
         raise
     except DurakError as e:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from solver.errors import CardError
+from solver.i18n import _
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -58,27 +59,31 @@ def parse_suit(text: str) -> int:
     # variation selectors sometimes follow the symbols
     if len(t) == 2 and t[1] == "\ufe0f" and t[0] in SUIT_SYMBOLS:
         return SUIT_SYMBOLS.index(t[0])
-    raise CardError(f"unknown suit {text!r} (expected one of S H D C or ♠ ♥ ♦ ♣)")
+    raise CardError(_("unknown suit {text} (expected one of S H D C or ♠ ♥ ♦ ♣)").format(
+        text=repr(text)))
 
 
 def parse_card(text: str, deck: int = 36) -> int:
     """Card from its text (``TH``, ``10h``, ``6♠``); rejects ranks outside ``deck``."""
     t = text.strip().upper().replace("\ufe0f", "")
     if len(t) < 2:
-        raise CardError(f"unknown card {text!r}")
+        raise CardError(_("unknown card {card}").format(card=repr(text)))
     rank_text, suit_text = t[:-1], t[-1]
     if rank_text == "10":
         rank_text = "T"
     rank_text = RANK_ALIASES.get(rank_text, rank_text)
     if len(rank_text) != 1 or rank_text not in RANK_CHARS:
-        raise CardError(f"unknown card {text!r}: bad rank {rank_text!r}")
+        raise CardError(_("unknown card {card}: bad rank {rank}").format(card=repr(text),
+                                                                   rank=repr(rank_text)))
     try:
         suit = parse_suit(suit_text)
     except ValueError:
-        raise CardError(f"unknown card {text!r}: bad suit {suit_text!r}") from None
+        raise CardError(_("unknown card {card}: bad suit {suit}").format(
+            card=repr(text), suit=repr(suit_text))) from None
     rank = RANK_CHARS.index(rank_text) + 2
     if rank < DECK_LOW_RANK[deck]:
-        raise CardError(f"unknown card {text!r}: not in the {deck}-card deck")
+        raise CardError(_("unknown card {card}: not in the {deck}-card deck").format(
+            card=repr(text), deck=deck))
     return make_card(rank, suit)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 
 from solver.errors import PositionError
+from solver.i18n import _, ngettext
 from solver.game.cards import bit, cards_of, count, deck_mask
 from solver.game.defaults import hidden_pile_slots
 from solver.game.state import GameState
@@ -35,9 +36,12 @@ def deal_hidden(state: GameState, rng: random.Random) -> GameState:
     pool = sorted(cards_of(unseen_cards(state)))
     slots = sum(state.hidden) + hidden_pile_slots(state)
     if len(pool) != slots:
-        raise PositionError("position", f"{len(pool)} unseen card(s) for {slots} hidden place(s)")
+        raise PositionError("position", _("{unseen} for {places}").format(
+            unseen=ngettext("{n} unseen card(s)", "{n} unseen card(s)", len(pool)).format(
+                n=len(pool)),
+            places=ngettext("{n} hidden place(s)", "{n} hidden place(s)", slots).format(n=slots)))
     if state.pile > 0 and state.pile_order is None and state.trump_card < 0:
-        raise PositionError("pile", "the pile has cards but no face-up trump card")
+        raise PositionError("pile", _("the pile has cards but no face-up trump card"))
     rng.shuffle(pool)
     hands = list(state.hands)
     k = 0

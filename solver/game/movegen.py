@@ -13,6 +13,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from solver.errors import HiddenCardsError, IllegalMoveError
+from solver.i18n import _
 from solver.game.cards import (DECK_LOW_RANK, beaters, bit, cards_of, count, make_card, rank_mask,
                                rank_of)
 from solver.game.moves import PASS, SWAP, TAKE, Kind, Move
@@ -28,8 +29,8 @@ def lead_limit(state: GameState) -> int:
 def _mover_hand(state: GameState, seat: int) -> int:
     if state.hidden[seat]:
         raise HiddenCardsError(
-            f"the hand of seat {seat + 1} holds hidden cards; its moves are not known"
-        )
+            _("the hand of seat {seat} holds hidden cards; its moves are not known").format(
+                seat=seat + 1))
     return state.hands[seat]
 
 
@@ -109,7 +110,8 @@ def _can_swap(state: GameState, seat: int) -> bool:
 def apply_move(state: GameState, move: Move) -> GameState:
     """The state after ``move``; raises :class:`IllegalMoveError` if it is not legal."""
     if move not in legal_moves(state):
-        raise IllegalMoveError(f"illegal move {str(move)!r} in this position")
+        raise IllegalMoveError(_("illegal move {move} in this position").format(
+            move=repr(str(move))))
     return play(state, move)
 
 

@@ -9,6 +9,7 @@ import enum
 from dataclasses import dataclass
 
 from solver.errors import MoveError
+from solver.i18n import _
 from solver.game.cards import card_name, parse_card, rank_of
 
 
@@ -98,13 +99,13 @@ def parse_move_with_seat(text: str, deck: int = 36) -> tuple[int | None, Move]:
         try:
             seat = int(head)
         except ValueError:
-            raise MoveError(f"bad seat prefix in move {raw!r}") from None
+            raise MoveError(_("bad seat prefix in move {move}").format(move=repr(raw))) from None
         if seat < 1:
-            raise MoveError(f"bad seat prefix in move {raw!r}")
+            raise MoveError(_("bad seat prefix in move {move}").format(move=repr(raw)))
         t = t.strip()
     low = t.lower()
     if not t:
-        raise MoveError(f"empty move {raw!r}")
+        raise MoveError(_("empty move {move}").format(move=repr(raw)))
     try:
         if low == "take":
             return seat, TAKE
@@ -123,9 +124,10 @@ def parse_move_with_seat(text: str, deck: int = 36) -> tuple[int | None, Move]:
             return seat, Move.cover(parse_card(a, deck), parse_card(c, deck))
         cards = [parse_card(x, deck) for x in t.split(",")]
     except ValueError as e:
-        raise MoveError(f"bad move {raw!r}: {e}") from None
+        raise MoveError(_("bad move {move}: {error}").format(move=repr(raw), error=e)) from None
     if len(set(cards)) != len(cards):
-        raise MoveError(f"bad move {raw!r}: a card is named twice")
+        raise MoveError(_("bad move {move}: a card is named twice").format(move=repr(raw)))
     if len({rank_of(c) for c in cards}) != 1:
-        raise MoveError(f"bad move {raw!r}: a lead of several cards must be of one rank (R8)")
+        raise MoveError(_("bad move {move}: a lead of several cards must be of one rank "
+                          "(R8)").format(move=repr(raw)))
     return seat, Move.lead(*cards)

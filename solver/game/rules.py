@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from solver.errors import OptionError
+from solver.i18n import _
 
 #: R5, R17: cards dealt to each seat and drawn back up to after a bout.
 HAND_SIZE = 6
@@ -28,7 +29,7 @@ FLAG_OPTIONS = (
     ("teams", "teams=2v2"),
 )
 #: Every option name, in canonical order.
-OPTION_NAMES = tuple(name for _, name in FLAG_OPTIONS) + ("deck=24", "deck=52")
+OPTION_NAMES = tuple(name for _flag, name in FLAG_OPTIONS) + ("deck=24", "deck=52")
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def parse_rules(text: str | list[str] | tuple[str, ...] | None) -> Rules:
             continue
         key = item.lower()
         if key in seen:
-            raise OptionError(f"option {item!r} is given twice")
+            raise OptionError(_("option {option} is given twice").format(option=repr(item)))
         seen.add(key)
         flag = _BY_NAME.get(key)
         if flag is not None:
@@ -89,10 +90,12 @@ def parse_rules(text: str | list[str] | tuple[str, ...] | None) -> Rules:
         elif key in ("deck=24", "deck=36", "deck=52"):
             deck = int(key[5:])
             if "deck" in kw and kw["deck"] != deck:
-                raise OptionError(f"conflicting deck options: deck={kw['deck']} and {item!r}")
+                raise OptionError(_("conflicting deck options: deck={deck} and {option}").format(
+                    deck=kw["deck"], option=repr(item)))
             kw["deck"] = deck
         else:
-            raise OptionError(f"unknown option {item!r} (known: {', '.join(OPTION_NAMES)})")
+            raise OptionError(_("unknown option {option} (known: {known})").format(
+                option=repr(item), known=", ".join(OPTION_NAMES)))
     return Rules(**kw)  # type: ignore[arg-type]
 
 

@@ -50,6 +50,7 @@ from itertools import islice
 from typing import Any, Callable, Iterator, Sequence
 
 from solver.errors import Interrupted, OptionError, PositionError
+from solver.i18n import _
 from solver.game.movegen import legal_moves
 from solver.game.state import GameState
 from solver.hints.evaluate import HintConfig, _Evaluator, evaluate_chunk
@@ -127,7 +128,8 @@ def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
     state, pos_me = pos.state, pos.me
     if me is not None:
         if not 1 <= me <= state.players:
-            raise PositionError("me", f"seat {me} is not at this {state.players}-player table")
+            raise PositionError("me", _("seat {seat} is not at this {n}-player table").format(
+                seat=me, n=state.players))
         return state, me - 1
     if pos_me is not None:  # Position.me is 0-based (solver.notation)
         return state, int(pos_me)
@@ -211,12 +213,12 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         raise OptionError(f"workers: need at least 1, got {workers}")
     view = k.view
     if view.is_over:
-        raise PositionError("position", "the game is over: there is no move to hint")
+        raise PositionError("position", _("the game is over: there is no move to hint"))
     to_move = view.to_move
     if view.hidden[to_move]:
-        raise PositionError(
-            "me", f"seat {to_move + 1} is to move and its hand is hidden from seat {k.seat + 1}; "
-                  "ask the hint as the seat to move")
+        raise PositionError("me", _(
+            "seat {seat} is to move and its hand is hidden from seat {me}; ask the hint as the "
+            "seat to move").format(seat=to_move + 1, me=k.seat + 1))
     moves = legal_moves(view)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "little")
@@ -240,7 +242,7 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         total = deals_total
     else:  # drawn lazily, so a time budget does not pay for deals it never scores
         more = max(1, oversample) if observations else 1
-        deals = (sampler.sample(rng) for _ in range(samples * more))
+        deals = (sampler.sample(rng) for _n in range(samples * more))
         total = samples * more
     if weigh and any(f.drawn or f.trust < 1.0 for f in k.facts):
         deals = _fact_weighed(iter(deals), sampler, fact_lls)

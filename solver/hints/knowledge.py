@@ -35,6 +35,7 @@ from math import comb
 from typing import Iterable, Sequence
 
 from solver.errors import PositionError
+from solver.i18n import _, ngettext
 from solver.game.cards import (SUIT_MASK, beaters, bit, cards_by_rank, cards_of, count, deck_mask,
                                format_cards, rank_of, ranks_in)
 from solver.game.movegen import apply_move, play
@@ -94,13 +95,14 @@ def knowledge_of(state: GameState, seat: int | None = None) -> Knowledge:
     if seat is None:
         seat = state.to_move
         if seat < 0:
-            raise PositionError("me", "the game is over: there is no seat to move")
+            raise PositionError("me", _("the game is over: there is no seat to move"))
     if not 0 <= seat < state.players:
-        raise PositionError("me", f"seat {seat + 1} is not at this table")
+        raise PositionError("me", _("seat {seat} is not at this table").format(seat=seat + 1))
     if state.hidden[seat]:
-        raise PositionError(
-            "me", f"seat {seat + 1} must know its own hand; it holds {state.hidden[seat]} "
-                  "unknown card(s)")
+        raise PositionError("me", ngettext(
+            "seat {seat} must know its own hand; it holds {n} unknown card(s)",
+            "seat {seat} must know its own hand; it holds {n} unknown card(s)",
+            state.hidden[seat]).format(seat=seat + 1, n=state.hidden[seat]))
     view = state
     if view.pile_order is not None:
         tc = view.trump_card if view.trump_card >= 0 else view.pile_order[-1]
@@ -112,7 +114,7 @@ def _finish(view: GameState, seat: int) -> Knowledge:
     deck = deck_mask(view.rules.deck)
     known = view.all_cards()
     if known & ~deck:
-        raise PositionError("hands", "a card is not in this deck")
+        raise PositionError("hands", _("a card is not in this deck"))
     unseen = deck & ~known
     pile_slots = 0
     bottom = 0
@@ -122,12 +124,16 @@ def _finish(view: GameState, seat: int) -> Knowledge:
             bottom = unseen & SUIT_MASK[view.trump]
             if not bottom:
                 raise PositionError(
-                    "pile", "no unseen trump is left to lie face up at the bottom of the pile")
+                    "pile", _("no unseen trump is left to lie face up at the bottom of the pile"))
     need = sum(view.hidden) + pile_slots + (1 if bottom else 0)
     if need != count(unseen):
-        raise PositionError(
-            "hands", f"{need} hidden card(s) (hands and pile) but {count(unseen)} card(s) "
-                     "are unaccounted for")
+        # two counts: each its own plural form (Lithuanian and Russian agree with each)
+        hidden = ngettext("{n} hidden card(s) (hands and pile)",
+                          "{n} hidden card(s) (hands and pile)", need).format(n=need)
+        raise PositionError("hands", ngettext(
+            "{hidden} but {n} card(s) are unaccounted for",
+            "{hidden} but {n} card(s) are unaccounted for", count(unseen)).format(
+            hidden=hidden, n=count(unseen)))
     return Knowledge(seat=seat, view=view, unseen=unseen, pile_slots=pile_slots,
                      bottom_mask=bottom)
 

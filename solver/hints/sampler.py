@@ -34,6 +34,7 @@ from itertools import combinations, permutations
 from typing import Callable, Iterator
 
 from solver.errors import OptionError, PositionError
+from solver.i18n import _, ngettext
 from solver.game.cards import bit, cards_of, count, deck_mask, to_mask
 from solver.game.state import GameState
 from solver.hints.knowledge import Knowledge, agrees_with, facts_likelihood
@@ -68,10 +69,14 @@ class Sampler:
         self.bottoms = tuple(cards_of(knowledge.bottom_mask))
         slots = sum(self.hand_slots) + self.pile_slots + (1 if self.bottoms else 0)
         if slots != len(self.pool) or any(h < 0 for h in self.hand_slots):
-            raise PositionError("position",
-                f"no consistent deal: {slots} hidden place(s) for {len(self.pool)} unseen card(s)")
+            raise PositionError("position", _("no consistent deal: {places} for {unseen}").format(
+                places=ngettext("{n} hidden place(s)", "{n} hidden place(s)", slots).format(
+                    n=slots),
+                unseen=ngettext("{n} unseen card(s)", "{n} unseen card(s)",
+                                len(self.pool)).format(n=len(self.pool))))
         if knowledge.view.pile > 0 and knowledge.view.trump_card < 0 and not self.bottoms:
-            raise PositionError("pile", "no consistent deal: no unseen trump can be the face-up card")
+            raise PositionError("pile", _("no consistent deal: no unseen trump can be the "
+                                          "face-up card"))
         #: deals drawn or enumerated that broke a fact, and samples that gave up
         #: after FACT_TRIES of them (their deal breaks a fact)
         self.rejected = 0
@@ -83,7 +88,7 @@ class Sampler:
         self._facts = tuple((f.seat, f.keep & every, f.add & every, f.cards & every, f.holds,
                              f.drawn) for f in knowledge.facts if f.trust >= 1.0)
         self._in_hands = sum(self.hand_slots)
-        self._owner = [s for s, h in enumerate(self.hand_slots) for _ in range(h)]
+        self._owner = [s for s, h in enumerate(self.hand_slots) for _k in range(h)]
 
     # ---------------------------------------------------------- counting
     def count(self) -> int:
@@ -187,7 +192,7 @@ class Sampler:
         hands_n, n = self._in_hands, len(arr)
         parts = self._parts(arr)
         now = self._broken(parts)
-        for _ in range(steps):
+        for _step in range(steps):
             i, j = rng.randrange(hands_n), rng.randrange(n)
             si, sj = owner[i], owner[j] if j < hands_n else -1
             if si == sj:
@@ -267,7 +272,7 @@ class Sampler:
         if total <= n:
             every = tuple(self.enumerate())
             return DealSet(every, True, len(every))
-        return DealSet(tuple(self.sample(rng) for _ in range(n)), False, total)
+        return DealSet(tuple(self.sample(rng) for _k in range(n)), False, total)
 
 
 def consistent(deal: GameState, k: Knowledge) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from solver.errors import PositionError
+from solver.i18n import _
 
 #: Field names in canonical order (NOTATION.md's table, then the extension ``shown``).
 FIELDS = ("trump", "hands", "table", "attacker", "defender", "take", "turn", "pile",
@@ -30,7 +31,7 @@ class Tok:
     where: str = ""
 
     def at(self) -> str:
-        return f" at {self.where}" if self.where else ""
+        return _(" at {where}").format(where=self.where) if self.where else ""
 
 
 @dataclass
@@ -78,7 +79,8 @@ class _Locator:
             if s <= offset:
                 line = i
         col = offset - self.starts[line] + 1
-        return f"line {line + 1} column {col}" if self.multi else f"column {col}"
+        return (_("line {line} column {column}").format(line=line + 1, column=col) if self.multi
+                else _("column {column}").format(column=col))
 
 
 def _segments(text: str) -> list[tuple[str, int]]:
@@ -106,16 +108,18 @@ def raw_from_text(text: str) -> Raw:
         if not m or (m.end() < len(part) and not part[m.end() - 1].isspace()
                      and part[m.end() - 1] != ":"):
             tok = part.strip().split()[0]
-            raise PositionError("position", f"expected 'key value', got {tok!r} at "
-                                f"{loc(start + len(part) - len(part.lstrip()))}")
+            where = loc(start + len(part) - len(part.lstrip()))
+            raise PositionError("position", _("expected 'key value', got {token} at "
+                                              "{where}").format(token=repr(tok), where=where))
         key = m.group(1).lower()
         key_at = loc(start + m.start(1))
         if key not in FIELDS:
-            raise PositionError(key, f"unknown field {m.group(1)!r} at {key_at} "
-                                f"(known: {', '.join(FIELDS)})")
+            raise PositionError(key, _("unknown field {name} at {where} (known: {fields})").format(
+                name=repr(m.group(1)), where=key_at, fields=", ".join(FIELDS)))
         if key in seen:
-            raise PositionError(key, f"duplicate field {m.group(1)!r} at {key_at} "
-                                f"(first given at {seen[key]})")
+            raise PositionError(key, _("duplicate field {name} at {where} (first given at "
+                                       "{first})").format(name=repr(m.group(1)), where=key_at,
+                                                          first=seen[key]))
         seen[key] = key_at
         value_start = start + m.end()
         toks = [Tok(t.group(0), loc(value_start + t.start()))
@@ -127,10 +131,10 @@ def raw_from_text(text: str) -> Raw:
 
 def _one(key: str, toks: list[Tok], key_at: str) -> Tok:
     if not toks:
-        raise PositionError(key, f"empty value at {key_at}")
+        raise PositionError(key, _("empty value at {where}").format(where=key_at))
     if len(toks) > 1:
-        raise PositionError(key, f"expected one value, got {' '.join(t.text for t in toks)!r}"
-                            f"{toks[1].at()}")
+        raise PositionError(key, _("expected one value, got {value}{at}").format(
+            value=repr(" ".join(t.text for t in toks)), at=toks[1].at()))
     return toks[0]
 
 
@@ -138,14 +142,15 @@ def _store_text_field(raw: Raw, key: str, toks: list[Tok], value: str, key_at: s
                       loc: _Locator, value_start: int, value_text: str) -> None:
     bars = [t for t in toks if t.text == "|"]
     if bars and key != "hands":
-        raise PositionError(key, f"unexpected '|'{bars[0].at()}")
+        raise PositionError(key, _("unexpected '|'{at}").format(at=bars[0].at()))
     if key == "take":
         if toks:
-            raise PositionError("take", f"'take' has no value, got {value!r}{toks[0].at()}")
+            raise PositionError("take", _("'take' has no value, got {value}{at}").format(
+                value=repr(value), at=toks[0].at()))
         raw.take = Tok("take", key_at)
     elif key == "hands":
         if not toks:
-            raise PositionError("hands", f"empty value at {key_at}")
+            raise PositionError("hands", _("empty value at {where}").format(where=key_at))
         hands: list[list[Tok]] = [[]]
         wheres = [toks[0].where]
         for t in toks:
@@ -156,12 +161,14 @@ def _store_text_field(raw: Raw, key: str, toks: list[Tok], value: str, key_at: s
                 hands[-1].append(t)
         for i, h in enumerate(hands):
             if not h:
-                raise PositionError("hands", f"seat {i + 1} has no cards written near "
-                                    f"{wheres[i]}; write '-' for an empty hand")
+                raise PositionError("hands", _("seat {seat} has no cards written near {where}; "
+                                               "write '-' for an empty hand").format(
+                    seat=i + 1, where=wheres[i]))
             if any(t.text == "-" for t in h):
                 if len(h) > 1:
-                    raise PositionError("hands", f"seat {i + 1}: '-' (empty hand) cannot "
-                                        f"stand with cards{h[0].at()}")
+                    raise PositionError("hands", _("seat {seat}: '-' (empty hand) cannot stand "
+                                                   "with cards{at}").format(seat=i + 1,
+                                                                            at=h[0].at()))
                 hands[i] = []
         raw.hands = hands
         raw.hands_where = wheres
@@ -171,8 +178,9 @@ def _store_text_field(raw: Raw, key: str, toks: list[Tok], value: str, key_at: s
             if "/" in t.text:
                 a, c = t.text.split("/", 1)
                 if not a or not c or "/" in c:
-                    raise PositionError("table", f"bad pair {t.text!r}{t.at()} "
-                                        "(expected attack/cover, e.g. '6S/8S')")
+                    raise PositionError("table", _("bad pair {pair}{at} (expected attack/cover, "
+                                                   "e.g. '6S/8S')").format(pair=repr(t.text),
+                                                                           at=t.at()))
                 pairs.append((Tok(a, t.where), Tok(c, t.where)))
             else:
                 pairs.append((t, None))
@@ -182,14 +190,14 @@ def _store_text_field(raw: Raw, key: str, toks: list[Tok], value: str, key_at: s
         setattr(raw, key, cards)
     elif key == "pile":
         if not toks:
-            raise PositionError("pile", f"empty value at {key_at}")
+            raise PositionError("pile", _("empty value at {where}").format(where=key_at))
         if toks[0].text.lstrip("+-").isdigit():
             raw.pile = _one("pile", toks, key_at)
         else:
             raw.pile = toks
     elif key == "rules":
         if not toks:
-            raise PositionError("rules", f"empty value at {key_at}")
+            raise PositionError("rules", _("empty value at {where}").format(where=key_at))
         raw.rules = Tok(value, toks[0].where)
     else:  # trump, attacker, defender, turn, limit, me
         setattr(raw, key, _one(key, toks, key_at))
@@ -204,15 +212,15 @@ def _json_type(value: Any) -> str:
 
 def _jstr(key: str, value: Any, path: str) -> Tok:
     if not isinstance(value, str):
-        raise PositionError(key, f"expected a string at {path}, got {_json_type(value)} "
-                            f"{json.dumps(value)}")
+        raise PositionError(key, _("expected a string at {path}, got {type} {value}").format(
+            path=path, type=_json_type(value), value=json.dumps(value)))
     return Tok(value, path)
 
 
 def _jint(key: str, value: Any, path: str) -> Tok:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(key, f"expected a whole number at {path}, got {_json_type(value)} "
-                            f"{json.dumps(value)}")
+        raise PositionError(key, _("expected a whole number at {path}, got {type} {value}").format(
+            path=path, type=_json_type(value), value=json.dumps(value)))
     return Tok(str(value), path)
 
 
@@ -220,7 +228,8 @@ def _jcards(key: str, value: Any, path: str) -> list[Tok]:
     if isinstance(value, str):
         return [Tok(t, path) for t in value.split()] if value.strip() not in ("", "-") else []
     if not isinstance(value, list):
-        raise PositionError(key, f"expected a list of cards at {path}, got {_json_type(value)}")
+        raise PositionError(key, _("expected a list of cards at {path}, got {type}").format(
+            path=path, type=_json_type(value)))
     return [_jstr(key, v, f"{path}[{i}]") for i, v in enumerate(value)]
 
 
@@ -230,21 +239,24 @@ def raw_from_json(obj: Mapping[str, Any]) -> Raw:
     for k, v in obj.items():
         key = str(k).lower()
         if key not in FIELDS:
-            raise PositionError(str(k), f"unknown field {k!r} (known: {', '.join(FIELDS)})")
+            raise PositionError(str(k), _("unknown field {name} (known: {fields})").format(
+                name=repr(k), fields=", ".join(FIELDS)))
         if v is None and key not in ("trump", "hands", "attacker"):
             continue
         path = key
         if key == "hands":
             if not isinstance(v, list):
-                raise PositionError("hands", f"expected a list of hands, got {_json_type(v)}")
+                raise PositionError("hands", _("expected a list of hands, got {type}").format(
+                    type=_json_type(v)))
             hands = []
             for i, h in enumerate(v):
                 hp = f"hands[{i}]"
                 if isinstance(h, dict):
                     extra = set(h) - {"known", "unknown"}
                     if extra:
-                        raise PositionError("hands", f"unknown key {sorted(extra)[0]!r} at {hp} "
-                                            "(expected 'known' and 'unknown')")
+                        raise PositionError("hands", _("unknown key {key} at {path} (expected "
+                                                       "'known' and 'unknown')").format(
+                            key=repr(sorted(extra)[0]), path=hp))
                     toks = _jcards("hands", h.get("known", []), f"{hp}.known")
                     n = h.get("unknown", 0)
                     _jint("hands", n, f"{hp}.unknown")
@@ -257,24 +269,27 @@ def raw_from_json(obj: Mapping[str, Any]) -> Raw:
             raw.hands_where = [f"hands[{i}]" for i in range(len(hands))]
         elif key == "table":
             if not isinstance(v, list):
-                raise PositionError("table", f"expected a list of pairs, got {_json_type(v)}")
+                raise PositionError("table", _("expected a list of pairs, got {type}").format(
+                    type=_json_type(v)))
             pairs: list[tuple[Tok, Tok | None]] = []
             for i, p in enumerate(v):
                 pp = f"table[{i}]"
                 if isinstance(p, str):
-                    a, _, c = p.partition("/")
+                    a, _slash, c = p.partition("/")
                     pairs.append((Tok(a, pp), Tok(c, pp) if c else None))
                     continue
                 if not isinstance(p, list) or not 1 <= len(p) <= 2:
-                    raise PositionError("table", f"expected [attack, cover or null] at {pp}, "
-                                        f"got {json.dumps(p)}")
+                    raise PositionError("table", _("expected [attack, cover or null] at {path}, "
+                                                   "got {value}").format(path=pp,
+                                                                         value=json.dumps(p)))
                 a_tok = _jstr("table", p[0], f"{pp}[0]")
                 cover = p[1] if len(p) == 2 else None
                 pairs.append((a_tok, None if cover is None else _jstr("table", cover, f"{pp}[1]")))
             raw.table = pairs
         elif key == "take":
             if not isinstance(v, bool):
-                raise PositionError("take", f"expected true or false, got {_json_type(v)}")
+                raise PositionError("take", _("expected true or false, got {type}").format(
+                    type=_json_type(v)))
             raw.take = Tok("take", "take") if v else None
         elif key == "pile":
             raw.pile = _jint("pile", v, path) if not isinstance(v, (list, str)) \

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from solver.errors import BudgetExceeded, Interrupted, OptionError, PositionError
+from solver.i18n import _
 from solver.game.movegen import play
 from solver.game.moves import Move
 from solver.game.state import GameState
@@ -79,7 +80,8 @@ def hero_index(state: GameState, hero: int | None) -> int:
     if hero is None:
         return state.to_move if not state.is_over else 0
     if isinstance(hero, bool) or not isinstance(hero, int) or not 1 <= hero <= state.players:
-        raise PositionError("hero", f"seat {hero!r} is not in a {state.players}-player game")
+        raise PositionError("hero", _("seat {seat} is not in a {n}-player game").format(
+            seat=repr(hero), n=state.players))
     return hero - 1
 
 
@@ -130,7 +132,8 @@ class Solver:
                 raise TypeError("position: a core state needs the core backend")
             players = self._core.search.game[0]
             if hero is None or not 1 <= hero <= players:
-                raise PositionError("hero", f"seat {hero!r} is not in a {players}-player game")
+                raise PositionError("hero", _("seat {seat} is not in a {n}-player game").format(
+                    seat=repr(hero), n=players))
             v = self._core.budgeted_value(position, hero - 1, max_nodes or 0)
             if v is None:
                 raise BudgetExceeded(_budget_message(None, max_nodes))
@@ -196,7 +199,7 @@ class Solver:
         if state.is_over:
             return Estimate("uct", model, [], 0, 0.0)
         st = self._core.load(state)
-        order = tuple(a for a, _ in state.table)
+        order = tuple(a for a, _c in state.table)
         out, stats = core.anytime_scores(
             st, h, MODELS.index(model), float(max_time or 0.0), int(iterations or 0), order,
             ESTIMATE_EXPLORE, ESTIMATE_EPS, seed,
@@ -213,7 +216,7 @@ class Solver:
         est = Estimate("uct", model, moves, stats["iterations"], time.perf_counter() - t0,
                        stats["interrupted"])
         # best first for the seat to move (Estimate.mover_key), then move order
-        est.moves = [m for _, _, m in sorted(
+        est.moves = [m for _v, _k, m in sorted(
             ((tuple(-x for x in est.mover_key(m, mine)), i, m) for i, m in enumerate(moves)),
             key=lambda t: (t[0], t[1]))]
         return est
@@ -336,7 +339,7 @@ def _reference_run(state: GameState, hero: int, all_moves: bool, want_pv: bool) 
         while not s.is_over and len(pv) < 1000:
             r = ReferenceSolver(s, hero)
             ms = [MoveValue(m, Value(mv), md) for m, mv, md in r.moves(s)]
-            o, _ = rank_moves(ms, on_hero_side(s, hero, s.to_move))
+            o, _rest = rank_moves(ms, on_hero_side(s, hero, s.to_move))
             pv.append(o[0].move)
             s = play(s, Move.parse(o[0].move, state.rules.deck))
             if s in seen:

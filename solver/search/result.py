@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from solver.errors import HiddenCardsError
+from solver.i18n import N_, _, ngettext
 from solver.game.state import GameState
 from solver.game.value import Value, value_text
 
-_HINT = "use `durak hint` for positions with hidden cards or an unknown pile"
+_HINT = N_("use `durak hint` for positions with hidden cards or an unknown pile")
 
 
 @dataclass
@@ -188,13 +189,14 @@ def check_solvable(state: GameState) -> None:
     hidden = [i + 1 for i, h in enumerate(state.hidden) if h]
     if hidden:
         seats = ", ".join(str(s) for s in hidden)
-        raise HiddenCardsError(
-            f"hands: seat {seats} holds hidden cards; the exact solver needs every card "
-            f"known -- {_HINT}")
+        raise HiddenCardsError("hands: " + _(
+            "seat {seats} holds hidden cards; the exact solver needs every card known -- "
+            "{hint}").format(seats=seats, hint=_(_HINT)))
     if state.pile > 0 and state.pile_order is None:
-        raise HiddenCardsError(
-            f"pile: {state.pile} cards in an unknown order; the exact solver needs every "
-            f"card known -- {_HINT}")
+        raise HiddenCardsError("pile: " + ngettext(
+            "{n} cards in an unknown order; the exact solver needs every card known -- {hint}",
+            "{n} cards in an unknown order; the exact solver needs every card known -- {hint}",
+            state.pile).format(n=state.pile, hint=_(_HINT)))
 
 
 def _order_key(mine: bool) -> Callable[[MoveValue], tuple[int, int]]:
