@@ -69,6 +69,15 @@ def test_a_bad_position_shows_the_parsers_line_beside_the_box(page, server):
         "hands: 1 seat(s) given; a game has 2..6 players (R3)"
 
 
+def test_a_bad_position_from_a_link_is_put_in_the_box_beside_its_error(page, server):
+    """A shared link whose position is refused: the text goes into the box, so the
+    column the error names is there to be read and mended."""
+    bad = "trump H; hands 6S 7S | 8C 5C; attacker 1"
+    open_board(page, server, bad)
+    assert "unknown card '5C'" in page.inner_text("#position-error")
+    assert page.input_value("#position-text") == bad
+
+
 def test_moves_are_played_by_clicks(page, server):
     open_board(page, server, "trump H; hands 9S KH | 9C AH TD; table 6S/8S 8C; attacker 1")
     assert status(page).startswith("Seat 2 defends")

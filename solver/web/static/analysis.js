@@ -40,6 +40,8 @@ const Analysis = {
     if (!r.ok) {
       $("position-error").textContent = r.data.error;
       $("position-text").classList.add("has-error");
+      // a refused position from a link: into the box, where the error's columns are
+      if (!quiet) $("position-text").value = text;
       return false;
     }
     this.base = r.data.position;
