@@ -12,17 +12,24 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                read_input, stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
-                          paired)
+from solver.match import (BUDGET_POLICY, MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec,
+                          game_record, match, paired, parse_budget)
 from solver.outfile import write_whole
 from solver.sprt import parse_sprt
 
 
 class PolicyName(click.Choice):
-    """A policy's name, or ``NAME=FILE`` for the policies of a model file
-    (``hint-learn``, ``hint-fast-learn``, ``learned``: docs/learn.md)."""
+    """A policy's name, ``NAME=FILE`` for the policies of a model file
+    (``hint-learn``, ``hint-fast-learn``, ``learned``: docs/learn.md), or
+    ``hint@DEALS[xITERATIONS]``, the engine at a fixed amount of work."""
 
     def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if str(value).startswith(BUDGET_POLICY):
+            try:
+                parse_budget(str(value)[len(BUDGET_POLICY):])
+            except OptionError as e:
+                self.fail(str(e).removeprefix("policy: "), param, ctx)
+            return str(value)
         base, eq, path = str(value).partition("=")
         if eq and base in MODEL_POLICIES and path:
             return str(value)
@@ -35,7 +42,8 @@ MODEL_POLICIES = ("hint-learn", "hint-fast-learn", "learned")
 
 @main.command("match")
 @click.option("--a", "a", type=PolicyName(POLICY_NAMES), required=True,
-              help="Policy A (hint-learn=FILE etc.: with that model file).")
+              help="Policy A (hint-learn=FILE etc.: with that model file; hint@1024x600: "
+                   "the engine at 1,024 deals of 600 iterations a decision).")
 @click.option("--b", "b", type=PolicyName(POLICY_NAMES), required=True,
               help="Policy B (every seat A does not take).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
