@@ -29,7 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.executor import Executor  # noqa: E402
 from solver.game.rules import parse_rules  # noqa: E402
-from solver.match import GameRecord, MatchResult, MatchSpec, play_match_game  # noqa: E402
+from solver.match import (GameRecord, MatchResult, MatchSpec, deal_score,  # noqa: E402
+                          play_match_game)
+from solver.sprt import Sprt, SprtState  # noqa: E402
 
 
 def spec_of(a: str, b: str, seed: int, players: int = 2, rules: str = "") -> MatchSpec:
@@ -80,12 +82,35 @@ def _one(spec: MatchSpec, deal: int, seat: int) -> GameRecord:
     return play_match_game(spec, deal, seat)
 
 
+def sprt_state(spec: MatchSpec, have: dict[tuple[int, int], GameRecord],
+               sprt: Sprt) -> SprtState:
+    """The sequential test fed the whole deals of ``have`` in deal order, up to the first
+    deal missing or the decision (as ``durak match --sprt`` feeds it)."""
+    test = SprtState(sprt)
+    d = 0
+    while test.decision is None:
+        recs = [have.get((d, s)) for s in range(spec.players)]
+        if any(r is None for r in recs):
+            break
+        test.add(deal_score(recs))  # type: ignore[arg-type]
+        d += 1
+    return test
+
+
 def play(spec: MatchSpec, games: int, path: Path, workers: int = 1,
-         progress: bool = True) -> MatchResult:
+         progress: bool = True, sprt: Sprt | None = None) -> MatchResult:
     """Play the first ``games`` games of ``spec`` (whole deals, every seat) that
-    ``path`` lacks, appending each as it ends; the match of every game in the file."""
+    ``path`` lacks, appending each as it ends; the match of every game in the file.
+    ``sprt``: stop once the sequential test over the deals in order decides (the deals
+    up to that one are the result, as with ``durak match --sprt``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     have = games_in(spec, path)
+    if sprt is not None:
+        test = sprt_state(spec, have, sprt)
+        if test.decision is not None:
+            res = load(spec, path, test.deals * spec.players)
+            res.sprt = test
+            return res
     deals = -(-games // spec.players)
     jobs = [(spec, d, s) for d in range(deals) for s in range(spec.players)
             if (d, s) not in have]
@@ -98,11 +123,21 @@ def play(spec: MatchSpec, games: int, path: Path, workers: int = 1,
                 f.write(json.dumps(asdict(rec)) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
+                if sprt is not None:
+                    have[(rec.deal, rec.seat_a)] = rec
+                    if sprt_state(spec, have, sprt).decision is not None:
+                        ex.close(cancel=True)
+                        break
                 if progress:
                     print(f"\r{path.name}: {n}/{len(jobs)} games", end="", file=sys.stderr,
                           flush=True)
         if progress:
             print(file=sys.stderr)
+    if sprt is not None:
+        test = sprt_state(spec, games_in(spec, path), sprt)
+        res = load(spec, path, test.deals * spec.players if test.decision else games)
+        res.sprt = test
+        return res
     return load(spec, path, games)
 
 

@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from match_log import load, play, read, spec_of  # noqa: E402
 from solver.match import deal_score, paired  # noqa: E402
+from solver.sprt import parse_sprt  # noqa: E402
 
 Z95 = 1.959964
 
@@ -52,9 +53,13 @@ def cmd_play(args: argparse.Namespace) -> None:
         raise SystemExit("--level: LABEL=POLICY, e.g. 4x=hint@1024")
     seed = args.seed + (1 if args.against == "greedy" else 0)
     spec = spec_of(policy, args.against, seed, 2, args.rules)
+    sprt = parse_sprt(args.sprt) if args.sprt else None
     res = play(spec, args.games, run_path(Path(args.out), label, args.against, seed, args.rules),
-               args.workers)
-    print(json.dumps(row(label, res.to_json(), res)))
+               args.workers, sprt=sprt)
+    out = row(label, res.to_json(), res)
+    if res.sprt is not None:
+        out["sprt"] = res.sprt.to_json()
+    print(json.dumps(out))
 
 
 def deal_interval(res: Any) -> tuple[float, float, float]:
@@ -130,6 +135,9 @@ def main() -> None:
                    help="the head-to-head seed; against greedy seed + 1")
     p.add_argument("--rules", default="")
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--sprt", default=None, metavar="S0,S1",
+                   help="stop once the sequential test (alpha = beta = 5%%) decides, as "
+                        "durak match --sprt; --games is then the most it plays")
     p.add_argument("--out", required=True)
     t = sub.add_parser("table", help="the markdown table of every run in a folder")
     t.add_argument("out")

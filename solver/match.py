@@ -78,11 +78,20 @@ def time_bin_top(b: int) -> float:
 #: ``hint-fast`` (one playout per move and deal) with the learned playouts; ``learned``: the
 #: learned model's best move with no search (``learned=FILE``; docs/learn.md).
 POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong", "hint-uct",
-                "hint-learn", "hint-fast-learn", "learned")
+                "hint-learn", "hint-fast-learn", "learned", "hint-ismcts", "hint-ismcts-all")
+#: ``hint-ismcts``: the engine with the information-set search (``ext/ismcts.pxi``) in
+#: place of the search of each deal while the pile holds :data:`ISMCTS_PILE` cards or
+#: more (the opening, where strategy fusion is worst); ``hint-ismcts-all``: at any pile
+#: (docs/lab/census.md measures both).
+ISMCTS_PILE = 12
+ENGINE_CONFIGS: dict[str, dict[str, Any]] = {
+    "hint": {}, "hint-ismcts": {"ismcts": True, "ismcts_pile": ISMCTS_PILE},
+    "hint-ismcts-all": {"ismcts": True}}
 #: ``hint@DEALS`` or ``hint@DEALSxITERATIONS``: the default engine at a fixed amount of
 #: work per decision -- DEALS deals, and with two players ITERATIONS tree-search
 #: iterations per deal (default the engine's own) -- for budgets measured as work
-#: rather than seconds, which a loaded machine distorts (docs/lab/hint-time-curve.md).
+#: rather than seconds, which a loaded machine distorts (docs/lab/hint-time-curve.md);
+#: the engines of :data:`ENGINE_CONFIGS` take the same ``@DEALS[xITERATIONS]``.
 BUDGET_POLICY = "hint@"
 #: ``strong``: the hint engine at four times its default deals and, with two
 #: players, twice its tree-search iterations per deal (about eight times the
@@ -179,6 +188,9 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
         return GreedyPolicy()
     if name == "hint":
         return HintPolicy(hint_samples, hint_time)
+    if name in ENGINE_CONFIGS:
+        return HintPolicy(hint_samples, hint_time, config=HintConfig(**ENGINE_CONFIGS[name]),
+                          name=name)
     if name == "hint-inf":
         return HintPolicy(hint_samples, hint_time, inference=True)
     if name == "hint-fast":
@@ -202,10 +214,12 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
                           name=name, facts=False)
     if base == "learned":
         return LearnedPolicy(path or "shipped", name)
-    if name.startswith(BUDGET_POLICY):
-        deals, iters = parse_budget(name[len(BUDGET_POLICY):])
-        cfg = HintConfig() if iters is None else HintConfig(uct_iters=iters)
-        return HintPolicy(deals, hint_time, config=cfg, name=name)
+    engine, at, budget = name.partition("@")
+    if at and engine in ENGINE_CONFIGS:
+        deals, iters = parse_budget(budget)
+        extra = {} if iters is None else {"uct_iters": iters}
+        return HintPolicy(deals, hint_time, config=HintConfig(**ENGINE_CONFIGS[engine], **extra),
+                          name=name)
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
 
 

@@ -12,7 +12,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                read_input, stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.match import (BUDGET_POLICY, MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec,
+from solver.match import (ENGINE_CONFIGS, MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec,
                           game_record, match, paired, parse_budget)
 from solver.outfile import write_whole
 from solver.sprt import parse_sprt
@@ -24,9 +24,10 @@ class PolicyName(click.Choice):
     ``hint@DEALS[xITERATIONS]``, the engine at a fixed amount of work."""
 
     def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        if str(value).startswith(BUDGET_POLICY):
+        engine, at, budget = str(value).partition("@")
+        if at and engine in ENGINE_CONFIGS:
             try:
-                parse_budget(str(value)[len(BUDGET_POLICY):])
+                parse_budget(budget)
             except OptionError as e:
                 self.fail(str(e).removeprefix("policy: "), param, ctx)
             return str(value)
@@ -126,6 +127,10 @@ def print_match(obj: dict) -> None:
                   f"(95% interval {lo:.1%}-{hi:.1%})")
     spd = obj["seconds_per_decision"]
     con.print(f"mean time per decision: A {_ms(spd['a'], '.1f')}, B {_ms(spd['b'], '.1f')}")
+    cpu = obj.get("cpu_seconds_per_decision")
+    if cpu is not None:
+        con.print(f"mean processor time per decision: A {_ms(cpu['a'], '.1f')}, "
+                  f"B {_ms(cpu['b'], '.1f')}")
     med, p99 = obj["seconds_per_decision_median"], obj["seconds_per_decision_p99"]
     if med["a"] is not None:
         con.print(f"A's time per decision: median {_ms(med['a'])}, "

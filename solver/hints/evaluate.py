@@ -143,6 +143,7 @@ class HintConfig:
     uct_eps_multi: float = 0.0
     ismcts: bool = False
     ismcts_batch: int = 64
+    ismcts_pile: int = 0
     fact_weights: bool = True
     fact_weights_multi: bool = False
     playout_model: str | None = None
@@ -266,8 +267,8 @@ class _Evaluator:
         out: list[Any] = [None] * len(deals)
         batch = []
         for i, deal in enumerate(deals):
-            if (self.cfg.ismcts and deal.to_move == me and not self.exact_wanted(deal)
-                    and self._searched(deal)):
+            if (self.cfg.ismcts and deal.to_move == me and deal.pile >= self.cfg.ismcts_pile
+                    and not self.exact_wanted(deal) and self._searched(deal)):
                 batch.append(i)
             else:
                 out[i] = self.evaluate(deal, moves, me)
