@@ -78,15 +78,18 @@ def time_bin_top(b: int) -> float:
 #: ``hint-fast`` (one playout per move and deal) with the learned playouts; ``learned``: the
 #: learned model's best move with no search (``learned=FILE``; docs/learn.md).
 POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong", "hint-uct",
-                "hint-learn", "hint-fast-learn", "learned", "hint-ismcts", "hint-ismcts-all")
+                "hint-learn", "hint-fast-learn", "learned", "hint-ismcts", "hint-ismcts-all",
+                "hint-exact4")
 #: ``hint-ismcts``: the engine with the information-set search (``ext/ismcts.pxi``) in
 #: place of the search of each deal while the pile holds :data:`ISMCTS_PILE` cards or
 #: more (the opening, where strategy fusion is worst); ``hint-ismcts-all``: at any pile
-#: (docs/lab/census.md measures both).
+#: (docs/lab/census.md measures both).  ``hint-exact4``: deals whose pile holds up to
+#: four cards solved exactly with the sampled pile order (the last draws, where the
+#: census finds the lost games' chance falling), two by default.
 ISMCTS_PILE = 12
 ENGINE_CONFIGS: dict[str, dict[str, Any]] = {
     "hint": {}, "hint-ismcts": {"ismcts": True, "ismcts_pile": ISMCTS_PILE},
-    "hint-ismcts-all": {"ismcts": True}}
+    "hint-ismcts-all": {"ismcts": True}, "hint-exact4": {"exact_pile": 4}}
 #: ``hint@DEALS`` or ``hint@DEALSxITERATIONS``: the default engine at a fixed amount of
 #: work per decision -- DEALS deals, and with two players ITERATIONS tree-search
 #: iterations per deal (default the engine's own) -- for budgets measured as work
