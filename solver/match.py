@@ -220,7 +220,7 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
     engine, at, budget = name.partition("@")
     if at and engine in ENGINE_CONFIGS:
         deals, iters = parse_budget(budget)
-        extra = {} if iters is None else {"uct_iters": iters}
+        extra: dict[str, Any] = {} if iters is None else {"uct_iters": iters}
         return HintPolicy(deals, hint_time, config=HintConfig(**ENGINE_CONFIGS[engine], **extra),
                           name=name)
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")

@@ -66,7 +66,7 @@ def _move_value(state: GameState, move: Move, me: int, hidden: tuple[int, ...],
     for order in permutations(hidden):  # R17 draws: every order alike
         laid = state.replace(pile_order=tuple(order) + (state.trump_card,))
         after = play(laid, move)
-        left = tuple(after.pile_order[:-1]) if after.pile else ()
+        left = tuple((after.pile_order or ())[:-1]) if after.pile else ()
         total += _value(after, me, left, slv)
         n += 1
     return total / n

@@ -248,10 +248,10 @@ class _Evaluator:
                     pass  # too big to solve within the budget: scored by playouts below,
                     # and reported as a playout estimate (exact=False)
         if self._chance_wanted(deal):
-            vals = self._chance(deal, moves, me)
-            if vals is not None:
+            expected = self._chance(deal, moves, me)
+            if expected is not None:
                 tb = self.playouts(deal, moves, me, False)
-                return vals, [6 * r + g for r, g in tb], False
+                return expected, [6 * r + g for r, g in tb], False
         if self._searched(deal):
             res = self._uct(deal, moves, me)
         else:
