@@ -14,6 +14,7 @@ from solver.game.movegen import legal_moves
 from solver.hints import HintConfig
 from solver.hints.chance import chance_values
 from solver.hints.evaluate import evaluate_deal
+from solver.match import make_policy
 from solver.notation import parse_position
 from solver.search import Solver
 from solver.search.native import core
@@ -119,3 +120,21 @@ def test_the_hint_values_deals_of_the_last_draws_by_it():
     assert starved == off
     below = evaluate_deal(s, moves, s.to_move, HintConfig(chance_pile=3))
     assert below == off  # a pile of four is past chance_pile=3
+
+
+def test_hint_exact4_solves_deals_of_four_with_the_sampled_order():
+    """``hint-exact4`` (``exact_pile`` 4): a deal with four cards in the pile is solved
+    exactly with its own (sampled) pile order -- whole values, the solver's -- where the
+    default engine (``exact_pile`` 2) searches it; the expectimax instead averages over
+    the orders, so the two differ where a draw decides (docs/lab/strength.md)."""
+    s = parse_position(POSITIONS[0]).state
+    moves = legal_moves(s)
+    policy = make_policy("hint-exact4")
+    assert policy.config.exact_pile == 4 and policy.name == "hint-exact4"
+    scores, _, exact = evaluate_deal(s, moves, s.to_move, policy.config)
+    solved = Solver().analyse(s, s.to_move + 1, distance=False, pv=False)
+    by_move = {m.move: m.value for m in solved.moves}
+    assert exact and scores == [by_move[str(m)] for m in moves]
+    assert not evaluate_deal(s, moves, s.to_move, HintConfig())[2]
+    assert scores != pytest.approx(chance_values(s, s.to_move))
+    assert make_policy("hint-exact4@64x100").config.exact_pile == 4
