@@ -21,7 +21,7 @@ The table gives, per level and opponent: A's wins, draws and losses, its share o
 the decided games with a Wilson interval, its mean score per deal with a 95%
 interval over the deals (each deal played from both seats), against greedy the
 paired difference from the default's score on the same deals, and the mean
-processor seconds per decision of A (and the median wall seconds).
+processor seconds per decision of A (and the median wall seconds) and of B.
 """
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def row(label: str, j: dict[str, Any], res: Any) -> dict[str, Any]:
             "games": j["games"], "wins": j["wins"], "draws": j["draws"], "losses": j["losses"],
             "share": j["win_rate_decided"], "ci": j["ci95_decided"],
             "score": round(m, 4), "score_ci": [round(lo, 4), round(hi, 4)],
-            "cpu": j["cpu_seconds_per_decision"]["a"],
+            "cpu": j["cpu_seconds_per_decision"]["a"], "cpu_b": j["cpu_seconds_per_decision"]["b"],
             "wall_median": j["seconds_per_decision_median"]["a"]}
 
 
@@ -104,8 +104,8 @@ def cmd_table(args: argparse.Namespace) -> None:
             if s.a == "hint" and s.b == "greedy"}
     print("| level | A | B | rules | games | A won / drew / lost | A's share of decided (95%) "
           "| A's score per deal (95%) | paired with the default on the same deals "
-          "| A's s per decision: processor mean / wall median |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| A's s per decision: processor mean / wall median | B's processor mean |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for label, spec, res in sorted(runs, key=lambda t: (t[1].b, t[2].to_json()
                                                           ["cpu_seconds_per_decision"]["a"])):
         j = res.to_json()
@@ -121,7 +121,8 @@ def cmd_table(args: argparse.Namespace) -> None:
         print(f"| {label} | `{r['a']}` | `{r['b']}` | {rules} | {r['games']} | "
               f"{r['wins']} / {r['draws']} / {r['losses']} | {r['share']:.1%} "
               f"({lo:.1%}-{hi:.1%}) | {r['score']:.3f} ({r['score_ci'][0]:.3f}-"
-              f"{r['score_ci'][1]:.3f}) | {pair} | {r['cpu']:.3f} / {r['wall_median']} |")
+              f"{r['score_ci'][1]:.3f}) | {pair} | {r['cpu']:.3f} / {r['wall_median']} | "
+              f"{r['cpu_b']:.3f} |")
 
 
 def main() -> None:
