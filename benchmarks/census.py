@@ -32,7 +32,7 @@ lost before the pile was small, which no review of A's view can tell::
 defend, throw-in, after a take) and the move (lead, cover, take, transfer,
 throw-in, pass), by kind (the move played against the review's best: took where
 a cover was best, threw in a trump, led a dearer card...) and by how sure the
-engine was, with Wilson intervals, as markdown (docs/lab/census.md)::
+engine was, with Wilson intervals, as markdown (docs/lab/strength.md)::
 
     python benchmarks/census.py table census/greedy-review.jsonl census/strong-review.jsonl
 """

@@ -83,7 +83,7 @@ POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong", "
 #: ``hint-ismcts``: the engine with the information-set search (``ext/ismcts.pxi``) in
 #: place of the search of each deal while the pile holds :data:`ISMCTS_PILE` cards or
 #: more (the opening, where strategy fusion is worst); ``hint-ismcts-all``: at any pile
-#: (docs/lab/census.md measures both).  ``hint-exact4``: deals whose pile holds up to
+#: (docs/lab/strength.md measures the first).  ``hint-exact4``: deals whose pile holds up to
 #: four cards solved exactly with the sampled pile order (the last draws, where the
 #: census finds the lost games' chance falling), two by default.
 ISMCTS_PILE = 12
@@ -93,7 +93,7 @@ ENGINE_CONFIGS: dict[str, dict[str, Any]] = {
 #: ``hint@DEALS`` or ``hint@DEALSxITERATIONS``: the default engine at a fixed amount of
 #: work per decision -- DEALS deals, and with two players ITERATIONS tree-search
 #: iterations per deal (default the engine's own) -- for budgets measured as work
-#: rather than seconds, which a loaded machine distorts (docs/lab/hint-time-curve.md);
+#: rather than seconds, which a loaded machine distorts (docs/lab/strength.md);
 #: the engines of :data:`ENGINE_CONFIGS` take the same ``@DEALS[xITERATIONS]``.
 BUDGET_POLICY = "hint@"
 #: ``strong``: the hint engine at four times its default deals and, with two

@@ -16,7 +16,7 @@ cards can split between the drawers; this reference takes every order of them
 and plays the rules engine's moves, so the two share nothing but the rules and
 the exact solver (tested against each other in ``tests/test_chance.py``).  It
 is slow -- for small positions and tests only.  Why it is not the hint's
-default: docs/lab/census.md ("The last draws, exactly").
+default: docs/lab/strength.md ("What did not pay").
 """
 from __future__ import annotations
 
