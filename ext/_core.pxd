@@ -314,6 +314,25 @@ ctypedef struct EstRun:
     int interrupted     # Ctrl-C seen
 
 
+# ------------------------------------------------------------------ the last draws (chance.pxi)
+cdef enum ChanceConst:
+    CH_MAXREST = 12      # hidden pile cards an expectimax over the draws may spread
+
+
+ctypedef struct ChRun:
+    # One expectimax over the last draws (chance.pxi): the question, the budgets, the counters.
+    Ctx* c              # the rules and the table (the Search the deal was loaded in)
+    int me              # the seat the values are for
+    int64_t leaf_nodes  # node budget of each leaf's proof (the pile empty)
+    int64_t max_nodes   # nodes in all (bout nodes and the leaves' proofs) at most
+    int64_t start       # c.nodes when it began
+    int64_t bout_nodes  # states inside the bouts searched
+    int64_t leaves      # leaves proven
+    int64_t draws       # chance outcomes taken
+    double deadline     # dk_now() past which it stops (0: none)
+    int failed          # 1: a budget ran out, 2: interrupted (the values are not exact)
+
+
 # A decision rule over a state, for CState._test (quick_win, odd_duel, ...).
 ctypedef int (*Test)(Ctx* c, St* s) noexcept nogil
 

@@ -20,6 +20,7 @@ constants, the structs, the classes' fields -- are in ``_core.pxd``.
 * ``uct.pxi``: a small tree search over one known deal (the hint engine)
 * ``ismcts.pxi``: a tree search over the asking seat's information (the hint engine)
 * ``deal.pxi``: dealing the unseen cards under the facts (the hint engine)
+* ``chance.pxi``: exact expectimax over the last draws of one deal (the hint engine)
 
 The design and its measurements: ``docs/solver.md``.
 """
@@ -42,3 +43,4 @@ include "retro.pxi"
 include "uct.pxi"
 include "ismcts.pxi"
 include "deal.pxi"
+include "chance.pxi"

@@ -265,6 +265,16 @@ def ismcts_scores(
 ) -> list[tuple[float, float, int]]:
     """Information-set search over ``deals`` (``ext/ismcts.pxi``): per root move
     the mean result, mean margin and visits."""
+def chance_scores(
+    st: CState,
+    me: int,
+    leaf_nodes: int = 30000,
+    max_nodes: int = 2000000,
+    max_time: float = 0.0,
+) -> tuple[list[float] | None, dict[str, int]]:
+    """The exact expectimax over the last draws (``ext/chance.pxi``, two players): per
+    move the expected result for ``me`` over the orders of the pile's hidden cards
+    (None past a budget), and the search's counters."""
 def deal_hands(
     pool: tuple[int, ...],
     slots: tuple[int, ...],

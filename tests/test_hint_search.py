@@ -166,3 +166,22 @@ def test_information_set_search_shares_a_tree_per_batch():
     assert moves_json(one) != moves_json(hint(POS, samples=24, seed=4, config=HintConfig()))
     with pytest.raises(OptionError, match="ismcts_batch"):
         hint(POS, samples=4, seed=4, config=HintConfig(ismcts=True, ismcts_batch=0))
+
+
+def test_information_set_search_only_while_the_pile_is_big():
+    """``ismcts_pile`` (the ``hint-ismcts`` engine): the shared trees only while the pile
+    holds at least that many cards; below it, the search of each deal, to the digit."""
+    per_deal = moves_json(hint(POS, samples=16, seed=5, config=HintConfig()))
+    shared = moves_json(hint(POS, samples=16, seed=5,
+                             config=HintConfig(ismcts=True, ismcts_batch=8)))
+    assert per_deal != shared
+    # POS has a pile of 7: a threshold of 7 shares the trees, one of 8 does not
+    assert moves_json(hint(POS, samples=16, seed=5, config=HintConfig(
+        ismcts=True, ismcts_batch=8, ismcts_pile=7))) == shared
+    assert moves_json(hint(POS, samples=16, seed=5, config=HintConfig(
+        ismcts=True, ismcts_batch=8, ismcts_pile=8))) == per_deal
+    p = make_policy("hint-ismcts")
+    assert p.config.ismcts and p.config.ismcts_pile == 12 and p.name == "hint-ismcts"
+    assert make_policy("hint-ismcts-all").config.ismcts_pile == 0
+    q = make_policy("hint-ismcts@64x100")
+    assert (q.samples, q.config.uct_iters, q.config.ismcts_pile) == (64, 100, 12)

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
+from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.play.match import HintPolicy, MatchSpec, make_policy, match, play_match_game
+from solver.hints import HintConfig
+from solver.play.match import (HintPolicy, MatchSpec, deal_of, make_policy, match, play_game,
+                               play_match_game)
 
 
 def test_each_deal_is_played_from_every_seat():
@@ -70,6 +74,40 @@ def test_hint_fast_is_the_engine_at_128_deals_whatever_the_players():
     fast = make_policy("hint-fast")
     assert fast.samples == 128 and fast.name == "hint-fast"
     assert make_policy("hint-fast", hint_samples=16).samples == 16
+
+
+def test_budget_policy_is_the_engine_at_fixed_deals_and_iterations():
+    # `hint@DEALSxITERATIONS`: the default engine at a fixed amount of work (the time
+    # curve's levels, measured as work because a loaded machine stretches seconds)
+    p = make_policy("hint@64x40")
+    assert p.samples == 64 and p.config.uct_iters == 40 and p.name == "hint@64x40"
+    assert make_policy("hint@512").samples == 512 and make_policy("hint@512").config.uct_iters == 300
+    # the same games as the engine given the same work another way
+    same = play_match_game(MatchSpec("hint@8x20", "greedy", seed=6), 0, 1)
+    pols = [make_policy("greedy"), HintPolicy(8, config=HintConfig(uct_iters=20))]
+    rngs = [random.Random(f"policy:6:0:1:{s}") for s in range(2)]
+    _, moves, _, _, _ = play_game(pols, deal_of(MatchSpec("hint", "greedy", seed=6), 0), rngs)
+    assert same.moves == [str(m) for m in moves]
+    for bad in ("hint@", "hint@0", "hint@8x", "hint@x8", "hint@8x-1", "hint@8y8", "hint@8x999999"):
+        with pytest.raises(OptionError, match="hint@DEALS"):
+            make_policy(bad)
+    r = CliRunner().invoke(main, ["match", "--a", "hint@4x8", "--b", "greedy", "--games", "2",
+                                  "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["a"] == "hint@4x8"
+    r = CliRunner().invoke(main, ["match", "--a", "hint@4x", "--b", "greedy", "--games", "2"])
+    assert r.exit_code == 2 and "hint@DEALS" in r.output and "Traceback" not in r.output
+
+
+def test_match_reports_the_processor_seconds_of_each_side():
+    # the work of a decision, which other processes do not stretch: the hint engine
+    # spends far more of it than the greedy player, and never more than the wall time
+    # allows on one core
+    res = match(MatchSpec("hint@16x30", "greedy", seed=2), 2)
+    for g in res.games:
+        assert g.cpu["a"] > 0 and g.cpu["a"] <= g.seconds["a"] * 1.05 + 0.01
+    obj = res.to_json()
+    assert obj["cpu_seconds_per_decision"]["a"] > obj["cpu_seconds_per_decision"]["b"] * 5
 
 
 def test_cli_match_offers_every_policy_including_inference():

@@ -12,17 +12,25 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
 from solver.jsonin import NumberTooLong, loads
-from solver.play.match import (MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec, game_record, match,
-                               paired)
+from solver.play.match import (ENGINE_CONFIGS, MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec,
+                               game_record, match, paired, parse_budget)
 from solver.play.sprt import parse_sprt
 from solver.run.outfile import write_whole
 
 
 class PolicyName(click.Choice):
-    """A policy's name, or ``NAME=FILE`` for the policies of a model file
-    (``hint-learn``, ``hint-fast-learn``, ``learned``: docs/learn.md)."""
+    """A policy's name, ``NAME=FILE`` for the policies of a model file
+    (``hint-learn``, ``hint-fast-learn``, ``learned``: docs/learn.md), or
+    ``hint@DEALS[xITERATIONS]``, the engine at a fixed amount of work."""
 
     def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        engine, at, budget = str(value).partition("@")
+        if at and engine in ENGINE_CONFIGS:
+            try:
+                parse_budget(budget)
+            except OptionError as e:
+                self.fail(str(e).removeprefix("policy: "), param, ctx)
+            return str(value)
         base, eq, path = str(value).partition("=")
         if eq and base in MODEL_POLICIES and path:
             return str(value)
@@ -35,7 +43,8 @@ MODEL_POLICIES = ("hint-learn", "hint-fast-learn", "learned")
 
 @click.command("match")
 @click.option("--a", "a", type=PolicyName(POLICY_NAMES), required=True,
-              help="Policy A (hint-learn=FILE etc.: with that model file).")
+              help="Policy A (hint-learn=FILE etc.: with that model file; hint@1024x600: "
+                   "the engine at 1,024 deals of 600 iterations a decision).")
 @click.option("--b", "b", type=PolicyName(POLICY_NAMES), required=True,
               help="Policy B (every seat A does not take).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
@@ -118,6 +127,10 @@ def print_match(obj: dict) -> None:
                   f"(95% interval {lo:.1%}-{hi:.1%})")
     spd = obj["seconds_per_decision"]
     con.print(f"mean time per decision: A {_ms(spd['a'], '.1f')}, B {_ms(spd['b'], '.1f')}")
+    cpu = obj.get("cpu_seconds_per_decision")
+    if cpu is not None:
+        con.print(f"mean processor time per decision: A {_ms(cpu['a'], '.1f')}, "
+                  f"B {_ms(cpu['b'], '.1f')}")
     med, p99 = obj["seconds_per_decision_median"], obj["seconds_per_decision_p99"]
     if med["a"] is not None:
         con.print(f"A's time per decision: median {_ms(med['a'])}, "

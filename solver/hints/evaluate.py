@@ -143,6 +143,10 @@ class HintConfig:
     uct_eps_multi: float = 0.0
     ismcts: bool = False
     ismcts_batch: int = 64
+    ismcts_pile: int = 0
+    chance_pile: int = 0
+    chance_nodes: int = 2_000_000
+    chance_leaf_nodes: int = 500_000
     fact_weights: bool = True
     fact_weights_multi: bool = False
     playout_model: str | None = None
@@ -243,11 +247,28 @@ class _Evaluator:
                 except BudgetExceeded:
                     pass  # too big to solve within the budget: scored by playouts below,
                     # and reported as a playout estimate (exact=False)
+        if self._chance_wanted(deal):
+            expected = self._chance(deal, moves, me)
+            if expected is not None:
+                tb = self.playouts(deal, moves, me, False)
+                return expected, [6 * r + g for r, g in tb], False
         if self._searched(deal):
             res = self._uct(deal, moves, me)
         else:
             res = self.playouts(deal, moves, me, self._endgame_playouts(deal))
         return [r for r, _ in res], [g for _, g in res], False
+
+    def _chance_wanted(self, deal: GameState) -> bool:
+        """Whether a deal is valued by the expectimax over the last draws."""
+        return (deal.players == 2 and self.cfg.exact_pile < deal.pile <= self.cfg.chance_pile
+                and self.solver() is not None)
+
+    def _chance(self, deal: GameState, moves: Sequence[Move], me: int) -> list[float] | None:
+        """Every move's expected result over the draws (``ext/chance.pxi``), or None past
+        the budgets."""
+        st, _ = self._core_deal(deal, moves, self.solver())
+        vals, _ = core.chance_scores(st, me, self.cfg.chance_leaf_nodes, self.cfg.chance_nodes)
+        return None if vals is None else [float(v) for v in vals]
 
     def _endgame_playouts(self, deal: GameState) -> bool:
         """Whether a deal not solved is played out with the exact endgame
@@ -266,8 +287,8 @@ class _Evaluator:
         out: list[Any] = [None] * len(deals)
         batch = []
         for i, deal in enumerate(deals):
-            if (self.cfg.ismcts and deal.to_move == me and not self.exact_wanted(deal)
-                    and self._searched(deal)):
+            if (self.cfg.ismcts and deal.to_move == me and deal.pile >= self.cfg.ismcts_pile
+                    and not self.exact_wanted(deal) and self._searched(deal)):
                 batch.append(i)
             else:
                 out[i] = self.evaluate(deal, moves, me)

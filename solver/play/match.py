@@ -31,7 +31,7 @@ from solver.game.moves import Move
 from solver.game.rules import Rules
 from solver.game.state import GameState
 from solver.games import Game
-from solver.hints import HintConfig, default_samples, hint_knowledge
+from solver.hints import MAX_UCT_ITERS, HintConfig, default_samples, hint_knowledge
 from solver.hints.knowledge import HandFact, Observation, PublicTracker, knowledge_of
 from solver.hints.stats import wilson
 from solver.play.sprt import Sprt, SprtState
@@ -78,7 +78,24 @@ def time_bin_top(b: int) -> float:
 #: ``hint-fast`` (one playout per move and deal) with the learned playouts; ``learned``: the
 #: learned model's best move with no search (``learned=FILE``; docs/learn.md).
 POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong", "hint-uct",
-                "hint-learn", "hint-fast-learn", "learned")
+                "hint-learn", "hint-fast-learn", "learned", "hint-ismcts", "hint-ismcts-all",
+                "hint-exact4")
+#: ``hint-ismcts``: the engine with the information-set search (``ext/ismcts.pxi``) in
+#: place of the search of each deal while the pile holds :data:`ISMCTS_PILE` cards or
+#: more (the opening, where strategy fusion is worst); ``hint-ismcts-all``: at any pile
+#: (docs/lab/strength.md measures the first).  ``hint-exact4``: deals whose pile holds up to
+#: four cards solved exactly with the sampled pile order (the last draws, where the
+#: census finds the lost games' chance falling), two by default.
+ISMCTS_PILE = 12
+ENGINE_CONFIGS: dict[str, dict[str, Any]] = {
+    "hint": {}, "hint-ismcts": {"ismcts": True, "ismcts_pile": ISMCTS_PILE},
+    "hint-ismcts-all": {"ismcts": True}, "hint-exact4": {"exact_pile": 4}}
+#: ``hint@DEALS`` or ``hint@DEALSxITERATIONS``: the default engine at a fixed amount of
+#: work per decision -- DEALS deals, and with two players ITERATIONS tree-search
+#: iterations per deal (default the engine's own) -- for budgets measured as work
+#: rather than seconds, which a loaded machine distorts (docs/lab/strength.md);
+#: the engines of :data:`ENGINE_CONFIGS` take the same ``@DEALS[xITERATIONS]``.
+BUDGET_POLICY = "hint@"
 #: ``strong``: the hint engine at four times its default deals and, with two
 #: players, twice its tree-search iterations per deal (about eight times the
 #: work of ``hint`` per decision): the strongest budget `durak play` offers.
@@ -174,6 +191,9 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
         return GreedyPolicy()
     if name == "hint":
         return HintPolicy(hint_samples, hint_time)
+    if name in ENGINE_CONFIGS:
+        return HintPolicy(hint_samples, hint_time, config=HintConfig(**ENGINE_CONFIGS[name]),
+                          name=name)
     if name == "hint-inf":
         return HintPolicy(hint_samples, hint_time, inference=True)
     if name == "hint-fast":
@@ -197,7 +217,27 @@ def make_policy(name: str, hint_samples: int | None = BOT_HINT_SAMPLES,
                           name=name, facts=False)
     if base == "learned":
         return LearnedPolicy(path or "shipped", name)
+    engine, at, budget = name.partition("@")
+    if at and engine in ENGINE_CONFIGS:
+        deals, iters = parse_budget(budget)
+        extra: dict[str, Any] = {} if iters is None else {"uct_iters": iters}
+        return HintPolicy(deals, hint_time, config=HintConfig(**ENGINE_CONFIGS[engine], **extra),
+                          name=name)
     raise OptionError(f"policy: unknown policy {name!r} (known: {', '.join(POLICY_NAMES)})")
+
+
+def parse_budget(text: str) -> tuple[int, int | None]:
+    """``DEALS`` or ``DEALSxITERATIONS`` of a ``hint@`` policy: the deals per decision
+    (1 or more) and the tree-search iterations per deal (0 or more; None: the default)."""
+    deals, x, iters = text.partition("x")
+    ok = deals.isdigit() and (not x or iters.isdigit())
+    d = int(deals) if ok else 0
+    i = int(iters) if ok and x else None
+    if d < 1 or (i is not None and i > MAX_UCT_ITERS):
+        raise OptionError(f"policy: {BUDGET_POLICY}{text} is not {BUDGET_POLICY}DEALS or "
+                          f"{BUDGET_POLICY}DEALSxITERATIONS (deals 1 or more, iterations 0 to "
+                          f"{MAX_UCT_ITERS:,})")
+    return d, i
 
 
 @dataclass
@@ -212,6 +252,7 @@ class GameRecord:
     seconds: dict[str, float] = field(default_factory=dict)
     truncated: bool = False
     time_bins: dict[str, dict[int, int]] = field(default_factory=dict)  # side -> bin -> decisions
+    cpu: dict[str, float] = field(default_factory=dict)  # processor seconds per side
 
 
 def choose_move(policy: Policy, tracker: PublicTracker, seat: int, rng: random.Random) -> Move:
@@ -234,14 +275,17 @@ def choose_move(policy: Policy, tracker: PublicTracker, seat: int, rng: random.R
 
 
 def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random],
-              max_moves: int = MAX_MOVES, times: list[list[float]] | None = None
+              max_moves: int = MAX_MOVES, times: list[list[float]] | None = None,
+              cpu: list[float] | None = None
               ) -> tuple[tuple[int, ...], list[Move], list[int], list[float], bool]:
     """Play one game; each seat's policy sees only its view (and, if it
     ``wants_observations``, the other seats' past decisions as ``observations``).
 
     Returns the outcome per seat, the moves, decisions and seconds per seat and
     whether the game was cut at ``max_moves`` (a draw); ``times``, when given,
-    gets each seat's decision times appended.
+    gets each seat's decision times appended, ``cpu`` (one number per seat) each
+    seat's processor seconds added: the work of a decision, which other
+    processes on a busy machine do not stretch as they stretch its wall time.
     """
     t = PublicTracker(start)
     n = start.players
@@ -252,9 +296,11 @@ def play_game(policies: list[Policy], start: GameState, rngs: list[random.Random
         if s.is_over:
             return s.final_outcome(), t.history, decisions, secs, False
         seat = s.to_move
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         move = choose_move(policies[seat], t, seat, rngs[seat])
         dt = time.perf_counter() - t0
+        if cpu is not None:
+            cpu[seat] += time.process_time() - c0
         secs[seat] += dt
         if times is not None:
             times[seat].append(dt)
@@ -295,7 +341,8 @@ def play_match_game(spec: MatchSpec, deal: int, seat_a: int) -> GameRecord:
     pols = [pa if s == seat_a else pb for s in range(spec.players)]
     rngs = [random.Random(f"policy:{spec.seed}:{deal}:{seat_a}:{s}") for s in range(spec.players)]
     times: list[list[float]] = [[] for _ in range(spec.players)]
-    outcome, moves, dec, secs, cut = play_game(pols, start, rngs, spec.max_moves, times)
+    cpu = [0.0] * spec.players
+    outcome, moves, dec, secs, cut = play_game(pols, start, rngs, spec.max_moves, times, cpu)
     d = {"a": dec[seat_a], "b": sum(dec) - dec[seat_a]}
     t = {"a": secs[seat_a], "b": sum(secs) - secs[seat_a]}
     bins: dict[str, dict[int, int]] = {"a": {}, "b": {}}
@@ -304,7 +351,8 @@ def play_match_game(spec: MatchSpec, deal: int, seat_a: int) -> GameRecord:
         for dt in ts:
             b = time_bin(dt)
             side[b] = side.get(b, 0) + 1
-    return GameRecord(deal, seat_a, outcome[seat_a], [str(m) for m in moves], d, t, cut, bins)
+    c = {"a": cpu[seat_a], "b": sum(cpu) - cpu[seat_a]}
+    return GameRecord(deal, seat_a, outcome[seat_a], [str(m) for m in moves], d, t, cut, bins, c)
 
 
 def _run_chunk(jobs: list[tuple[MatchSpec, int, int]]) -> list[GameRecord]:
@@ -333,6 +381,11 @@ class MatchResult:
     def time_per_decision(self, side: str) -> float:
         n = sum(g.decisions[side] for g in self.games)
         return sum(g.seconds[side] for g in self.games) / n if n else 0.0
+
+    def cpu_per_decision(self, side: str) -> float:
+        """Mean processor seconds per decision of ``side`` (a decision's work)."""
+        n = sum(g.decisions[side] for g in self.games)
+        return sum(g.cpu.get(side, 0.0) for g in self.games) / n if n else 0.0
 
     def time_quantile(self, side: str, q: float) -> float | None:
         """The ``q`` quantile of the time per decision of ``side`` (``"a"`` or
@@ -371,6 +424,8 @@ class MatchResult:
             "seconds_per_decision": {"a": r(self.time_per_decision("a")),
                                      "b": r(self.time_per_decision("b"))},
             # to the upper edge of a quarter-octave bin
+            "cpu_seconds_per_decision": {"a": r(self.cpu_per_decision("a")),
+                                         "b": r(self.cpu_per_decision("b"))},
             "seconds_per_decision_median": {s: _round(self.time_quantile(s, 0.5)) for s in "ab"},
             "seconds_per_decision_p99": {s: _round(self.time_quantile(s, 0.99)) for s in "ab"},
             "decisions": {"a": sum(g.decisions["a"] for g in self.games),
