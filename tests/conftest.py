@@ -48,3 +48,14 @@ def _data_dir(tmp_path_factory, monkeypatch):
     """Every test saves what durak keeps for the user (game records) in a folder of
     its own, never in the user's ~/.local/share/durak."""
     monkeypatch.setenv("DURAK_DATA_DIR", str(tmp_path_factory.mktemp("durak-data")))
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Every test starts in English, whatever a test before it in the same process set
+    (``durak --lang lt`` invoked in-process sets the process's language for good, as a
+    command should; under ``-n auto`` any test may follow it in a worker)."""
+    from solver.i18n import DEFAULT, set_language
+    set_language(DEFAULT)
+    yield
+    set_language(DEFAULT)
