@@ -123,6 +123,16 @@ def play_a_move(page) -> None:
     wait_for_my_turn(page)
 
 
+def start_a_game_and_move(page, seed: int) -> None:
+    """Play: a new game against the greedy player on ``seed``, one move of ours made."""
+    page.click("#tab-play")
+    page.select_option("#pl-engine", "greedy")
+    page.fill("#pl-seed", str(seed))
+    page.click("#pl-start")
+    wait_for_my_turn(page)
+    play_a_move(page)
+
+
 def shoot(page, name: str) -> None:
     where = os.environ.get("DURAK_SHOTS")
     if where:
@@ -148,12 +158,7 @@ def test_every_page_in_the_browsers_language_with_no_english_left(browser, serve
         found["editor"] = left_in_english(pg)
         shoot(pg, f"editor-{lang}")
         # Play: a game in progress, a move made
-        pg.click("#tab-play")
-        pg.select_option("#pl-engine", "greedy")
-        pg.fill("#pl-seed", "7")
-        pg.click("#pl-start")
-        wait_for_my_turn(pg)
-        play_a_move(pg)
+        start_a_game_and_move(pg, seed=7)
         assert pg.inner_text("#play-log")
         found["play"] = left_in_english(pg)
         shoot(pg, f"play-{lang}")
@@ -205,12 +210,7 @@ def test_the_switcher_changes_the_language_remembers_it_and_keeps_the_game(brows
     try:
         ready(pg, server + "/")
         assert pg.inner_text("#tab-analysis") == "Позиция и анализ"
-        pg.click("#tab-play")
-        pg.select_option("#pl-engine", "greedy")
-        pg.fill("#pl-seed", "11")
-        pg.click("#pl-start")
-        wait_for_my_turn(pg)
-        play_a_move(pg)
+        start_a_game_and_move(pg, seed=11)
         game = pg.evaluate("localStorage.getItem('durak.game')")
         position = pg.evaluate("Play.game.board.position")
         assert pg.inner_text("#play-status").startswith("Ваш ход")
@@ -242,12 +242,7 @@ def test_the_board_and_play_fit_the_screen_in_each_language(browser, server, lan
         ready(pg, f"{server}/?position={quote(BOARD)}")
         assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         shoot(pg, f"board-{lang}-{viewport['width']}")
-        pg.click("#tab-play")
-        pg.select_option("#pl-engine", "greedy")
-        pg.fill("#pl-seed", "7")
-        pg.click("#pl-start")
-        wait_for_my_turn(pg)
-        play_a_move(pg)
+        start_a_game_and_move(pg, seed=7)
         assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         shoot(pg, f"play-{lang}-{viewport['width']}")
     finally:
