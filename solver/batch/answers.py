@@ -92,7 +92,7 @@ def solve_answer(position: Any, hero: int | None = None, *, max_time: float | No
     state = pos.state
     if all_moves and has_hidden_cards(state):
         # the hint's own default of deals; max_time (solve's budget) only caps them
-        return hint_answer(pos, samples=_engine("solver.hints").default_samples(state.players),
+        return hint_answer(pos, samples=_engine("solver.hints").person_samples(state.players),
                            seed=seed, max_time=max_time, me=hero)
     solver = solver or Solver()
     fn = solver.analyse if all_moves else solver.solve
@@ -223,11 +223,11 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
                 progress: Callable[[int, int], None] | None = None,
                 scheduler: str | None = None, knowledge: Knowledge | None = None,
                 iterations: int | None = None) -> Answer:
-    """`durak hint`: every move scored on sampled deals (default samples as the command).
+    """`durak hint`: every move scored on sampled deals (default samples as the command:
+    a person's, :func:`~solver.hints.person_samples`).
 
     With only a time budget the deals are scored until it is up, and the answer
-    is complete once the default number of them (by the number of players:
-    :func:`~solver.hints.default_samples`) is in.  ``knowledge``
+    is complete once the default number of them is in.  ``knowledge``
     (a seat's view of a game record) stands in for ``position``; ``iterations``
     sets the tree search's iterations per deal (``uct_iters`` and
     ``uct_iters_multi`` of :class:`~solver.hints.HintConfig`).
@@ -238,7 +238,7 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
         players = pos.state.players
     else:
         pos, players = None, knowledge.view.players
-    default = hints.default_samples(players)
+    default = hints.person_samples(players)
     floor = default if samples is None and max_time is not None else None
     if samples is None:
         samples = hints.TIME_ONLY_SAMPLES if max_time is not None else default

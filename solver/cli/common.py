@@ -37,7 +37,6 @@ from solver.game.outcome import outcome_info, outcome_text, phase_name
 from solver.i18n import _
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
-from solver.notation.people import move_text, symbols_wanted
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -387,77 +386,3 @@ def handles_errors(func: F) -> F:
                  f"(set {TRACEBACK_ENV}=1 for a traceback)", ExitCode.INTERNAL)
 
     return wrapper  # type: ignore[return-value]
-
-
-def print_hint_table(res: Any, symbols: bool | None = None) -> None:
-    """The hint table of a :class:`~solver.hints.HintResult` (`durak hint`, and
-    `durak analyse` or `durak game` on hidden cards); the moves for people
-    (``7♥/A♥``) at a terminal that shows the suit symbols (``symbols``: None asks
-    :func:`~solver.notation.people.symbols_wanted`), else in ASCII."""
-    con = stdout_console()
-    sym = symbols_wanted(sys.stdout) if symbols is None else symbols
-    how = (_("every consistent deal ({n})").format(n=f"{res.samples:,}") if res.exhaustive
-           else _("{n} sampled deals of {total}").format(n=f"{res.samples:,}",
-                                                         total=f"{res.deals_total:,}"))
-    by = (_("a {n}-iteration search averaged with a greedy playout").format(
-        n=f"{res.iterations:,}") if res.iterations else _("greedy playouts"))
-    kind = {"exact": _("each solved exactly"),
-            "estimate": _("each scored by {by} (an estimate)").format(by=by),
-            "mixed": _("{exact} solved exactly, {rest} by {by} (an estimate)").format(
-                exact=f"{res.exact_deals:,}", rest=f"{res.samples - res.exact_deals:,}",
-                by=by)}[res.kind]
-    title = _("seat {seat} asks, seat {to_move} to move: {how}, {kind} (seed {seed}, "
-              "{seconds} s)").format(seat=res.player, to_move=res.to_move, how=how, kind=kind,
-                                     seed=res.seed, seconds=f"{res.seconds:.2f}")
-    mine = getattr(res, "mine", True)
-    t = table(title=title, title_justify="left")
-    t.add_column("", no_wrap=True)  # the recommended move's mark
-    t.add_column(_("move"))
-    t.add_column(_("utility") + " " + ("\u25bc" if mine else "\u25b2"), justify="right",
-                 no_wrap=True)
-    t.add_column(_("win"), justify="right")
-    t.add_column(_("95% interval"), justify="right")
-    t.add_column(_("draw"), justify="right")
-    t.add_column(_("loss"), justify="right")
-    t.add_column(_("best in"), justify="right")
-    for m in res.by_utility():  # the order of the utility column (the kept move in its place)
-        shown = move_text(m.move, sym)
-        name = f"[bold]{shown}[/bold]" if m.move == res.best else shown
-        t.add_row("*" if m.move == res.best else "", name, f"{m.utility:+.3f}", f"{m.win:.1%}",
-                  f"{m.ci95[0]:.1%}-{m.ci95[1]:.1%}", f"{m.draw:.1%}", f"{m.loss:.1%}",
-                  f"{m.best:.0%}")
-    con.print(t)
-    whose = "" if mine else _(" (seat {seat}, to move, wants it low: its best first)").format(
-        seat=res.to_move)
-    con.print("[dim]" + _("Ordered by utility{whose}: the mean score (+1 win, 0 draw, -1 loss) "
-                          "plus the mean card margin at the end / 60. 'best in' is the share of "
-                          "deals on which the move scored best. With a search a deal's score "
-                          "is its mean result; 'win' is the share of deals scored above 0."
-                          ).format(whose=whose) + "[/dim]")
-    if getattr(res, "facts", 0):
-        weighed = (f"; deals weighed, {res.effective_deals:.0f} effective"
-                   if res.inference == "weighted" else "")
-        con.print(f"[dim]{res.facts} fact(s) from who was asked to throw in (F2): "
-                  f"{res.rejected:,} deal(s) ruled out{weighed}.[/dim]")
-    caught = getattr(res, "not_greedy", ())
-    if caught and getattr(res, "iterations", 0):
-        seats = ", ".join(str(s) for s in caught)
-        con.print(f"[dim]Seat(s) {seats} seen leaving the greedy player's move: the greedy "
-                  f"playout weighs {res.playout_weight:g} in a searched deal's score.[/dim]")
-    kept = getattr(res, "kept", None)
-    best = move_text(res.best, sym)
-    if kept is not None:  # the one line that says why * is not the top row
-        con.print(_("recommended: {best} (marked *): the greedy player's move, kept over {top}, "
-                    "whose utility is {advantage} higher on the same deals, within {within}"
-                    ).format(best=f"[bold]{best}[/bold]", top=move_text(kept.top, sym),
-                             advantage=f"{kept.advantage:+.3f}", within=_within(kept)))
-    else:
-        con.print(_("recommended: {best} (marked *, the highest utility)").format(
-            best=f"[bold]{best}[/bold]"))
-
-
-def _within(kept: Any) -> str:
-    """How close a kept move's rival was: within z standard errors (the error)."""
-    errs = (_("one standard error") if kept.z == 1
-            else _("{z} standard errors").format(z=f"{kept.z:g}"))
-    return f"{errs} ({kept.se:.3f})" if math.isfinite(kept.se) else errs + " " + _("(error unknown)")

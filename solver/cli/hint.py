@@ -8,7 +8,8 @@ import click
 
 from solver.batch.answers import hint_answer
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
-                               load_position, print_hint_table, read_game_text)
+                               load_position, read_game_text)
+from solver.cli.hinttable import print_hint_table
 from solver.errors import OptionError
 from solver.games import Game
 
@@ -29,8 +30,8 @@ MAX_ITERATIONS = 102_400
               help="A game record (docs/game-record.md; '-' for stdin): the hint at its end, "
                    "from the asking seat's view, instead of POSITION.")
 @click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
-              help="Deals to score the moves on (default 256 with two players, 512 with more; "
-                   "up to 5000 with --time; all deals when there are fewer).")
+              help="Deals to score the moves on (default 1024 with two players, 2048 with more, "
+                   "about a second; up to 5000 with --time; all deals when there are fewer).")
 @click.option("--time", "--max-time", "time_", type=Seconds(), default=None,
               help="Stop scoring new deals after this many seconds (exit 3 if fewer deals "
                    "than asked were scored).")
@@ -46,13 +47,19 @@ MAX_ITERATIONS = 102_400
                    "durak-solver[cluster]).")
 @click.option("--me", type=click.IntRange(min=1), default=None,
               help="The asking seat (overrides the position's `me`; default the seat to move).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="The engine's figures too: shares of deals won, drawn and lost, mean score, "
+                   "card margin, how the deals were scored and weighed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
 def hint_command(position: str | None, game_file: str | None, samples: int | None,
                  time_: float | None, iterations: int | None, seed: int | None, workers: int,
-                 scheduler: str | None, me: int | None, as_json: bool) -> None:
+                 scheduler: str | None, me: int | None, verbose: bool, as_json: bool) -> None:
     """Recommend a move in POSITION, where cards are hidden, by scoring every
-    legal move on the same sampled deals of the unseen cards.
+    legal move on the same sampled deals of the unseen cards.  Each move's chance
+    is the chance of not being the durak (a draw counts half), with its 95%
+    interval; the recommended move has the highest chance or one as good within
+    the noise (marked =).
 
     Each deal is solved exactly when its pile is empty (two players: at most
     2 cards), else searched with playouts at the leaves that play greedily but
@@ -79,7 +86,7 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     if as_json:
         emit_json(res.to_json())
     else:
-        print_hint_table(res)
+        print_hint_table(res, verbose=verbose)
     if res.interrupted:
         click.echo(f"durak: interrupted after {res.samples} deals", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))

@@ -24,7 +24,8 @@ from typing import Any, Callable
 from rich.text import Text
 
 from solver.batch.answers import solve_answer
-from solver.cli.common import ExitCode, ProgressBar, print_hint_table, stdout_console
+from solver.cli.common import ExitCode, ProgressBar, stdout_console
+from solver.cli.hinttable import print_hint_table
 from solver.cli.review import print_review
 from solver.cli.show import card_text, render
 from solver.cli.solve import print_solve
@@ -72,7 +73,7 @@ _ROLE = {"lead": N_("Seat {seat} leads: "), "defend": N_("Seat {seat} defends: "
 
 
 #: How each kind of narration line is drawn (solver/games/narration.py).
-_TOLD_STYLE = {"beaten": "green", "taken": "yellow", "transferred": "yellow", "draw": "cyan",
+_TOLD_STYLE = {"done": "dim", "beaten": "green", "taken": "yellow", "transferred": "yellow", "draw": "cyan",
                "pile": "cyan", "out": "bold", "over": "bold", "turn": "dim"}
 
 

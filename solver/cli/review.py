@@ -14,7 +14,7 @@ from solver.errors import OptionError
 from solver.notation.people import move_text, symbols_wanted, value_word
 from solver.run.outfile import check_target, whole_file
 from solver.games import Game
-from solver.i18n import _, ngettext, pgettext
+from solver.i18n import _, ngettext, percent, pgettext
 from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
                                  Decision, Review, review)
 
@@ -239,7 +239,7 @@ def _chance(d: Decision, which: str) -> str:
     chance = d.best_chance if which == "best" else d.played_chance
     if d.exact and value is not None:
         return value_word(value.text)
-    return "?" if chance is None else f"{chance:.2f}"
+    return "?" if chance is None else percent(chance)
 
 
 def _how(d: Decision, samples: int) -> str:
@@ -277,7 +277,7 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
     lost_at = {d.number for d in (res.lost_after_of(s) for s in res.seats) if d is not None}
     for d in res.decisions:
         style = _STYLE[d.label]
-        loss = "" if d.loss is None else f"{d.loss:.2f}"
+        loss = "" if d.loss is None else percent(d.loss)
         row = [str(d.number), str(d.seat), move_text(d.played, sym), _chance(d, "played"),
                move_text(d.best, sym) if d.best else "?",
                _chance(d, "best"), loss, f"[{style}]{label_word(d.label)}[/{style}]",

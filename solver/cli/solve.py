@@ -16,8 +16,9 @@ import click
 
 from solver.batch.answers import solve_answer
 from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, cores_for_one, emit_json,
-                               handles_errors, load_position, print_hint_table, stderr_console,
-                               stdout_console, table)
+                               handles_errors, load_position, stderr_console, stdout_console,
+                               table)
+from solver.cli.hinttable import print_hint_table
 from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
 from solver.i18n import _, ngettext

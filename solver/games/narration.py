@@ -3,7 +3,12 @@
 After every accepted entry of a :class:`~solver.games.session.GameSession` the
 narration says what happened, as the asking seat (the player) may know it:
 
-* ``move``: a seat's move (``Seat 2 covers 6♣ with A♣``);
+* ``move``: a seat's move (``Seat 2 covers 6♣ with A♣``) -- but not another seat's
+  pass, which is told as ``done`` at the bout's end;
+* ``done``: at the end of a bout, each other seat that could have added cards
+  to it (``Seat 2: done``), told the same way whether it passed or was never
+  asked: the engine asks a thrower only when he holds a card he may add (F2),
+  and no real table tells that (docs/rules.md, under F2; issue 68);
 * ``beaten``: the bout was beaten off, its cards go to the discards (R15);
 * ``taken``: the defender picks the bout's cards up (R16);
 * ``transferred``: the bout passes to the next defender (R14);
@@ -45,7 +50,7 @@ from solver.i18n import _, ngettext
 from solver.notation.people import card_text, cards_text, drop_rule_ids, move_sentence
 
 #: The kinds of :class:`Told`, in the order a bout's end tells them.
-KINDS = ("move", "transferred", "beaten", "taken", "draw", "pile", "out", "over", "turn")
+KINDS = ("move", "transferred", "done", "beaten", "taken", "draw", "pile", "out", "over", "turn")
 #: The kinds that end a bout.
 BOUT_ENDS = ("beaten", "taken")
 
@@ -82,6 +87,8 @@ class Told:
         if k == "move":
             assert self.move is not None
             return move_sentence(self.move, seat, you, symbols)
+        if k == "done":
+            return _("Seat {seat}: done").format(seat=seat)
         if k == "transferred":
             return (_("The bout passes to you") if you
                     else _("The bout passes to seat {seat}")).format(seat=seat)
@@ -243,13 +250,18 @@ def _tell_move(s: GameState, mv: Move, nxt: GameState, me: int, full: bool) -> l
     """What is told of one move from ``s`` to ``nxt`` (0-based seats inside)."""
     mover = s.to_move
     you = me + 1
-    told = [Told("move", mover + 1, you, tuple(mv.cards), move=mv)]
+    told = []
+    if mv.kind is not Kind.PASS or mover == me:  # another seat's pass: "done" at the end
+        told.append(Told("move", mover + 1, you, tuple(mv.cards), move=mv))
     if mv.kind in (Kind.TRANSFER, Kind.SHOW):
         told.append(Told("transferred", nxt.defender + 1, you))
     ended = bool(s.table) and not nxt.table
     if ended:
         table = _bout_cards(s, mv)
         d = s.defender
+        for x in ((s.attacker + k) % s.players for k in range(s.players)):
+            if x not in (me, d) and s.hand_size(x) > 0:
+                told.append(Told("done", x + 1, you))
         kind = "taken" if s.take or mv.kind is Kind.TAKE else "beaten"
         told.append(Told(kind, d + 1, you, _bout_order(s, mv), count(table)))
         if s.pile > 0:

@@ -349,7 +349,9 @@ class Game:
         if not 1 <= at_ <= n + 1:
             raise RecordError("move", f"the record has {n} moves; no move {at_}")
         if self.full:
-            t = PublicTracker(self.start())
+            # who was asked to throw in is public in a match, not in a game a person
+            # played against the engine (its record names the engine; docs/rules.md, F2)
+            t = PublicTracker(self.start(), asked=self.engine is None)
             for _, m in r.moves[:at_ - 1]:
                 t.play(m)
             return t.knowledge(s0)

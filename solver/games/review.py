@@ -49,7 +49,7 @@ from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value
 from solver.games.record import Game, known_deal
-from solver.hints import HintResult, Knowledge, default_samples, hint_knowledge
+from solver.hints import HintResult, Knowledge, default_samples, hint_knowledge, person_samples
 from solver.i18n import _, ngettext
 from solver.run.executor import default_workers
 from solver.search import Solver, SolveResult
@@ -101,9 +101,12 @@ class Decision:
 
     ``played_chance``/``best_chance``: None when unknown (an exact solve that ran
     out: ``note`` says so).  ``deals``: the deals the estimate was scored on (0
-    when exact); ``wanted``: the deals it asked for; ``kept``: the hint's note
-    when it kept the greedy player's move over one that scored higher (one
-    line), else empty; ``placed``: every card was placed (the decision is exact,
+    when exact); ``wanted``: the deals it asked for; ``as_good``: the move
+    played is as good as the best within the noise of the estimate (the hint's
+    "as good", :func:`solver.hints.ranking.choose`: the paired test on the same
+    deals, at most two points lower), so it is labelled best and loses
+    nothing, although ``best`` names the move with the highest chance and
+    ``best_chance`` that chance; ``placed``: every card was placed (the decision is exact,
     or ``unclear`` because its exact solve ran out); ``every_deal``: the estimate
     scored every deal consistent with the seat's knowledge (fewer than asked);
     ``seconds``: the time its answer took.
@@ -122,7 +125,7 @@ class Decision:
     best_value: Value | None = None
     deals: int = 0
     wanted: int = 0
-    kept: str = ""
+    as_good: bool = False
     placed: bool = False
     note: str = ""
     every_deal: bool = False
@@ -132,7 +135,7 @@ class Decision:
     def loss(self) -> float | None:
         if self.played_chance is None or self.best_chance is None:
             return None
-        return max(0.0, self.best_chance - self.played_chance)
+        return 0.0 if self.as_good else max(0.0, self.best_chance - self.played_chance)
 
     @property
     def how(self) -> str:
@@ -154,7 +157,7 @@ class Decision:
                 "played_value": self.played_value.text if self.played_value else None,
                 "best_value": self.best_value.text if self.best_value else None,
                 "deals": self.deals, "deals_wanted": self.wanted,
-                "every_deal": self.every_deal, "kept": self.kept or None,
+                "every_deal": self.every_deal, "as_good": self.as_good,
                 "note": self.note or None}
 
 
@@ -497,17 +500,19 @@ def _estimate(t: _Todo, samples: int | None, seed: int, stop: threading.Event) -
     want = samples if samples is not None else default_samples(t.k.view.players)
     h = hint_knowledge(t.k, samples=want, seed=seed, max_time=ESTIMATE_MAX_TIME, progress=check)
     played = str(t.move)
-    chance = {m.move: m.win + m.draw / 2 for m in h.moves}
-    best = h.best  # the hint's recommendation: following it is never marked down
-    pc, bc = chance[played], chance[best]
-    label = label_of(max(0.0, bc - pc)) if h.samples >= MIN_DEALS or h.exhaustive else UNCLEAR
+    # the best is the highest chance (the hint's top); the move played, if as good as it
+    # within the noise -- the hint's recommendation always is -- loses nothing
+    best = h.top
+    pc, bc = h.move(played).chance, h.move(best).chance
+    as_good = played in h.as_good
+    label = (label_of(0.0 if as_good else max(0.0, bc - pc))
+             if h.samples >= MIN_DEALS or h.exhaustive else UNCLEAR)
     note = "" if label != UNCLEAR else ngettext(
         "an estimate from {n} deal (a label needs {least})",
         "an estimate from {n} deals (a label needs {least})", h.samples).format(
             n=h.samples, least=MIN_DEALS)
     return Decision(t.i + 1, t.s + 1, played, best, pc, bc, label, False, t.options,
-                    deals=h.samples, wanted=h.wanted,
-                    kept=h.kept.text() if h.kept is not None else "", note=note,
+                    deals=h.samples, wanted=h.wanted, as_good=as_good, note=note,
                     every_deal=h.exhaustive,
                     seconds=time.perf_counter() - t0)
 
@@ -529,7 +534,7 @@ def advise(k: Knowledge, known: GameState | None, samples: int | None = None, se
             return (solver or Solver()).analyse(known, hero=k.seat + 1, max_time=exact_time)
         except BudgetExceeded:
             pass
-    want = samples if samples is not None else default_samples(k.view.players)
+    want = samples if samples is not None else person_samples(k.view.players)
     return hint_knowledge(k, samples=want, seed=seed, max_time=max_time, progress=progress)
 
 

@@ -369,7 +369,8 @@ class GameSession:
                                       "its seats (solver.GameSession comes with the engine's)")
                 self._engine = self._engine_seats(self.strength)
             engine = self._engine
-        tracker = PublicTracker(self.game.start())
+        # against a person nobody's hint learns from who was asked to throw in (F2)
+        tracker = PublicTracker(self.game.start(), asked=self.game.engine is None)
         for _seat, m in self._replay().moves:
             tracker.play(m)
         rng = random.Random(f"engine:{self._fingerprint()}:{len(self.entries)}")

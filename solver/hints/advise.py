@@ -24,12 +24,14 @@ Perfect-information Monte Carlo ("determinization"):
      policy for everybody, measure the relative merit of the moves rather
      than an absolute chance.  The card margin at the end breaks ties.
 
-4. Per move: win/draw/loss rates, mean score (+1/0/-1), a 95% interval, and
-   the share of deals on which the move was (one of) the best.  The
-   recommended move has the best utility (mean score + a small weight times
-   the card margin); ties go to the larger best-share, then to the greedy
-   player's own choice.  On sampled deals the greedy move stays recommended
-   unless the top move's paired advantage over it is clear (``switch_z``).
+4. Per move: its **chance** -- of not being the durak, a draw counted half:
+   the mean over the deals of ``(1 + score) / 2`` -- with a 95% interval, the
+   shares of deals won, drawn and lost, and the share of deals on which the
+   move was (one of) the best.  The recommended move has the highest chance,
+   or is *as good* as the move that has it: within the noise of a paired test
+   on the same deals and at most two points lower; among the as-good moves the
+   greedy player's own move is kept, else the one that leaves the others the
+   most cards (:func:`solver.hints.ranking.choose`).
 
 5. **Inference** (optional, ``observations``): each deal is weighted by the
    likelihood of the other seats' past moves under an opponent model
@@ -56,7 +58,8 @@ from solver.game.state import GameState
 from solver.hints.evaluate import HintConfig, _Evaluator, evaluate_chunk
 from solver.hints.inference import NoisyGreedy, OpponentModel, deal_weights, log_likelihood
 from solver.hints.knowledge import Knowledge, Observation, knowledge_of
-from solver.hints.ranking import HintMove, HintResult, Kept, aggregate, keep_default
+from solver.hints.notes import learned
+from solver.hints.ranking import Choice, HintMove, HintResult, aggregate, choose, keep_default
 from solver.hints.sampler import Sampler
 from solver.notation import parse_position
 from solver.policy.bots import greedy_move
@@ -72,8 +75,22 @@ DEFAULT_SAMPLES = 256
 #: known, so the deals differ more and more of them pay (docs/hint.md: the
 #: durak in 6.3% of 3,000 games at 128, 5.1% at 512).
 DEFAULT_SAMPLES_MULTI = 512
+#: Deals per hint a person asks for (`durak hint`, the prompts' ``hint``, the web
+#: board) with two players: enough for the recommended move's chance to be known
+#: within about 2-3 points either side in most positions, in about a second
+#: (docs/hint.md, "A person's hint"; ``benchmarks/bench_hint.py --person``).  The
+#: match bots keep :data:`DEFAULT_SAMPLES` (``hint@DEALS`` to change it).
+PERSON_SAMPLES = 1024
+#: The same with three or more players (greedy playouts: a deal costs far less).
+PERSON_SAMPLES_MULTI = 2048
 #: The sample cap when only a time budget is given.
 TIME_ONLY_SAMPLES = 5000
+#: Deals drawn before the first deal scored, whose largest likelihood of the
+#: facts about hands before a hidden draw sets the bar of :func:`_fact_drawn`.
+FACT_PILOT = 64
+#: The most deals :func:`_fact_drawn` draws per deal it keeps; past it every deal
+#: drawn is kept with its likelihood as its weight.
+FACT_PROPOSALS = 64
 #: The most tree-search iterations per deal `durak hint --iterations` accepts
 #: (measured at the cap on a 6-card opening: 15 MB of tree and 0.2 s a deal).
 MAX_UCT_ITERS = 102_400
@@ -113,6 +130,44 @@ def _fact_weighed(deals: Iterator[GameState], sampler: Sampler,
         yield d
 
 
+def _fact_drawn(sampler: Sampler, rng: random.Random, n: int, lls: list[float],
+                counts: list[int]) -> Iterator[GameState]:
+    """``n`` deals drawn from the deals the facts about hands before a hidden draw make
+    likely, not weighed by them: each deal the sampler draws is kept with probability
+    ``min(1, w / c)``, ``w`` its likelihood of the facts and ``c`` the largest of the
+    first :data:`FACT_PILOT` drawn, and carries the weight ``max(c, w)`` (appended to
+    ``lls`` as a log), so that a kept deal counts ``w`` in expectation as a weighed
+    one does, while nearly every kept deal weighs the same: the deals scored are
+    (nearly) all effective instead of a few dozen of 256 (issue 68).  Past
+    :data:`FACT_PROPOSALS` draws per deal every deal drawn is kept with the weight
+    ``w``.  ``counts[0]`` counts the deals set aside.  Drawing costs about 8 µs a
+    deal, scoring one about 1 ms."""
+    accept = random.Random(rng.getrandbits(64))
+    pilot = [sampler.sample(rng) for _n in range(FACT_PILOT)]
+    queue = [(d, sampler.weight(d)) for d in pilot]
+    bar = max(w for _d, w in queue)
+    drawn = kept = 0
+    while kept < n:
+        if queue:
+            d, w = queue.pop(0)
+        else:
+            d = sampler.sample(rng)
+            w = sampler.weight(d)
+        drawn += 1
+        if bar <= 0.0:
+            bar = w
+        if drawn > n * FACT_PROPOSALS:
+            take, weight = True, w
+        else:
+            take, weight = w > 0.0 and accept.random() * bar < w, max(bar, w)
+        if not take:
+            counts[0] += 1
+            continue
+        lls.append(math.log(weight) if weight > 0 else -math.inf)
+        kept += 1
+        yield d
+
+
 def _chunks(deals: Iterator[GameState], size: int, head: tuple) -> Iterator[tuple]:
     """``head + (chunk,)`` for chunks of ``size`` deals, drawn as they are needed."""
     while True:
@@ -137,8 +192,15 @@ def _parse(position: Any, me: int | None) -> tuple[GameState, int | None]:
 
 
 def default_samples(players: int) -> int:
-    """The default number of deals per hint for a game of ``players`` seats."""
+    """The default number of deals per hint of the match bots for a game of
+    ``players`` seats."""
     return DEFAULT_SAMPLES if players == 2 else DEFAULT_SAMPLES_MULTI
+
+
+def person_samples(players: int) -> int:
+    """The default number of deals of a hint a person asks for at a table of
+    ``players`` seats (:data:`PERSON_SAMPLES`)."""
+    return PERSON_SAMPLES if players == 2 else PERSON_SAMPLES_MULTI
 
 
 def hint(position: Any, samples: int | None = None, seed: int | None = None,
@@ -203,6 +265,10 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
     elif cfg.uct_mix_early is not None and k.view.pile >= cfg.early_pile:
         # early on the playout looks furthest ahead through hidden cards
         cfg = replace(cfg, uct_mix=cfg.uct_mix_early)
+    if cfg.ranking not in ("chance", "utility"):
+        raise OptionError(f"ranking: 'chance' or 'utility', got {cfg.ranking!r}")
+    if cfg.fact_draws not in ("draw", "weigh"):
+        raise OptionError(f"fact_draws: 'draw' or 'weigh', got {cfg.fact_draws!r}")
     if samples is None:
         samples = default_samples(k.view.players)
     if samples < 1:
@@ -244,8 +310,12 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         more = max(1, oversample) if observations else 1
         deals = (sampler.sample(rng) for _n in range(samples * more))
         total = samples * more
+    set_aside = [0]
     if weigh and any(f.drawn or f.trust < 1.0 for f in k.facts):
-        deals = _fact_weighed(iter(deals), sampler, fact_lls)
+        if exhaustive or cfg.fact_draws == "weigh":
+            deals = _fact_weighed(iter(deals), sampler, fact_lls)
+        else:  # drawn in proportion to the facts' likelihood instead of weighed by it
+            deals = _fact_drawn(sampler, rng, total, fact_lls, set_aside)
     lls: list[float] = []  # the log-likelihood of each deal drawn, in deal order
     if observations:
         deals = _weighed(iter(deals), observations, model or NoisyGreedy(), lls,
@@ -315,26 +385,28 @@ def hint_knowledge(k: Knowledge, samples: int | None = None, seed: int | None = 
         if max(w.weights) > min(w.weights):  # equal weights are no weights: the plain figures
             weights = w.weights
     ranked = aggregate(moves, scores, exact, greedy, margins, mine, weights)
-    kept = None
-    if not exact and ranked[0].move != str(greedy):
-        ranked, kept = keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z, mine,
-                                     weights)
+    choice = choose(ranked, moves, scores, margins, greedy, mine, weights, exact,
+                    cfg.as_good_z, cfg.as_good_points)
+    if cfg.ranking == "utility" and not exact:  # the engine before, for the matches
+        choice = Choice(keep_default(ranked, moves, scores, margins, greedy, cfg.switch_z,
+                                     mine, weights), choice.top, choice.as_good, "utility")
     result = HintResult(
-        player=k.seat + 1, to_move=to_move + 1, best=ranked[0].move, samples=len(scores),
+        player=k.seat + 1, to_move=to_move + 1, best=choice.best, samples=len(scores),
         seed=seed, moves=ranked, exhaustive=exhaustive and complete,
         deals_total=deals_total, exact_deals=sum(exact_flags),
         seconds=_time.perf_counter() - t0, workers=workers,
         wanted=min(total, min_samples) if min_samples else total, interrupted=interrupted,
         effective_deals=effective, inference=inference,
         iterations=0 if all(exact_flags) else iterations,
-        facts=len(k.facts), rejected=sampler.rejected,
-        not_greedy=tuple(o + 1 for o in k.not_greedy), playout_weight=cfg.uct_mix, kept=kept,
-        mine=mine,
+        facts=len(k.facts), rejected=sampler.rejected, set_aside=set_aside[0],
+        not_greedy=tuple(o + 1 for o in k.not_greedy), playout_weight=cfg.uct_mix,
+        choice=choice, mine=mine, learned=learned(k),
     )
     if interrupted:  # a KeyboardInterrupt still, carrying the answer from the deals scored
         raise Interrupted(partial=result)
     return result
 
 
-__all__ = ["DEFAULT_SAMPLES", "DEFAULT_SAMPLES_MULTI", "MAX_UCT_ITERS", "TIME_ONLY_SAMPLES",
-           "HintMove", "HintResult", "Kept", "aggregate", "default_samples", "hint", "hint_knowledge"]
+__all__ = ["DEFAULT_SAMPLES", "DEFAULT_SAMPLES_MULTI", "MAX_UCT_ITERS", "PERSON_SAMPLES",
+           "PERSON_SAMPLES_MULTI", "TIME_ONLY_SAMPLES", "HintMove", "HintResult", "aggregate",
+           "default_samples", "hint", "hint_knowledge", "person_samples"]

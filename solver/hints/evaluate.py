@@ -34,6 +34,7 @@ from solver.game.movegen import play
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.hints.playout import PLAYOUT_LIMIT, playout
+from solver.hints.ranking import AS_GOOD_POINTS, AS_GOOD_Z
 from solver.notation import format_position
 from solver.policy.model import core_model
 from solver.run.executor import worker_cache
@@ -45,6 +46,15 @@ from solver.search.native import core, pile_order
 class HintConfig:
     """How a deal is scored (see the module docstring and ``docs/hint.md``).
 
+    ``ranking``: ``"chance"`` recommends the move with the highest chance or one
+    *as good* (``as_good_z`` standard errors of the paired test, at most
+    ``as_good_points`` lower; :func:`solver.hints.ranking.choose`); ``"utility"``
+    is the engine before 2026-12-07 (the highest utility, the greedy player's
+    move kept within ``switch_z`` standard errors), kept for the matches that
+    measure against it.  ``fact_draws``: ``"draw"`` deals the sampled deals in
+    proportion to the likelihood of the facts about hands before a hidden draw
+    (:func:`solver.hints.advise._fact_drawn`), ``"weigh"`` weighs them by it
+    (the engine before: a few dozen effective deals of 256).
     ``solver``: ``"auto"`` uses the exact solver where the pile is empty only when
     the compiled backend is present (the pure-Python reference is far too slow
     for a hint), ``"always"`` uses whatever backend there is, ``"never"`` plays
@@ -60,7 +70,7 @@ class HintConfig:
     move is recommended over the greedy player's move only if its paired mean
     advantage on the same deals exceeds ``switch_z`` standard errors; else the
     greedy move is recommended (noise must not talk the engine out of a sound
-    default).  ``uct_iters`` (two players): iterations of the tree search over
+    default; ``ranking="utility"`` only).  ``uct_iters`` (two players): iterations of the tree search over
     a deal that is not solved exactly, at least one per move (0: one greedy
     playout per move, the engine before).  ``uct_iters_multi``: the same with
     three or more players, off by default: with 512 deals, 50 iterations a deal
@@ -122,6 +132,10 @@ class HintConfig:
     """
 
     solver: str = "auto"
+    ranking: str = "chance"
+    as_good_z: float = AS_GOOD_Z
+    as_good_points: float = AS_GOOD_POINTS
+    fact_draws: str = "draw"
     exact_pile: int = 2
     exact_nodes: int = 500_000
     exact_nodes_multi: int = 50_000

@@ -297,8 +297,14 @@ class PublicTracker:
     how many hidden cards it drew); :meth:`observations` reads them.
     """
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState, asked: bool = True):
         self.state = state
+        #: whether who was asked to throw in is public (F2, S3): in a match, where the
+        #: engine runs the game for its bots; not in a game a person plays against the
+        #: engine (`durak play`, the web board), where a pass is told the same way
+        #: whether or not the seat could add (docs/rules.md, under F2): no
+        #: :meth:`facts` then, for the engine's seats or the player's hints
+        self.asked_public = asked
         self.known: list[int] = [0] * state.players
         self.history: list[Move] = []
         self.movers: list[int] = []
@@ -350,8 +356,11 @@ class PublicTracker:
 
         A ``pass`` gives a *held one* fact, being passed over a *held none*
         fact, from any time of the game; ``drawn`` counts the hidden cards the
-        seat has drawn since (R17), which make the fact a probability.
+        seat has drawn since (R17), which make the fact a probability.  None
+        where who was asked is not public (:attr:`asked_public`).
         """
+        if not self.asked_public:
+            return ()
         out: list[HandFact] = []
         for o, i, keep, add, since in self._hands_back(seat):
             mv = self.history[i]

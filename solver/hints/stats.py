@@ -58,3 +58,28 @@ def weighted_mean_se(xs: Sequence[float], ws: Sequence[float]) -> tuple[float, f
         return mean, float("inf"), n_eff
     var = sum(w * (x - mean) ** 2 for x, w in zip(xs, ws)) * n_eff / (n_eff - 1)
     return mean, math.sqrt(var / n_eff), n_eff
+
+
+def chance(score: float) -> float:
+    """A mean score (+1 win, 0 draw, -1 loss) as the chance a player reads: the chance
+    of not being the durak with a draw counted half (docs/rules.md, "The chance a hint
+    shows"), ``(1 + score) / 2``."""
+    return (1.0 + score) / 2.0
+
+
+def paired_difference(a: int, b: int, scores: Sequence[Sequence[float]],
+                      weights: Sequence[float] | None = None) -> tuple[float, float]:
+    """Mean and standard error of move ``a``'s chance minus move ``b``'s, deal by deal
+    (the same deals, so the luck of the deal cancels; docs/hint.md, "As good").
+    ``weights`` (summing to 1): weighted, the error at Kish's effective number of
+    deals.  The error is infinite below two (effective) deals."""
+    ds = [(r[a] - r[b]) / 2.0 for r in scores]
+    if weights is not None:
+        mean, se, _n = weighted_mean_se(ds, weights)
+        return mean, se
+    n = len(ds)
+    mean = sum(ds) / n if n else 0.0
+    if n < 2:
+        return mean, float("inf")
+    var = sum((x - mean) ** 2 for x in ds) / (n - 1)
+    return mean, math.sqrt(var / n)

@@ -94,6 +94,29 @@ def plural_forms(lang: str) -> str:
     return header.split("plural=", 1)[1].strip().rstrip(";")
 
 
+#: How each language writes numbers, as CLDR (and Babel) does: the group and decimal
+#: separators and the percent sign's place (a no-break space before it in Lithuanian
+#: and Russian).  A table, not Babel, so that a command starts without loading it;
+#: tests/test_i18n.py holds it to Babel's formats.
+NUMBER_FORMATS = {"en": (",", ".", "{}%"), "lt": ("\u00a0", ",", "{}\u00a0%"),
+                  "ru": ("\u00a0", ",", "{}\u00a0%")}
+
+
+def number(x: float, digits: int = 0) -> str:
+    """``x`` with ``digits`` decimals as the current language writes it
+    (``2,540,736`` / ``2 540 736``; ``0.41`` / ``0,41``)."""
+    group, point, _pct = NUMBER_FORMATS.get(current(), NUMBER_FORMATS[DEFAULT])
+    text = f"{x:,.{digits}f}"
+    return text.replace(",", "\0").replace(".", point).replace("\0", group)
+
+
+def percent(share: float, digits: int = 0) -> str:
+    """A share (0..1) as a percentage with ``digits`` decimals in the current language
+    (``72%`` / ``72 %``; ``72.5%`` / ``72,5 %``)."""
+    pattern = NUMBER_FORMATS.get(current(), NUMBER_FORMATS[DEFAULT])[2]
+    return pattern.format(number(100 * share, digits))
+
+
 def catalogue_json(lang: str) -> dict[str, Any]:
     """The whole catalogue of ``lang`` for the web board's script: each message id to its
     text (a list of forms where it has plural forms; ``context\\u0004id`` where it has a
@@ -112,6 +135,6 @@ def catalogue_json(lang: str) -> dict[str, Any]:
     return {"lang": lang, "plural": plural_forms(lang), "messages": messages}
 
 
-__all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "N_", "_",
-           "catalogue_json", "current", "ngettext", "pgettext", "plural_forms",
-           "set_language", "translations", "use_language"]
+__all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "NUMBER_FORMATS",
+           "N_", "_", "catalogue_json", "current", "ngettext", "number", "percent", "pgettext",
+           "plural_forms", "set_language", "translations", "use_language"]

@@ -79,7 +79,7 @@ def time_bin_top(b: int) -> float:
 #: learned model's best move with no search (``learned=FILE``; docs/learn.md).
 POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong", "hint-uct",
                 "hint-learn", "hint-fast-learn", "learned", "hint-ismcts", "hint-ismcts-all",
-                "hint-exact4")
+                "hint-exact4", "hint-utility")
 #: ``hint-ismcts``: the engine with the information-set search (``ext/ismcts.pxi``) in
 #: place of the search of each deal while the pile holds :data:`ISMCTS_PILE` cards or
 #: more (the opening, where strategy fusion is worst); ``hint-ismcts-all``: at any pile
@@ -89,7 +89,11 @@ POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong", "
 ISMCTS_PILE = 12
 ENGINE_CONFIGS: dict[str, dict[str, Any]] = {
     "hint": {}, "hint-ismcts": {"ismcts": True, "ismcts_pile": ISMCTS_PILE},
-    "hint-ismcts-all": {"ismcts": True}, "hint-exact4": {"exact_pile": 4}}
+    "hint-ismcts-all": {"ismcts": True}, "hint-exact4": {"exact_pile": 4},
+    # the engine before 2026-12-07: the highest utility, the greedy player's move kept
+    # within one standard error, the deals weighed by the facts (issue 68 measures
+    # the chance's ranking against it)
+    "hint-utility": {"ranking": "utility", "fact_draws": "weigh"}}
 #: ``hint@DEALS`` or ``hint@DEALSxITERATIONS``: the default engine at a fixed amount of
 #: work per decision -- DEALS deals, and with two players ITERATIONS tree-search
 #: iterations per deal (default the engine's own) -- for budgets measured as work
