@@ -8,6 +8,7 @@ against the true hands, and the sampler's deals against the facts.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 from dataclasses import replace
@@ -367,8 +368,10 @@ def test_cli_hint_on_a_full_record_reports_its_facts(tmp_path):
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
     assert d["facts"] >= 1 and d["rejected"] >= 0
-    r = CliRunner().invoke(cli, ["hint", "--game", str(cut), "--seed", "1"])
+    r = CliRunner().invoke(cli, ["hint", "--game", str(cut), "--seed", "1", "--verbose"])
     assert r.exit_code == 0 and "who was asked to throw in (F2)" in r.output
+    r = CliRunner().invoke(cli, ["hint", "--game", str(cut), "--seed", "1"])
+    assert r.exit_code == 0 and "(F2)" not in r.output  # the engine's details: --verbose
 
 
 # ----------------------------------------------- leads of the greedy player
@@ -449,8 +452,12 @@ def test_a_fact_of_a_model_of_play_weighs_deals_and_rules_none_out():
     rng = random.Random(1)
     ws = [sp.weight(sp.sample(rng)) for _ in range(200)]
     assert sp.rejected == 0 and min(ws) < 1.0 and max(ws) == 1.0
-    res = hint_knowledge(k, samples=64, seed=2)
+    res = hint_knowledge(k, samples=64, seed=2, config=HintConfig(fact_draws="weigh"))
     assert res.effective_deals < 64
+    # dealt in proportion to the likelihood instead (issue 68): every deal kept counts
+    drawn = hint_knowledge(k, samples=64, seed=2)
+    assert drawn.samples == 64 and drawn.set_aside > 0
+    assert drawn.effective_deals > 63 and drawn.inference in ("weighted", "none")
 
 
 def test_the_hint_bot_adds_model_facts_when_asked():
@@ -488,3 +495,80 @@ def test_against_greedy_the_model_facts_favour_the_real_deal():
                            for _ in range(20)) / 20)
     assert len(real) > 20
     assert sum(real) / len(real) > 1.5 * sum(uniform) / len(uniform)
+
+
+def test_f2_a_game_against_the_engine_gives_nobody_facts():
+    """docs/rules.md, under F2 (issue 68): in a game a person plays against the engine a
+    pass is told as at a real table, so neither the person's hint nor the engine's seats
+    learn from who was asked to throw in; a match's record keeps them public."""
+    from solver.play.seats import GameSession
+
+    seen: list[int] = []
+
+    class Spy:
+        def move(self, tracker, seat, rng):
+            seen.append(len(tracker.facts(seat)))
+            assert not tracker.asked_public
+            return greedy_move(tracker.state)
+
+    for seed in range(6):
+        s = GameSession.new(3, parse_rules(""), seed=seed, human=1, engine="greedy",
+                            engine_seats=lambda strength: Spy())
+        rng = random.Random(seed)
+        while not s.is_over:
+            assert s.knowledge().facts == ()
+            if s.engine_to_move:
+                s.engine_move()
+            else:
+                s.enter(rng.choice(s.turn().moves))
+        # the same game as a match's record (no engine line): who was asked is public
+        match = replace(s.game, engine=None)
+        facts = [len(match.knowledge(1, at=i).facts) for i in range(1, len(s.entries) + 1)]
+        assert any(facts)
+    assert seen and not any(seen)
+
+
+def test_R17_deals_drawn_in_proportion_to_the_facts_likelihood():
+    """Issue 68: instead of weighing the deals by the likelihood of the facts about hands
+    before a hidden draw (a few dozen effective deals of 256), the hint draws them in
+    proportion to it (:func:`solver.hints.advise._fact_drawn`): each deal the sampler
+    deals is kept with probability w / c and carries the weight max(c, w), so the kept
+    deals, weighed, follow the likelihood -- checked against the exact law of a small
+    position whose every deal is enumerated (chi-square), with nearly equal weights."""
+    from solver.hints.advise import _fact_drawn
+    for t in followed_games(2, "", range(60), greedy_share=1.0):
+        s = t.state
+        if s.is_over or not s.pile or len(legal_moves(s)) < 2:
+            continue
+        k = t.knowledge(s.to_move)
+        if not any(f.drawn for f in k.facts):
+            continue
+        sp = Sampler(k)
+        if not 3 <= sp.count() <= 40:
+            continue
+        law = {}
+        for d in sp.enumerate():
+            law[d.hands] = law.get(d.hands, 0.0) + sp.weight(d)
+        if len({round(w, 9) for w in law.values()}) < 2:
+            continue
+        total = sum(law.values())
+        lls: list[float] = []
+        aside = [0]
+        n = 6000
+        kept = [d.hands for d in _fact_drawn(sp, random.Random(5), n, lls, aside)]
+        ws = [math.exp(x) for x in lls]
+        assert len(kept) == n and aside[0] > 0
+        assert sum(ws) ** 2 / sum(w * w for w in ws) > 0.95 * n  # nearly equal weights
+        share: Counter = Counter()
+        for hands, w in zip(kept, ws):
+            share[hands] += n * w / sum(ws)
+        chi2, cells = 0.0, 0
+        for hands, w in law.items():
+            expect = n * w / total
+            if expect >= 5:
+                chi2 += (share[hands] - expect) ** 2 / expect
+                cells += 1
+        assert cells >= 2 and chi2 < 2 * cells + 15, (chi2, cells)
+        return
+    raise AssertionError("no small position with uncertain facts found")
+

@@ -131,7 +131,8 @@ def test_cli_iterations_and_json():
                                     "--json"])
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)["iterations"] == 0
-    out = CliRunner().invoke(main, ["hint", POS, "--seed", "1", "-n", "8", "--iterations", "50"])
+    out = CliRunner().invoke(main, ["hint", POS, "--seed", "1", "-n", "8", "--iterations", "50",
+                                    "--verbose"])
     assert out.exit_code == 0 and "100-iteration search" not in out.output
     assert "a 50-iteration search averaged with a greedy playout" in out.output
     out = CliRunner().invoke(main, ["hint", POS, "--iterations", str(MAX_ITERATIONS + 1)])

@@ -1,7 +1,10 @@
-"""The hint table at the terminal: ordered by the utility column it shows, the
-recommended move starred, and a kept greedy move's reason in one line."""
+"""The hint table at the terminal (issue 68): one number per move, its chance, ordered
+by it; the recommended move starred, the moves as good as the top marked; the call
+and what the others' moves told under it in a player's words; the engine's figures
+only under --verbose."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -10,9 +13,12 @@ from solver.cli import main
 from solver.hints import hint
 
 ROOT = Path(__file__).resolve().parent.parent
-#: With seed 1 the hint keeps the greedy player's move (6S,6D) over the top-scored 6D.
+#: With seed 1 and 256 deals 6D has the highest chance, 6S and the greedy player's
+#: 6S,6D are as good within the noise, and 6S,6D is recommended: the thriftier play.
 HIDDEN = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; attacker 1; out 7S 8S 9S TS JS 6H 7H "
           "8H TH 7D 8D 9D 6C 7C 8C 9C TC; me 1")
+#: Words of the engine that a player's view does not show.
+ENGINE_WORDS = ("utility", "greedy", "standard error", "score", "margin", "effective")
 
 
 def rows(output: str) -> list[list[str]]:
@@ -24,29 +30,52 @@ def rows(output: str) -> list[list[str]]:
     return out
 
 
-def test_the_rows_follow_the_utility_column_and_the_kept_move_says_why():
-    res = hint(HIDDEN, seed=1)
-    assert res.kept is not None and res.best == res.moves[0].move == "6S,6D"
-    r = CliRunner().invoke(main, ["hint", HIDDEN, "--seed", "1"])
+def test_the_rows_follow_the_chance_and_the_star_is_within_the_noise_of_the_top():
+    res = hint(HIDDEN, seed=1, samples=256)
+    assert res.top == "6D" and res.best == "6S,6D" and res.choice.reason == "plain"
+    r = CliRunner().invoke(main, ["hint", HIDDEN, "--seed", "1", "--samples", "256"])
     assert r.exit_code == 0, r.output
-    assert "utility \u25bc" in r.output
+    assert "chance \u25bc" in r.output
     body = rows(r.output)
-    utils = [float(row[2]) for row in body]
-    assert utils == sorted(utils, reverse=True)
-    assert [row[1] for row in body] == [m.move for m in res.by_utility()]
-    starred = [row[1] for row in body if row[0] == "*"]
-    assert starred == ["6S,6D"] and body[0][1] == "6D"  # the kept move is not the top row
-    assert ("recommended: 6S,6D (marked *): the greedy player's move, kept over 6D, whose "
-            "utility is +0.015 higher on the same deals, within one standard error") in \
-        " ".join(r.output.split())
-    # the utility is the score plus the card margin / 60, as shown
-    for m in res.moves:
-        assert abs(m.utility - (m.score + m.margin / 60)) < 1e-12
+    assert [row[1] for row in body] == [m.move for m in res.moves]
+    chances = [int(row[2].rstrip("%")) for row in body]
+    assert chances == sorted(chances, reverse=True)
+    assert body[0][1] == "6D"                                   # the top is the first row
+    assert [row[1] for row in body if row[0] == "*"] == ["6S,6D"]  # the star: as good
+    assert {row[1] for row in body if row[0] == "="} == {"6D", "6S"}
+    star = next(m for m in res.moves if m.move == "6S,6D")
+    assert res.moves[0].chance - star.chance <= 0.02            # never clearly lower
+    words = " ".join(r.output.split())
+    assert "recommended: 6S,6D (*), your chance 33% (30%\u201337%)" in words
+    assert "A close call: 6D, 6S as good within the noise; 6S,6D kept: the thriftier play" in words
+    assert not any(w in r.output.lower() for w in ENGINE_WORDS), r.output
 
 
-def test_without_a_kept_move_the_starred_row_is_the_top_one():
-    r = CliRunner().invoke(main, ["hint", "--game", str(ROOT / "docs/examples/seat1-midgame.txt"), "--seed", "1"])
+def test_a_clear_best_is_the_top_row_and_says_how_far_the_next_is():
+    r = CliRunner().invoke(main, ["hint", "--game", str(ROOT / "docs/examples/seat1-midgame.txt"),
+                                  "--seed", "1", "--samples", "256"])
     assert r.exit_code == 0, r.output
     body = rows(r.output)
     assert body[0][0] == "*" and sum(row[0] == "*" for row in body) == 1
-    assert f"recommended: {body[0][1]} (marked *, the highest utility)" in r.output
+    assert not any(row[0] == "=" for row in body)
+    assert f"{body[0][1]} stands out: the next best, {body[1][1]}, has {body[1][2]}" in \
+        " ".join(r.output.split())
+    assert "Seat 2 holds 9D: you saw it go into the hand" in r.output
+
+
+def test_verbose_adds_the_engine_figures_and_json_names_them():
+    r = CliRunner().invoke(main, ["hint", HIDDEN, "--seed", "1", "--samples", "64", "--verbose"])
+    assert r.exit_code == 0, r.output
+    head = r.output.splitlines()[2]
+    for col in ("deals won", "drawn", "lost", "mean score", "best in", "card margin"):
+        assert col in head
+    assert "64 deals of" in r.output and "recommended by" in r.output
+    j = CliRunner().invoke(main, ["hint", HIDDEN, "--seed", "1", "--samples", "64", "--json"])
+    obj = json.loads(j.output)
+    m = obj["moves"][0]
+    assert abs(m["chance"] - (1 + m["score"]) / 2) < 1e-4
+    assert m["chance_ci95"][0] <= m["chance"] <= m["chance_ci95"][1]
+    assert {"card_margin", "deals_best_share", "tie_break_utility"} <= set(m)
+    assert not {"utility", "best_share", "margin"} & set(m) and "kept" not in obj
+    assert obj["best"] in obj["as_good"] and obj["top"] == m["move"]
+    assert obj["chance"] == next(x["chance"] for x in obj["moves"] if x["move"] == obj["best"])

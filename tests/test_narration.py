@@ -175,7 +175,7 @@ def test_the_telling_in_words():
     """The lines a player reads: cards for people, "you" for the player, no rule ids."""
     s = GameSession.follow(2, "9H", "6S 7S KH 8C 9C AC", me=1, attacker=2)
     lines = [t.text() for line in ("6D", "KH", "pass", "7h") for t in s.enter(line).told]
-    assert lines == ["Seat 2 leads 6♦", "You cover 6♦ with K♥", "Seat 2 passes",
+    assert lines == ["Seat 2 leads 6♦", "You cover 6♦ with K♥", "Seat 2: done",
                      "Beaten off by you: 6♦ K♥ to the discards", "Seat 2 draws 1 card",
                      "You draw 7♥", "You lead against seat 2"]
     assert [t.text(symbols=False) for t in s.told()][:2] == ["Seat 2 leads 6D",
@@ -184,3 +184,32 @@ def test_the_telling_in_words():
     assert log[0] == {"kind": "move", "seat": 2, "cards": ["6D"], "count": 0, "to": None,
                       "move": "6D", "text": "Seat 2 leads 6♦", "entry": 1}
     assert log[-2]["entry"] == 4 and log[-2]["cards"] == ["7H"] and log[-1]["kind"] == "turn"
+
+
+@pytest.mark.parametrize("seed,players,rules", [(21, 2, ""), (22, 3, ""), (23, 2, "transfer"),
+                                                (24, 4, "throw_in=neighbours")])
+def test_f2_another_seats_pass_is_told_as_done_at_the_bouts_end_whether_asked_or_not(
+        seed, players, rules):
+    """docs/rules.md, under F2 (issue 68): the engine asks a thrower only when he holds a
+    card he may add, and no real table tells that, so another seat's pass is never told
+    when it is made, and every bout's end tells "done" for each other seat that could
+    have added cards -- the same lines whether it passed or was never asked."""
+    s = GameSession.new(players, parse_rules(rules), seed=seed, human=1, engine="greedy")
+    rng = random.Random(seed)
+    passes = ends = 0
+    while not s.is_over:
+        before = s.state
+        acc = s.engine_move() if s.engine_to_move else s.enter(rng.choice(s.turn().moves))
+        told = list(acc.told)
+        passes += sum(1 for t in told if t.kind == "move" and t.move.kind is Kind.PASS
+                      and t.seat != s.me)
+        for i, t in enumerate(told):
+            if t.kind not in BOUT_ENDS:
+                continue
+            ends += 1
+            done = [u.seat for u in told[:i] if u.kind == "done"]
+            want = [x + 1 for x in ((before.attacker + k) % players for k in range(players))
+                    if x + 1 != s.me and x != before.defender and before.hand_size(x) > 0]
+            assert done == want, (done, want)
+    assert passes == 0 and ends > 3
+    assert "Seat 2: done" in [t.text() for t in s.told()]
