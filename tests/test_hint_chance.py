@@ -172,7 +172,7 @@ def test_no_review_decision_shows_a_best_chance_below_the_played_moves():
     start = new_game(2, parse_rules(""), rng=random.Random("review:68"))
     _res, moves, *_ = play_game([GreedyPolicy(), GreedyPolicy()], start,
                                 [random.Random(1), random.Random(2)])
-    g = Game.from_play(start, moves, me=0)
+    g = Game.from_play(start, moves, me=1)
     rv = review(g, seat=1, samples=48, seed=3)
     estimated = [d for d in rv.decisions if not d.exact and d.best_chance is not None]
     assert estimated

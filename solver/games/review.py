@@ -49,7 +49,7 @@ from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value
 from solver.games.record import Game, known_deal
-from solver.hints import HintResult, Knowledge, default_samples, hint_knowledge, person_samples
+from solver.hints import HintResult, Knowledge, hint_knowledge, person_samples
 from solver.i18n import _, ngettext
 from solver.run.executor import default_workers
 from solver.search import Solver, SolveResult
@@ -66,8 +66,9 @@ BLUNDER = "blunder"
 #: deals, or an exact solve that ran out of the review's budget.
 UNCLEAR = "unclear"
 LABEL_ORDER = ("best", "good", "inaccuracy", "mistake", "blunder", "unclear")
-#: Deals per estimated decision: None, the hint engine's own default
-#: (:func:`solver.hints.default_samples`: 256 with two players, 512 with more).
+#: Deals per estimated decision: None, the hint engine's own default for the hints
+#: a person asks for (:func:`solver.hints.person_samples`: 1,024 with two players,
+#: 2,048 with more), so that a decision is judged by the very hint the player saw.
 REVIEW_SAMPLES: int | None = None
 #: The fewest deals an estimate needs for a label (else ``unclear``): at 32 deals
 #: the interval of one move's chance is about +-0.17, of a difference less.
@@ -395,7 +396,7 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
             pool.shutdown(wait=not interrupted, cancel_futures=True)
     decisions.sort(key=lambda d: (d.number, d.seat))
     res = Review(decisions, [s + 1 for s in seats], seed,
-                 samples if samples is not None else default_samples(g.players), g.outcome(),
+                 samples if samples is not None else person_samples(g.players), g.outcome(),
                  [], interrupted, total, max_time)
     for s in seats:
         ds = [d for d in decisions if d.seat == s + 1]
@@ -497,7 +498,7 @@ def _estimate(t: _Todo, samples: int | None, seed: int, stop: threading.Event) -
         if stop.is_set():
             raise _Stopped()
 
-    want = samples if samples is not None else default_samples(t.k.view.players)
+    want = samples if samples is not None else person_samples(t.k.view.players)
     h = hint_knowledge(t.k, samples=want, seed=seed, max_time=ESTIMATE_MAX_TIME, progress=check)
     played = str(t.move)
     # the best is the highest chance (the hint's top); the move played, if as good as it
