@@ -32,6 +32,11 @@ def chance_cells(m: Any, digits: int) -> tuple[str, str]:
     return percent(m.chance, digits), interval
 
 
+def signed(x: float, digits: int) -> str:
+    """``x`` with its sign, as the current language writes numbers (``+0.209``, ``−0,666``)."""
+    return ("+" if x >= 0 else "\u2212") + number(abs(x), digits)
+
+
 def how_text(res: Any) -> str:
     """How many deals were looked at, for a player."""
     if res.kind == "exact" and res.exhaustive:
@@ -79,7 +84,7 @@ def print_hint_table(res: Any, symbols: bool | None = None, verbose: bool = Fals
         cells = [mark, name, *chance_cells(m, digits)]
         if verbose:
             cells += [percent(m.win, 1), percent(m.draw, 1), percent(m.loss, 1),
-                      f"{m.score:+.3f}", percent(m.best), f"{m.margin:+.2f}"]
+                      signed(m.score, 3), percent(m.best), signed(m.margin, 2)]
         t.add_row(*cells)
     con.print(t)
     best = res.move(res.best)
@@ -133,4 +138,4 @@ def engine_lines(res: Any) -> list[str]:
     return lines
 
 
-__all__ = ["chance_cells", "engine_lines", "how_text", "print_hint_table"]
+__all__ = ["chance_cells", "engine_lines", "how_text", "print_hint_table", "signed"]
