@@ -30,6 +30,7 @@ import tarfile
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,26 @@ def test_the_sdist_carries_every_file_the_build_and_the_package_need(sdist):
             "solver/models/policy.json"} <= needed
     assert needed - names == set()
     assert not {n for n in names if n.endswith(".c") or n.startswith("tests/")}
+
+
+@pytest.mark.install
+def test_the_licence_text_ships_in_the_sdist_and_the_wheel(dist, sdist):
+    """pyproject says MIT; the text itself goes with both packages (issue 69)."""
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License")
+    with tarfile.open(sdist) as tar:
+        top = tar.getnames()[0].split("/", 1)[0]
+        shipped = tar.extractfile(f"{top}/LICENSE")
+        assert shipped is not None and shipped.read().decode() == text
+    wheels = sorted(dist.glob("durak_solver-*.whl"))
+    if not wheels:  # the wheel is built by .ci/run beside the sdist
+        r = subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist),
+                            str(ROOT)], capture_output=True, text=True, timeout=PIP_TIMEOUT)
+        assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+        wheels = sorted(dist.glob("durak_solver-*.whl"))
+    with zipfile.ZipFile(wheels[0]) as whl:
+        inside = [n for n in whl.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+        assert len(inside) == 1 and whl.read(inside[0]).decode() == text
 
 
 # ---------------------------------------------------------- a user's commands
