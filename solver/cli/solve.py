@@ -21,7 +21,7 @@ from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, cores_fo
 from solver.cli.hinttable import print_hint_table
 from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
-from solver.i18n import _, ngettext
+from solver.i18n import _, ngettext, number
 from solver.notation.people import move_text, symbols_wanted, value_word
 
 if TYPE_CHECKING:
@@ -172,7 +172,8 @@ def print_solve(res: SolveResult, all_moves: bool, symbols: bool | None = None) 
     rate = res.nodes / res.seconds if res.seconds > 0 else 0.0
     con.print("[dim]" + ngettext("{nodes} node, {seconds} s, {rate} M nodes/s",
                                  "{nodes} nodes, {seconds} s, {rate} M nodes/s", res.nodes).format(
-        nodes=res.nodes, seconds=f"{res.seconds:.3f}", rate=f"{rate / 1e6:.2f}") + "[/]")
+        nodes=number(res.nodes), seconds=number(res.seconds, 3),
+        rate=number(rate / 1e6, 2)) + "[/]")
 
 
 def _basis(res: SolveResult) -> str:
