@@ -186,7 +186,8 @@ def engine_view(res: Any, played: str, best: str | None) -> dict[str, Any]:
                 "rank": res.moves.index(m) + 1}
 
     return {"played": one(played), "review_best": one(best), "samples": res.samples,
-            "exact": res.kind == "exact", "kept": res.kept.to_json() if res.kept else None,
+            "exact": res.kind == "exact",
+            "choice": res.choice.to_json() if res.choice else None,
             "moves": len(res.moves)}
 
 
