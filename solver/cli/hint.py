@@ -30,7 +30,7 @@ MAX_ITERATIONS = 102_400
               help="A game record (docs/game-record.md; '-' for stdin): the hint at its end, "
                    "from the asking seat's view, instead of POSITION.")
 @click.option("--samples", "-n", type=click.IntRange(1, MAX_SAMPLES), default=None,
-              help="Deals to score the moves on (default 1024 with two players, 2048 with more, "
+              help="Deals to score the moves on (default 512 with two players, 1024 with more, "
                    "about a second; up to 5000 with --time; all deals when there are fewer).")
 @click.option("--time", "--max-time", "time_", type=Seconds(), default=None,
               help="Stop scoring new deals after this many seconds (exit 3 if fewer deals "

@@ -67,8 +67,8 @@ BLUNDER = "blunder"
 UNCLEAR = "unclear"
 LABEL_ORDER = ("best", "good", "inaccuracy", "mistake", "blunder", "unclear")
 #: Deals per estimated decision: None, the hint engine's own default for the hints
-#: a person asks for (:func:`solver.hints.person_samples`: 1,024 with two players,
-#: 2,048 with more), so that a decision is judged by the very hint the player saw.
+#: a person asks for (:func:`solver.hints.person_samples`: 512 with two players,
+#: 1,024 with more), so that a decision is judged by the very hint the player saw.
 REVIEW_SAMPLES: int | None = None
 #: The fewest deals an estimate needs for a label (else ``unclear``): at 32 deals
 #: the interval of one move's chance is about +-0.17, of a difference less.

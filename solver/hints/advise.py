@@ -76,13 +76,17 @@ DEFAULT_SAMPLES = 256
 #: durak in 6.3% of 3,000 games at 128, 5.1% at 512).
 DEFAULT_SAMPLES_MULTI = 512
 #: Deals per hint a person asks for (`durak hint`, the prompts' ``hint``, the web
-#: board) with two players: enough for the recommended move's chance to be known
-#: within about 2-3 points either side in most positions, in about a second
-#: (docs/hint.md, "A person's hint"; ``benchmarks/bench_hint.py --person``).  The
-#: match bots keep :data:`DEFAULT_SAMPLES` (``hint@DEALS`` to change it).
-PERSON_SAMPLES = 1024
-#: The same with three or more players (greedy playouts: a deal costs far less).
-PERSON_SAMPLES_MULTI = 2048
+#: board, and the review that judges a decision by that hint) with two players:
+#: the recommended move's chance known within about 2 points either side in most
+#: positions, in about half a second (docs/hint.md, "Budgets"; a deal's chance
+#: varies with a standard deviation of 0.2-0.35, so 512 deals give +-1.7 to +-3
+#: points; ``benchmarks/bench_hint.py --person``).  Twice that cost the review
+#: three times the bots' budget.  The match bots keep :data:`DEFAULT_SAMPLES`
+#: (``hint@DEALS`` to change it).
+PERSON_SAMPLES = 512
+#: The same with three or more players: greedy playouts score a deal +1 or -1, a
+#: standard deviation near 0.5, so twice the deals for the same interval.
+PERSON_SAMPLES_MULTI = 1024
 #: The sample cap when only a time budget is given.
 TIME_ONLY_SAMPLES = 5000
 #: Deals drawn before the first deal scored, whose largest likelihood of the
