@@ -31,7 +31,7 @@ from solver.game.movegen import legal_moves
 from solver.game.outcome import outcome_info, phase_name
 from solver.games import Game
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES
-from solver.hints import default_samples
+from solver.hints import person_samples
 from solver.jsonin import loads
 from solver.notation import format_position, parse_position
 from solver.notation.build import MAX_POSITION_CHARS
@@ -232,7 +232,7 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
         samples = int_field(body, "samples", 1, limits.max_samples)
         if t is None and samples is None:
             # the command's default deals; the server's cap on the time they may take
-            samples = default_samples(pos.state.players)
+            samples = person_samples(pos.state.players)
         params = {"position": pos.to_json(), "samples": samples,
                   "max_time": min(t, limits.max_time) if t is not None else limits.max_time,
                   "iterations": int_field(body, "iterations", 0, MAX_ITERATIONS),
