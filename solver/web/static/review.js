@@ -21,12 +21,14 @@ function svg(tag, attrs, text) {
 }
 
 // a decision's chance as `durak review` prints it: the exact value in words, else the
-// chance of not being the durak as a percentage -- the server's numbers, nothing derived
-function chanceText(d, which) {
+// chance of not being the durak as a percentage -- the server's numbers, nothing derived;
+// in a sentence (`full`) an exact value has its chance too: 0% (loss)
+function chanceText(d, which, full) {
   const v = which === "best" ? d.best_value : d.played_value;
   const c = which === "best" ? d.best_chance : d.played_chance;
-  if (d.exact && v) return valueWord(v);
-  return c === null || c === undefined ? "?" : percentText(c);
+  if (c === null || c === undefined) return "?";
+  if (d.exact && v) return full ? `${percentText(c)} (${valueWord(v)})` : valueWord(v);
+  return percentText(c);
 }
 function lossText(d) { return d.loss === null || d.loss === undefined ? "" : percentText(d.loss); }
 
@@ -298,7 +300,7 @@ const Review = {
       line.appendChild(el("span", "label label-" + d.label, labelWord(d.label)));
       line.appendChild(document.createTextNode(" " + (d.played_chance === null
         ? gt("{note}: no value is given rather than one from a single deal.", { note: d.note })
-        : gt("chance {chance}; best {best}: {best_chance}; loss {loss}", { chance: chanceText(d, "played"), best: prettyMove(d.best), best_chance: chanceText(d, "best"), loss: lossText(d) }))));
+        : gt("chance {chance}; best {best}: {best_chance}; loss {loss}", { chance: chanceText(d, "played", true), best: prettyMove(d.best), best_chance: chanceText(d, "best", true), loss: lossText(d) }))));
       box.appendChild(line);
       if (d.as_good && d.best !== d.played) {  // labelled best: as good as the highest chance within the noise
         const note = el("div", "as-good-note", "= " + gt("as good as the best within the noise"));
@@ -317,8 +319,8 @@ const Review = {
       if (this.lostAfter() === m.number) {
         const drop = this.decisive().has(m.number);
         box.appendChild(el("div", "budget-note", drop
-          ? gt("Decisive: the game was lost after this move. The best move had {best}, the move played {played}, and seat {seat}'s best chance never reached one half again.", { best: chanceText(d, "best"), played: chanceText(d, "played"), seat: d.seat })
-          : gt("The game was lost after this move: seat {seat}'s best chance never reached one half at any later decision (the move played kept {played}; the drop came after it).", { seat: d.seat, played: chanceText(d, "played") })));
+          ? gt("Decisive: the game was lost after this move. The best move had {best}, the move played {played}, and seat {seat}'s best chance never reached one half again.", { best: chanceText(d, "best", true), played: chanceText(d, "played", true), seat: d.seat })
+          : gt("The game was lost after this move: seat {seat}'s best chance never reached one half at any later decision (the move played kept {played}; the drop came after it).", { seat: d.seat, played: chanceText(d, "played", true) })));
       }
     } else if (this.answer || this.job) {
       box.appendChild(el("div", "muted small", m.seat === this.seat()
