@@ -99,7 +99,7 @@ def test_hint_answers_what_the_command_prints(web):
 def test_analyse_on_hidden_cards_gives_the_hint_table(web):
     r = web.post("/api/analyse", json={"position": HIDDEN, "seed": 3})
     assert r.status_code == 200
-    assert r.json()["samples"] == 256 and r.json()["seed"] == 3
+    assert r.json()["samples"] == 1024 and r.json()["seed"] == 3  # a person's hint
 
 
 def test_review_answers_what_the_command_prints(web):

@@ -1,4 +1,4 @@
-"""A hint's win chances laid on the board (solver/web/chances.py) and the game log of the
+"""A hint's chances laid on the board (solver/web/chances.py) and the game log of the
 web pages (issue 61): the chances of each card and button are the hint table's own,
 an exact answer shows values, the one legal move none; the log of a followed game
 tells the bout ends and the player's draw by name."""
@@ -11,6 +11,7 @@ from web_support import FOLLOWED_DEAL, client
 
 from solver.game.moves import Move
 from solver.web.board import move_view
+from solver.i18n import use_language
 from solver.web.chances import card_chances, chances, move_chances
 
 
@@ -18,38 +19,55 @@ def views(*moves: str) -> list[dict]:
     return [move_view(Move.parse(m)) for m in moves]
 
 
-HINT = {"best": "7H,7D", "samples": 256,
-        "moves": [{"move": "7H,7D", "win": 0.588}, {"move": "7D", "win": 0.559},
-                  {"move": "7H", "win": 0.553}, {"move": "AS", "win": 0.563},
-                  {"move": "8C", "win": 0.457}]}
+HINT = {"best": "7H,7D", "samples": 256, "digits": 0,
+        "moves": [{"move": "7H,7D", "chance": 0.588, "as_good": True},
+                  {"move": "AS", "chance": 0.563, "as_good": True},
+                  {"move": "7D", "chance": 0.559, "as_good": False},
+                  {"move": "7H", "chance": 0.553, "as_good": False},
+                  {"move": "8C", "chance": 0.457, "as_good": False}]}
 
 
 def test_a_card_shows_the_best_chance_of_the_moves_that_play_it():
     c = chances(HINT, views("7H", "7D", "7H,7D", "AS", "8C"))
     assert c["best"] == "7H,7D"
-    assert c["moves"]["7D"] == {"chance": 0.559, "text": "56%", "best": False}
-    assert c["cards"]["7H"] == {"chance": 0.588, "text": "59%", "move": "7H,7D", "best": True}
+    assert c["moves"]["7D"] == {"chance": 0.559, "text": "56%", "best": False, "as_good": False}
+    assert c["moves"]["AS"] == {"chance": 0.563, "text": "56%", "best": False, "as_good": True}
+    assert c["cards"]["7H"] == {"chance": 0.588, "text": "59%", "move": "7H,7D", "best": True,
+                                "as_good": True}
     assert c["cards"]["7D"]["chance"] == 0.588 and c["cards"]["7D"]["best"]
-    assert c["cards"]["AS"] == {"chance": 0.563, "text": "56%", "move": "AS", "best": False}
+    assert c["cards"]["AS"] == {"chance": 0.563, "text": "56%", "move": "AS", "best": False,
+                                "as_good": True}
+    assert c["cards"]["8C"]["as_good"] is False
     assert set(c["cards"]) == {"7H", "7D", "AS", "8C"}
 
 
+def test_the_chance_is_printed_at_the_answers_digits_in_the_requests_language():
+    one = {**HINT, "digits": 1}
+    assert chances(one, views("7D"))["moves"]["7D"]["text"] == "55.9%"
+    with use_language("ru"):
+        assert chances(one, views("7D"))["moves"]["7D"]["text"] == "55,9\u00a0%"
+
+
 def test_a_cover_card_is_the_card_in_hand_and_take_is_a_button():
-    ans = {"best": "take", "moves": [{"move": "6C/AC", "win": 0.3}, {"move": "7C/AC", "win": 0.4},
-                                     {"move": "take", "win": 0.45}]}
+    ans = {"best": "take", "digits": 0,
+           "moves": [{"move": "take", "chance": 0.45, "as_good": True},
+                     {"move": "7C/AC", "chance": 0.4, "as_good": False},
+                     {"move": "6C/AC", "chance": 0.3, "as_good": False}]}
     c = chances(ans, views("6C/AC", "7C/AC", "take"))
     assert set(c["cards"]) == {"AC"} and c["cards"]["AC"]["chance"] == 0.4
     assert not c["cards"]["AC"]["best"] and c["moves"]["take"]["best"]
+    assert not c["cards"]["AC"]["as_good"]
 
 
 def test_an_exact_answer_shows_values_and_the_one_move_shows_none():
     exact = {"best": ["6S"], "recommended": "6S",
              "moves": [{"move": "6S", "value": "win"}, {"move": "KH", "value": "loss"}]}
     c = chances(exact, views("6S", "KH"))
-    assert c["cards"]["6S"] == {"chance": 1.0, "text": "win", "move": "6S", "best": True}
+    assert c["cards"]["6S"] == {"chance": 1.0, "text": "win", "move": "6S", "best": True,
+                                "as_good": True}
     assert c["cards"]["KH"]["text"] == "loss"
     only = move_chances({"best": "take", "only": True, "moves": [{"move": "take"}]})
-    assert only == {"take": {"chance": None, "text": "only move", "best": True}}
+    assert only == {"take": {"chance": None, "text": "only move", "best": True, "as_good": True}}
     assert card_chances(only, views("take")) == {}
 
 
@@ -77,8 +95,10 @@ def test_the_game_hint_job_carries_each_cards_chance(web):
         time.sleep(0.1)
     job = wait(web, web.post(f"/api/games/{g['id']}/hint", json={"samples": 32}).json())
     ans = job["answer"]
-    rows = {m["move"]: m["win"] for m in ans["moves"]}
+    rows = {m["move"]: m["chance"] for m in ans["moves"]}
     assert {m: c["chance"] for m, c in ans["chances"]["moves"].items()} == rows
+    good = {m["move"] for m in ans["moves"] if m["as_good"]} | {ans["best"]}
+    assert {m for m, c in ans["chances"]["moves"].items() if c["as_good"]} == good
     for card, c in ans["chances"]["cards"].items():
         plays = [m["move"] for m in g["board"]["moves"] if card in m["cards"]]
         assert c["chance"] == max(rows[m] for m in plays)

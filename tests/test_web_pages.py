@@ -6,6 +6,7 @@ Playwright or /usr/bin/chromium every test here skips and says why.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import quote
 
@@ -144,8 +145,8 @@ def test_a_whole_game_followed_by_clicks_on_a_phone_downloads_the_hand_written_r
                 page.inner_text("#fw-prompt").startswith("Your move"):
             hinted = True  # a hint mid-game: the hint table for seat 1, every public fact known
             page.click("#fw-hint")
-            page.wait_for_selector("#fw-hint-result .wdl", timeout=60_000)
-            assert page.inner_text("#fw-hint-result .verdict").startswith("Best for seat 1:")
+            page.wait_for_selector("#fw-hint-result table.hint-table", timeout=60_000)
+            assert page.inner_text("#fw-hint-result .verdict").startswith("recommended: ")
         if i == 20:
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         click_entry(page, entry, me=1)
@@ -161,6 +162,11 @@ def test_a_whole_game_followed_by_clicks_on_a_phone_downloads_the_hand_written_r
     hows = page.locator("#fw-hint-result .review-table td.how").all_inner_texts()
     assert hows and all(h == "exact" or h.startswith(("est. ", "all ")) for h in hows), hows
     assert "exact" in hows and any(h.startswith("est. ") for h in hows)
+    # chances and losses as percentages, the exact ones as values
+    heads = page.locator("#fw-hint-result .review-table th").all_inner_texts()
+    assert heads[2] == "chance" and heads[5] == "loss"
+    losses = page.locator("#fw-hint-result .review-table tbody td:nth-child(6)").all_inner_texts()
+    assert losses and all(re.fullmatch(r"\d+%", x) for x in losses), losses
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
@@ -209,6 +215,21 @@ def test_a_match_record_reviewed_and_its_decisive_move_jumped_to(page, server, m
     assert want["decisive"] == [65]
     assert page.locator("#rv-chart .pt").count() == len(want["decisions"])
     assert page.locator("#rv-moves tr.decisive").count() == 1
+    # each chance as `durak review` prints it: a percentage, an exact value in words; a
+    # move as good as the best within the noise marked so (moves 1, 21 and 26 here)
+    shown = dict(page.evaluate("""[...document.querySelectorAll('#rv-moves tr[data-move]')]
+        .map(tr => [tr.dataset.move, tr.cells[3].textContent])"""))
+    for d in want["decisions"]:
+        text = d["played_value"] if d["exact"] else f"{100 * d['played_chance']:.0f}%"
+        as_good = d["as_good"] and d["best"] != d["played"]
+        assert shown[str(d["move"])] == text + ("=" if as_good else ""), d
+    assert [d["move"] for d in want["decisions"] if d["as_good"] and d["best"] != d["played"]] \
+        == [1, 21, 26]
+    page.click("#rv-moves tr[data-move='1']")
+    assert page.inner_text("#rv-detail .detail") == "best chance 49%; best 9\u2660: 50%; loss 0%"
+    assert page.inner_text("#rv-as-good") == "= as good as the best within the noise"
+    mean = want["summary"][0]["mean_loss"]
+    assert page.inner_text("#rv-summary .status-line").endswith(f"; mean loss {100 * mean:.1f}%")
     page.click("#rv-summary .decisive-link")
     assert page.inner_text("#rv-where").startswith("before move 65 of")
     assert "Decisive:" in page.inner_text("#rv-detail")

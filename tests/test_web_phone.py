@@ -2,8 +2,9 @@
 (issue 61; tests/browser_support.py: without Playwright or the browser every test
 skips and says why): no page is wider than the screen, the board stays in view while
 a variation is stepped and while a game is played, the Hint button sits below the
-hand, the game log tells bouts and draws, each playable card shows the win chance the
-hint table gives it, and a puzzle's title waits for the answer."""
+hand, the game log tells bouts and draws, each playable card shows the chance the
+hint table gives it (the moves as good as the best outlined), the moves are touch targets
+of 44 px, and a puzzle's title waits for the answer."""
 from __future__ import annotations
 
 import re
@@ -191,34 +192,40 @@ def test_the_board_stays_in_view_while_playing_and_hint_is_under_the_hand(phone,
 # ------------------------------------------------------------ chances on the cards
 
 def test_each_playable_card_shows_the_chance_the_hint_table_gives_it(laptop, server):
-    """After a hint, a playable card's chance is the best win share of the table's moves
-    that play it, its button's the move's own; the recommended move's cards are marked;
-    the setting asks for them at every move."""
+    """After a hint, a playable card shows the chance the hint table prints for the best
+    of its moves (the same text), a button its move's own; the recommended move's cards
+    are filled and ringed, the cards and buttons of moves as good as it (=) outlined, with
+    a tooltip saying what the number is; the setting asks for them at every move."""
     new_game(laptop, server, seed=11)
+    outlined = 0
     for turn in range(4):
         if turn == 0:
             hint(laptop)
         else:  # the setting: chances on every move, with no Hint pressed
             laptop.wait_for_selector("#play-board .card .chance", timeout=60_000)
-        rows = laptop.locator("#play-hint-result table.moves tbody tr[data-move]").all()
-        table = {}
-        for r in rows:  # a move's row (not the line on a kept greedy move): its win share
-            cells = r.locator("td").all_inner_texts()
-            move = Move.parse(r.get_attribute("data-move"))
-            pct = next(c for c in cells if c.endswith("%"))
-            table[move] = float(pct.rstrip("%")) / 100
-        best = Move.parse(people_text(laptop.inner_text("#play-hint-result .verdict")
-                                      .split(": ", 1)[1].split(" (")[0], symbols=False))
+        laptop.wait_for_selector("#play-hint-result table.hint-table")
+        rows = laptop.evaluate("""[...document.querySelectorAll('#play-hint-result table.hint-table tbody tr')]
+            .map(tr => [tr.dataset.move, tr.cells[0].textContent, tr.cells[2].textContent])""")
+        table = {Move.parse(m): (text, mark) for m, mark, text in rows}
+        best = next(m for m, (_, mark) in table.items() if mark == "\u2605")
+        good = {m for m, (_, mark) in table.items() if mark == "="}
+        number = lambda text: float(re.sub(r"[^0-9.,]", "", text).replace(",", "."))  # noqa: E731
         cards = laptop.evaluate("""[...document.querySelectorAll('#play-board .card.playable')]
-            .map(e => [e.dataset.card, e.dataset.chance, e.classList.contains('recommended-move')])""")
+            .map(e => [e.dataset.card, (e.querySelector('.chance') || {}).textContent,
+                       e.classList.contains('recommended-move'), e.classList.contains('as-good-move'),
+                       (e.querySelector('.chance') || {}).title])""")
         assert cards
-        for card, chance, marked in cards:
-            plays = [m for m in table if card in [c for c in _names(m)]]
-            assert abs(float(chance) - max(table[m] for m in plays)) < 0.0006, card
-            assert marked == (card in _names(best))
+        for card, text, ringed, dashed, tip in cards:
+            plays = [m for m in table if card in _names(m)]
+            assert text == max((table[m][0] for m in plays), key=number), card
+            assert ringed == (card in _names(best))
+            assert dashed == (not ringed and any(card in _names(m) for m in good))
+            assert tip.startswith("chance of not being the durak")
+            outlined += dashed
         for b in laptop.locator("#play-board .actions .action[data-chance]").all():
             mv = Move.parse(b.get_attribute("data-move"))
-            assert abs(float(b.get_attribute("data-chance")) - table[mv]) < 0.0006
+            assert b.locator(".chance").inner_text() == table[mv][0]
+            assert ("as-good" in b.locator(".chance").get_attribute("class")) == (mv in good)
         if turn == 0:
             laptop.check("#play-chances")
         before = laptop.evaluate("Play.game.moves_played")
@@ -227,6 +234,30 @@ def test_each_playable_card_shows_the_chance_the_hint_table_gives_it(laptop, ser
         if wait_for_my_turn(laptop).startswith("Game over"):
             break
     laptop.uncheck("#play-chances")
+    assert outlined  # (seed 11 meets a move as good as the recommended one)
+
+
+def test_the_moves_a_phone_plays_by_touch_are_at_least_44_px(phone, server):
+    """On a phone the cards and buttons that play a move, and the hint table's rows (a
+    tap plays the row's move), are touch targets of 44 px at least either way."""
+    measure = """(sel) => [...document.querySelectorAll(sel)]
+        .map(e => { const r = e.getBoundingClientRect(); return [e.className, r.width, r.height]; })"""
+    new_game(phone, server, seed=11)
+    hint(phone)
+    phone.wait_for_selector("#play-hint-result table.hint-table")
+    sizes = phone.evaluate(measure, "#play-board .card.playable, #play-hint-result tr.clickable")
+    for _ in range(8):  # to a turn with a button: take, or pass
+        if phone.locator("#play-board .actions .action").count():
+            break
+        before = phone.evaluate("Play.game.moves_played")
+        phone.evaluate("Play.move(Play.board.view.moves[0].move)")
+        phone.wait_for_function(f"Play.game.moves_played > {before}")
+        assert not wait_for_my_turn(phone).startswith("Game over")
+    sizes += phone.evaluate(measure, "#play-board .actions .action")
+    assert {k for c, _, _ in sizes for k in ("card", "clickable", "action") if k in c.split()} == \
+        {"card", "clickable", "action"}
+    small = [(c, w, h) for c, w, h in sizes if w < 44 or h < 44]
+    assert small == []
 
 
 def _names(move: Move) -> list[str]:

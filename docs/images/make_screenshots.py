@@ -104,7 +104,7 @@ def board_shots(base: str) -> None:
             page.wait_for_function("document.getElementById('play-status').textContent"
                                    ".startsWith('Your move')", timeout=60_000)
             page.click("#play-hint")
-            page.wait_for_selector("#play-hint-result .wdl", timeout=60_000)
+            page.wait_for_selector("#play-hint-result table.hint-table", timeout=60_000)
             page.screenshot(path=OUT / f"web-game{suffix}.png", full_page=True)
             page.close()
 

@@ -61,13 +61,21 @@ function cardEl(card, opts = {}) {
   return e;
 }
 
-// a win chance printed on a card or a button; the recommended move's marked
+// a chance printed on a card or a button (solver/web/chances.py: the hint table's number,
+// or an exact value): the recommended move's filled and ringed, a move as good as the best
+// within the noise outlined
+const CHANCE_WORDS = { win: gt("win"), draw: gt("draw"), loss: gt("loss"), "only move": gt("only move") };
 function chanceMark(e, ch) {
   if (!ch.text) return;
   e.classList.add("has-chance");
+  const good = !ch.best && ch.as_good;
   if (ch.best) e.classList.add("recommended-move");
-  const m = el("span", "chance" + (ch.best ? " best" : ""), ch.text);
-  m.title = ch.best ? gt("win chance -- the recommended move") : gt("win chance");
+  else if (good) e.classList.add("as-good-move");
+  const m = el("span", "chance" + (ch.best ? " best" : good ? " as-good" : ""), CHANCE_WORDS[ch.text] || ch.text);
+  m.title = ch.best ? gt("chance of not being the durak: the recommended move")
+    : good ? gt("chance of not being the durak: as good as the best within the noise")
+    : gt("chance of not being the durak");
+  e.title = m.title;
   if (ch.chance !== null && ch.chance !== undefined) e.dataset.chance = String(ch.chance);
   e.appendChild(m);
 }
@@ -88,13 +96,13 @@ class DurakBoard {
     this.interactive = true;
     this.bottomSeat = 1;
     this.highlight = null;  // a move text to mark (the variation's next move)
-    this.chances = null;    // a hint's win chances: {moves: {move: c}, cards: {card: c}}
+    this.chances = null;    // a hint's chances: {moves: {move: c}, cards: {card: c}}
     root.classList.add("durak-board");
   }
 
   // view: board.py's JSON; opts.interactive: the seat to move plays by clicks;
   // opts.bottomSeat: the seat drawn at the bottom (the player's own);
-  // opts.highlight: a move text whose cards are marked; opts.chances: a hint's win
+  // opts.highlight: a move text whose cards are marked; opts.chances: a hint's
   // chances (solver/web/chances.py), printed on the playable cards and the buttons.
   set(view, opts = {}) {
     this.view = view;
@@ -106,7 +114,7 @@ class DurakBoard {
     this.draw();
   }
 
-  // the win chances of a hint on the board as it stands (null: none)
+  // the chances of a hint on the board as it stands (null: none)
   setChances(chances) {
     this.chances = chances;
     this.draw();

@@ -24,7 +24,22 @@ async function api(path, body, method) {
   return { ok: resp.ok, status: resp.status, data, headers: resp.headers };
 }
 
-function pct(x) { return (100 * x).toFixed(1) + "%"; }
+// numbers in the page's language, as the terminal writes them (solver.i18n.number and
+// percent): 1,024 / 1 024; a share as a percentage with `digits` decimals, 72% / 72 %.
+// The percentage is rounded as Python rounds 100 * share (to even where the binary value
+// lies exactly halfway; toFixed rounds such a tie up), so a chance reads the same here,
+// on the cards (solver/web/chances.py) and at the terminal.
+function numberText(x, digits) {
+  const d = digits || 0;
+  return new Intl.NumberFormat(DurakI18n.lang, { minimumFractionDigits: d, maximumFractionDigits: d }).format(x);
+}
+function percentText(share, digits) {
+  const d = digits || 0, v = 100 * share;
+  let n = Math.round(Number(Math.abs(v).toFixed(d)) * 10 ** d);
+  if (Number.isInteger(Math.abs(v) * 2 ** (d + 1)) && (Math.abs(v) * 2 ** (d + 1)) % 2 === 1 && n % 2 === 1) n -= 1;
+  return new Intl.NumberFormat(DurakI18n.lang, { style: "percent", minimumFractionDigits: d, maximumFractionDigits: d })
+    .format(Math.sign(v) * n / 10 ** d / 100);
+}
 // a move or a line of moves for people: 10♠/A♠ (the rank letters of the page's language),
 // take and pass in its words; the notation itself stays what is sent and kept
 function prettyMove(m) {
@@ -115,64 +130,117 @@ function exactTable(ans, onPick) {
   return box;
 }
 
-// the hint's moves in the order of their utility (the engine's ranking: mean score plus
-// card margin / 60), best for the seat to move first; the recommended move is marked
+// The hint table, as `durak hint` prints it (solver/cli/hinttable.py): one number per
+// move, its chance of not being the durak (a draw counts half) with its 95% interval, to
+// the decimals the answer's intervals support (`digits`); the rows in the answer's order,
+// best for the seat to move first; ★ the recommended move, = the moves as good as the best
+// within the noise.  Under it the recommendation, how close the call is and what the
+// others' moves told (the server's sentences), a footnote, and the engine's own figures
+// behind a toggle.  onPick(move) plays a move clicked in it.
 function hintTable(ans, onPick) {
-  const box = el("div");
-  const kept = ans.kept;
-  box.appendChild(el("div", "verdict", gt("Best for seat {seat}: {move}", { seat: ans.player, move: prettyMove(ans.best) }) +
-    (kept ? " " + gt("(the greedy player's move, kept)") : "")));
-  box.appendChild(el("div", "muted small",
-    ngt("Estimate: {n} deal of the hidden cards (seed {seed}); green: win, grey: draw, red: loss; 95% interval of the win share",
-        "Estimate: {n} deals of the hidden cards (seed {seed}); green: win, grey: draw, red: loss; 95% interval of the win share",
-        ans.samples, { seed: ans.seed })));
-  const sign = ans.mine === false ? -1 : 1;
-  const moves = ans.moves.slice().sort((a, b) => sign * (b.utility - a.utility) || b.best_share - a.best_share);
+  const box = el("div", "hint-answer");
+  const d = ans.digits || 0, mine = ans.mine !== false;
+  const cells = (m) => {
+    const [lo, hi] = m.chance_ci95;
+    return [percentText(m.chance, d), hi - lo < 1e-9 ? "" : `${percentText(lo, d)}\u2013${percentText(hi, d)}`];
+  };
+  box.appendChild(el("div", "muted small hint-title", gt("seat {seat} asks, seat {to_move} to move: {how} (seed {seed})",
+    { seat: ans.player, to_move: ans.to_move, how: hintHow(ans), seed: ans.seed })));
   const t = el("table", "moves hint-table");
-  const head = headRow(["", gt("move"), gt("win / draw / loss"), gt("win"), gt("interval"),
-                        gt("utility") + " " + (sign > 0 ? "\u25bc" : "\u25b2")]);
+  const head = headRow(["", gt("move"), gt("chance") + " " + (mine ? "\u25bc" : "\u25b2"), gt("95% interval")]);
   const ths = head.querySelectorAll("th");
-  ths[4].className = "ci";
-  ths[5].className = "sorted";
-  ths[5].title = gt("the order of the table: mean score plus card margin / 60");
+  ths[2].className = "num sorted";
+  ths[2].title = gt("chance of not being the durak");
+  ths[3].className = "num ci";
   t.appendChild(head);
   const tb = el("tbody");
-  for (const m of moves) {
-    const rec = m.move === ans.best;
-    const tr = el("tr", (onPick ? "clickable" : "") + (rec ? " recommended" : ""));
+  for (const m of ans.moves) {
+    const rec = m.move === ans.best, good = !rec && m.as_good;
+    const tr = el("tr", (onPick ? "clickable" : "") + (rec ? " recommended" : good ? " as-good" : ""));
     tr.dataset.move = m.move;
-    tr.appendChild(el("td", "mark", rec ? "\u2605" : ""));
-    tr.appendChild(el("td", null, prettyMove(m.move)));
-    const bar = el("div", "wdl");
-    for (const [k, v] of [["w", m.win], ["d", m.draw], ["l", m.loss]]) {
-      const s = el("span", k); s.style.width = (100 * v) + "%"; bar.appendChild(s);
-    }
-    const td = el("td"); td.appendChild(bar); tr.appendChild(td);
-    tr.appendChild(el("td", null, pct(m.win)));
-    tr.appendChild(el("td", "muted ci", `${pct(m.ci95[0])}\u2013${pct(m.ci95[1])}`));
-    tr.appendChild(el("td", "utility", (m.utility >= 0 ? "+" : "") + m.utility.toFixed(3)));
+    const mark = el("td", "mark", rec ? "\u2605" : good ? "=" : "");
+    if (rec) mark.title = gt("the recommended move");
+    else if (good) mark.title = gt("as good as the best within the noise");
+    tr.appendChild(mark);
+    tr.appendChild(el("td", "move", prettyMove(m.move)));
+    const [chance, interval] = cells(m);
+    tr.appendChild(el("td", "num chance", chance));
+    tr.appendChild(el("td", "num ci", interval));
     if (onPick) tr.addEventListener("click", () => onPick(m.move));
     tb.appendChild(tr);
-    if (rec && kept) {  // why the starred move is not the top row: one line beside it
-      const why = el("tr", "kept-note");
-      const words = { over: prettyMove(kept.over), advantage: (kept.advantage >= 0 ? "+" : "") + kept.advantage.toFixed(3) };
-      const c = el("td", "muted small", (kept.z === 1
-        ? gt("\u2605 kept: the greedy player's move; {over}'s utility is {advantage} higher on the same deals, within one standard error", words)
-        : gt("\u2605 kept: the greedy player's move; {over}'s utility is {advantage} higher on the same deals, within {z} standard errors",
-             Object.assign({ z: kept.z }, words))) +
-        (kept.se === null ? "" : ` (${kept.se.toFixed(3)})`));
-      c.colSpan = 6;
-      why.appendChild(c);
-      tb.appendChild(why);
-    }
   }
   t.appendChild(tb);
   box.appendChild(t);
-  box.appendChild(el("div", "muted small", sign > 0
-    ? gt("Ordered by utility: the mean score (+1 win, 0 draw, \u22121 loss) plus the mean card margin at the end / 60. \u2605 the recommended move.")
-    : gt("Ordered by utility (seat {seat} to move: lowest first): the mean score (+1 win, 0 draw, \u22121 loss) plus the mean card margin at the end / 60. \u2605 the recommended move.",
-         { seat: ans.to_move })));
+  const best = ans.moves.find(m => m.move === ans.best);
+  if (best) {
+    const [chance, interval] = cells(best);
+    const whose = mine ? "" : " " + gt("(seat {seat} moves: its best is your lowest chance)", { seat: ans.to_move });
+    const within = interval ? " (" + interval + ")" : "";  // (not a template string: the extractor reads gt's arguments)
+    box.appendChild(el("div", "verdict hint-recommended", gt("recommended: {best} ({star}), your chance {chance}{interval}{whose}",
+      { best: prettyMove(ans.best), star: "\u2605", chance, interval: within, whose })));
+  }
+  if (ans.call) box.appendChild(el("div", "hint-call", ans.call));
+  for (const note of ans.learned || []) box.appendChild(el("div", "hint-learned", note.text));
+  box.appendChild(el("div", "muted small hint-foot", gt("The chance of not being the durak (a draw counts half), over the deals of the cards you cannot see; = marks a move as good as the best within the noise.")));
+  box.appendChild(hintDetails(ans));
   return box;
+}
+
+// how many deals the hint looked at, in words (hinttable.py's how_text)
+function hintHow(ans) {
+  const n = numberText(ans.samples);
+  if (ans.kind === "exact" && ans.exhaustive) {
+    return ngt("every card placed: {n} deal, solved exactly", "every possible deal of the unseen cards: {n} deals, each solved exactly", ans.samples, { n });
+  }
+  if (ans.exhaustive) return ngt("every possible deal of the unseen cards: {n} deal", "every possible deal of the unseen cards: {n} deals", ans.samples, { n });
+  return ngt("{n} deal of the unseen cards looked at", "{n} deals of the unseen cards looked at", ans.samples, { n });
+}
+
+// the engine's figures behind a toggle (`durak hint --verbose`): the shares of deals won,
+// drawn and lost, the mean score, the share of deals each move was best in, the card
+// margin; how the deals were dealt, scored and weighed
+function hintDetails(ans) {
+  const box = el("details", "hint-details");
+  box.appendChild(el("summary", null, gt("details")));
+  const t = el("table", "moves hint-engine");
+  const head = headRow([gt("move"), gt("deals won"), gt("drawn"), gt("lost"), gt("mean score"), gt("best in"), gt("card margin")]);
+  head.querySelectorAll("th").forEach((th, i) => { if (i) th.className = "num"; });
+  t.appendChild(head);
+  const signed = (x, d) => new Intl.NumberFormat(DurakI18n.lang, { minimumFractionDigits: d, maximumFractionDigits: d, signDisplay: "always" }).format(x);
+  const tb = el("tbody");
+  for (const m of ans.moves) {
+    const tr = el("tr");
+    tr.appendChild(el("td", null, prettyMove(m.move)));
+    for (const v of [percentText(m.win, 1), percentText(m.draw, 1), percentText(m.loss, 1), signed(m.score, 3),
+                     percentText(m.deals_best_share), signed(m.card_margin, 2)]) tr.appendChild(el("td", "num", v));
+    tb.appendChild(tr);
+  }
+  t.appendChild(tb);
+  const scroll = el("div", "table-scroll");
+  scroll.appendChild(t);
+  box.appendChild(scroll);
+  for (const line of engineLines(ans)) box.appendChild(el("div", "muted small", line));
+  return box;
+}
+
+function engineLines(ans) {
+  const n = numberText;
+  const by = ans.iterations ? gt("a {n}-iteration search averaged with a greedy playout", { n: n(ans.iterations) }) : gt("greedy playouts");
+  const kind = ans.kind === "exact" ? gt("each solved exactly")
+    : ans.kind === "mixed" ? gt("{exact} solved exactly, {rest} by {by} (an estimate)", { exact: n(ans.exact_deals), rest: n(ans.samples - ans.exact_deals), by })
+    : gt("each scored by {by} (an estimate)", { by });
+  const lines = [gt("{n} deals of {total} possible, {kind}", { n: n(ans.samples), total: n(ans.deals_total), kind })];
+  if (ans.facts) {
+    lines.push(gt("{facts} fact(s) from who was asked to throw in (F2): {rejected} deal(s) ruled out, {aside} set aside to follow their likelihood; {effective} effective deals",
+      { facts: ans.facts, rejected: n(ans.rejected), aside: n(ans.set_aside), effective: n(ans.effective_deals) }));
+  } else if (ans.inference !== "none" && ans.effective_deals) {
+    lines.push(gt("{effective} effective deals: the deals weighed by the likelihood of the others' moves", { effective: n(ans.effective_deals) }));
+  }
+  if ((ans.not_greedy || []).length && ans.iterations) {
+    lines.push(gt("seat(s) {seats} seen leaving the greedy player's move: the greedy playout weighs {weight} in a searched deal's score",
+      { seats: ans.not_greedy.join(", "), weight: n(ans.playout_weight, 1) }));
+  }
+  return lines;
 }
 
 // a table's head row of column names

@@ -1,5 +1,5 @@
 // What the two game pages share (the board's Play tab and the follow page): the game
-// log as it is told at a table, a hint's answer with the win chance of each card,
+// log as it is told at a table, a hint's answer with the chance of each card,
 // the setting that asks for the chances on every move, a finished game's review.
 // Every line and every number comes from the server (solver/games/narration.py,
 // solver/web/chances.py); nothing is decided here.
@@ -35,7 +35,7 @@ function hintAnswer(ans, onPick) {
   return ans.samples !== undefined ? hintTable(ans, onPick) : exactTable(ans, onPick);
 }
 
-// The setting "win chances on every move": a checkbox kept in this browser.
+// The setting "chances on every move": a checkbox kept in this browser.
 const ChanceSetting = {
   key: "durak.chances",
   bind(box, onChange) {
@@ -58,11 +58,11 @@ function reviewAnswer(out, r, me) {
   const sum = (r.summary || []).find(x => x.seat === me);
   if (sum) box.appendChild(el("div", "muted small",
     ngt("{n} decision, {exact} exact: ", "{n} decisions, {exact} exact: ", sum.decisions, { exact: sum.exact }) +
-    labelCounts(sum.labels) + "; " + gt("mean loss {loss}", { loss: sum.mean_loss.toFixed(3) })));
+    labelCounts(sum.labels) + "; " + gt("mean loss {loss}", { loss: percentText(sum.mean_loss, 1) })));
   const byMove = Object.fromEntries(r.decisions.map(d => [d.move, d]));
   if (r.lost_after && byMove[r.lost_after]) {
     const d = byMove[r.lost_after], decisive = (r.decisive || []).includes(d.move);
-    const fmt = (c, v) => v ? valueWord(v) : c.toFixed(2);
+    const fmt = (c, v) => v ? valueWord(v) : percentText(c);
     const words = { n: d.move, played: prettyMove(d.played), chance: fmt(d.played_chance, d.played_value),
                     best: prettyMove(d.best), best_chance: fmt(d.best_chance, d.best_value) };
     const note = el("div", "budget-note", decisive
@@ -72,19 +72,28 @@ function reviewAnswer(out, r, me) {
     box.appendChild(note);
   }
   const t = el("table", "moves");
-  const head = headRow(["#", gt("played"), gt("chance"), gt("best"), gt("best chance"), gt("label"), gt("how")]);
-  head.querySelectorAll("th")[4].className = "bc";
+  const head = headRow(["#", gt("played"), gt("chance"), gt("best"), gt("best chance"), pgt("review column", "loss"), gt("label"), gt("how")]);
+  const ths = head.querySelectorAll("th");
+  ths[2].className = ths[5].className = "num";
+  ths[4].className = "num bc";
   t.appendChild(head);
   const tb = el("tbody");
-  const chance = (c, v) => c === null ? "?" : v ? valueWord(v) : c.toFixed(2);  // exact: the value (bold)
+  // the server's numbers as `durak review` prints them: exact, the value (bold); else a percentage
+  const chance = (c, v) => c === null ? "?" : v ? valueWord(v) : percentText(c);
   const colour = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" };
   for (const d of r.decisions) {
     const tr = el("tr", d.move === r.lost_after ? "current" : "");
     const how = d.exact ? gt("exact") : d.how === "unsolved" ? gt("ran out")
       : d.every_deal ? gt("all {n}", { n: d.deals }) : gt("est. {n}", { n: d.deals });
-    for (const [v, cls] of [[String(d.move)], [prettyMove(d.played)], [chance(d.played_chance, d.played_value), d.exact ? "exact" : ""],
-                            [d.best ? prettyMove(d.best) : "?"], [chance(d.best_chance, d.best_value), d.exact ? "exact bc" : "bc"],
+    for (const [v, cls] of [[String(d.move)], [prettyMove(d.played)], [chance(d.played_chance, d.played_value), d.exact ? "num exact" : "num"],
+                            [d.best ? prettyMove(d.best) : "?"], [chance(d.best_chance, d.best_value), d.exact ? "num exact bc" : "num bc"],
+                            [d.loss === null ? "" : percentText(d.loss), "num"],
                             [labelWord(d.label), colour[d.label]], [how, "muted small how"]]) tr.appendChild(el("td", cls || null, v));
+    if (d.as_good && d.best !== d.played) {  // labelled best though another move has the highest chance
+      tr.classList.add("as-good");
+      const note = el("div", "as-good-note", "= " + gt("as good as the best within the noise"));
+      tr.cells[6].appendChild(note);
+    }
     if (d.note) tr.title = d.note;
     tb.appendChild(tr);
   }

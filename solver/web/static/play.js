@@ -135,7 +135,7 @@ const Play = {
     reviewAnswer($("play-hint-result"), job.answer, this.game.me);
   },
 
-  // the hint: its table, and each move's win chance on the board -- the board it was
+  // the hint: its table, and each move's chance on the board -- the board it was
   // asked on: one asked before a move is not shown, and with the setting on the
   // position now is asked again
   async hint() {

@@ -1,6 +1,6 @@
 // The review page: a game record's moves, the board before any of them, and
 // `durak review`'s verdict on each decision of a seat -- the labels, exact
-// values apart from estimates, the win chance over the game (an SVG chart
+// values apart from estimates, the chance over the game (an SVG chart
 // drawn here from the review's JSON) and the move after which the game was
 // lost (the review's `lost_after`, the one definition of docs/guide/games.md).
 // The review runs as a job on the server and fills in as each decision is
@@ -20,12 +20,17 @@ function svg(tag, attrs, text) {
   return e;
 }
 
-function chanceText(d, which) {
+// a decision's chance as `durak review` prints it: the exact value in words, else the
+// chance of not being the durak as a percentage -- the server's numbers, nothing derived;
+// in a sentence (`full`) an exact value has its chance too: 0% (loss)
+function chanceText(d, which, full) {
   const v = which === "best" ? d.best_value : d.played_value;
   const c = which === "best" ? d.best_chance : d.played_chance;
   if (c === null || c === undefined) return "?";
-  return v ? `${c.toFixed(2)} (${valueWord(v)})` : c.toFixed(2);
+  if (d.exact && v) return full ? `${percentText(c)} (${valueWord(v)})` : valueWord(v);
+  return percentText(c);
 }
+function lossText(d) { return d.loss === null || d.loss === undefined ? "" : percentText(d.loss); }
 
 // how a decision was valued: exact, an estimate, or every card placed but the solve ran out
 function howText(d) {
@@ -99,7 +104,7 @@ const Review = {
     const body = { task: "review", game: this.text, seat: this.seat() };
     const t = parseFloat($("rv-time").value);
     if (t > 0) body.max_time = t;
-    $("rv-title").textContent = gt("Win chance of seat {seat}'s moves", { seat: body.seat });
+    $("rv-title").textContent = gt("Chance of seat {seat}'s moves", { seat: body.seat });
     $("rv-kept").textContent = "";
     const job = await runJob(body, {
       progress: $("rv-progress"), fill: $("rv-progress-fill"), text: $("rv-progress-text"),
@@ -158,7 +163,9 @@ const Review = {
   drawMoves() {
     const t = $("rv-moves");
     t.textContent = "";
-    t.appendChild(headRow(["#", gt("seat"), gt("move"), gt("chance"), gt("how"), gt("label")]));
+    const head = headRow(["#", gt("seat"), gt("move"), gt("chance"), gt("how"), gt("label")]);
+    head.querySelectorAll("th")[4].className = "how";  // (a phone leaves it to the move's detail)
+    t.appendChild(head);
     const tb = el("tbody");
     const decisive = this.decisive(), lost = this.lostAfter();
     for (const m of this.rec.moves) {
@@ -169,7 +176,13 @@ const Review = {
       tr.appendChild(el("td", null, String(m.number)));
       tr.appendChild(el("td", null, String(m.seat)));
       tr.appendChild(el("td", null, prettyMove(m.move)));
-      tr.appendChild(el("td", d && d.exact ? "exact" : null, d ? chanceText(d, "played") : ""));
+      const ch = el("td", d && d.exact ? "num exact" : "num", d ? chanceText(d, "played") : "");
+      if (d && d.as_good && d.best !== d.played) {  // labelled best: as good as the highest chance
+        const eq = el("span", "as-good-tag", "=");
+        eq.title = gt("as good as the best within the noise");
+        ch.appendChild(eq);
+      }
+      tr.appendChild(ch);
       tr.appendChild(el("td", "muted small how", d ? howText(d) : ""));
       const lab = el("td");
       if (d) lab.appendChild(el("span", "label label-" + d.label, labelWord(d.label)));
@@ -192,11 +205,11 @@ const Review = {
     const x = (m) => L + (m - 1) / (n - 1) * (W - L - R);
     const y = (c) => T + (1 - c) * (H - T - B);
     const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-                           "aria-label": gt("win chance of the moves played over the game") });
+                           "aria-label": gt("chance of the moves played over the game") });
     for (const [c, dash] of [[0, ""], [0.5, "5 4"], [1, ""]]) {
       s.appendChild(svg("line", { x1: L, x2: W - R, y1: y(c), y2: y(c), stroke: c === 0.5 ? "#8c959f" : "#d0d7de",
                                   "stroke-dasharray": dash }));
-      s.appendChild(svg("text", { x: 4, y: y(c) + 4 }, `${Math.round(c * 100)}%`));
+      s.appendChild(svg("text", { x: 4, y: y(c) + 4 }, percentText(c)));
     }
     s.appendChild(svg("text", { x: W - R, y: H - 6, "text-anchor": "end" }, gt("move {n}", { n: this.rec.moves.length })));
     s.appendChild(svg("text", { x: L, y: H - 6 }, gt("move {n}", { n: 1 })));
@@ -287,23 +300,27 @@ const Review = {
       line.appendChild(el("span", "label label-" + d.label, labelWord(d.label)));
       line.appendChild(document.createTextNode(" " + (d.played_chance === null
         ? gt("{note}: no value is given rather than one from a single deal.", { note: d.note })
-        : gt("chance {chance}; best {best}: {best_chance}; loss {loss}", { chance: chanceText(d, "played"), best: prettyMove(d.best), best_chance: chanceText(d, "best"), loss: d.loss.toFixed(2) }))));
+        : gt("chance {chance}; best {best}: {best_chance}; loss {loss}", { chance: chanceText(d, "played", true), best: prettyMove(d.best), best_chance: chanceText(d, "best", true), loss: lossText(d) }))));
       box.appendChild(line);
+      if (d.as_good && d.best !== d.played) {  // labelled best: as good as the highest chance within the noise
+        const note = el("div", "as-good-note", "= " + gt("as good as the best within the noise"));
+        note.id = "rv-as-good";
+        box.appendChild(note);
+      }
       const basis = el("div", "muted small", d.exact
         ? gt("Exact: every card is placed; the solver's values with best play (win 1, draw \u00bd, loss 0).")
         : d.how === "unsolved" ? gt("Every card is placed, but the exact solve ran out of the review's time (raise it above, or analyse the position exactly).")
         : (d.every_deal ? ngt("Estimate: the hint seat {seat} could have asked then, on every one of the {n} deal of the hidden cards",
                               "Estimate: the hint seat {seat} could have asked then, on every one of the {n} deals of the hidden cards", d.deals, { seat: d.seat })
                         : ngt("Estimate: the hint seat {seat} could have asked then, on {n} deal of the hidden cards",
-                              "Estimate: the hint seat {seat} could have asked then, on {n} deals of the hidden cards", d.deals, { seat: d.seat })) +
-          (d.kept ? `; ${d.kept}` : ""));
+                              "Estimate: the hint seat {seat} could have asked then, on {n} deals of the hidden cards", d.deals, { seat: d.seat })));
       basis.id = "rv-basis";
       box.appendChild(basis);
       if (this.lostAfter() === m.number) {
         const drop = this.decisive().has(m.number);
         box.appendChild(el("div", "budget-note", drop
-          ? gt("Decisive: the game was lost after this move. The best move had {best}, the move played {played}, and seat {seat}'s best chance never reached one half again.", { best: chanceText(d, "best"), played: chanceText(d, "played"), seat: d.seat })
-          : gt("The game was lost after this move: seat {seat}'s best chance never reached one half at any later decision (the move played kept {played}; the drop came after it).", { seat: d.seat, played: chanceText(d, "played") })));
+          ? gt("Decisive: the game was lost after this move. The best move had {best}, the move played {played}, and seat {seat}'s best chance never reached one half again.", { best: chanceText(d, "best", true), played: chanceText(d, "played", true), seat: d.seat })
+          : gt("The game was lost after this move: seat {seat}'s best chance never reached one half at any later decision (the move played kept {played}; the drop came after it).", { seat: d.seat, played: chanceText(d, "played", true) })));
       }
     } else if (this.answer || this.job) {
       box.appendChild(el("div", "muted small", m.seat === this.seat()
@@ -325,7 +342,7 @@ const Review = {
     for (const s of r.summary) {
       out.appendChild(el("div", "status-line", ngt("Seat {seat}: {n} decision ({exact} exact): {counts}; mean loss {loss}",
         "Seat {seat}: {n} decisions ({exact} exact): {counts}; mean loss {loss}", s.decisions,
-        { seat: s.seat, exact: s.exact, counts: labelCounts(s.labels), loss: s.mean_loss.toFixed(3) })));
+        { seat: s.seat, exact: s.exact, counts: labelCounts(s.labels), loss: percentText(s.mean_loss, 1) })));
     }
     if (r.lost_after) {
       const d = this.decisions[r.lost_after], drop = this.decisive().has(r.lost_after);
