@@ -27,9 +27,11 @@ WIDE = 1000
 
 def chance_cells(m: Any, digits: int) -> tuple[str, str]:
     """A move's chance and its 95% interval as the table prints them."""
-    lo, hi = m.chance_ci95
+    # the figures as --json and the web board have them (4 decimals), so that a share
+    # on the edge of a point rounds the same way at the terminal and on the board
+    lo, hi = (round(x, 4) for x in m.chance_ci95)
     interval = "" if hi - lo < 1e-9 else f"{percent(lo, digits)}\u2013{percent(hi, digits)}"
-    return percent(m.chance, digits), interval
+    return percent(round(m.chance, 4), digits), interval
 
 
 def signed(x: float, digits: int) -> str:

@@ -310,4 +310,4 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
                            "seat {seat}: {n} decisions ({exact} exact): {counts}; mean loss {loss}",
                            summ.decisions).format(seat=summ.seat, n=summ.decisions,
                                                   exact=summ.exact, counts=counts or _("none"),
-                                                  loss=f"{summ.mean_loss:.3f}"))
+                                                  loss=percent(summ.mean_loss, 1)))

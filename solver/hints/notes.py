@@ -129,16 +129,17 @@ def call_text(res: Any, symbols: bool = True) -> str:
     if not others:
         nxt = next(m for m in res.moves if m.move != res.best)
         return _("{best} stands out: the next best, {next}, has {chance}").format(
-            best=best, next=move_text(nxt.move, symbols), chance=percent(nxt.chance, res.digits))
+            best=best, next=move_text(nxt.move, symbols),
+            chance=percent(round(nxt.chance, 4), res.digits))
     listed = ", ".join(move_text(m, symbols) for m in others)
     reason = res.choice.reason if res.choice is not None else "chance"
     if reason == "exact":
         return _("Every deal solved: {others} as good as {best}; {best} leaves the others the "
                  "most chances to go wrong").format(others=listed, best=best)
     if reason == "plain":
-        why = _("{best} kept: the thriftier play").format(best=best)
+        why = _("{best} is the thriftier play").format(best=best)
     elif reason == "margin":
-        why = _("{best} kept: it leaves the others more cards").format(best=best)
+        why = _("{best} leaves the others more cards").format(best=best)
     else:
         why = _("{best} has the highest chance").format(best=best)
     return _("A close call: {others} as good within the noise; {why}").format(
