@@ -153,6 +153,18 @@ def check_output(shown: list[str], output: str) -> str | None:
     return "\n".join(difflib.unified_diff(want, got, "shown", "printed", lineterm=""))
 
 
+def unshown_output_problem(cmd: str, output: str) -> str | None:
+    """What is wrong with the output of a command the page shows without its output: it
+    prints nothing (unless it writes a file), or it tells of an error, an interruption
+    or a traceback although it exited 0."""
+    if not output.strip() and ">" not in cmd:
+        return "printed nothing"
+    for line in output.splitlines():
+        if line.startswith(("durak: error", "durak: interrupted", "Traceback ")):
+            return f"printed {line!r}"
+    return None
+
+
 @pytest.fixture()
 def scratch(tmp_path_factory) -> Path:
     """A folder of the page's own: its examples run in order in it."""
@@ -194,6 +206,9 @@ def test_every_example_command_runs_and_prints_what_is_shown(page, scratch):
         if session:  # a `$` line: its output is shown whole
             diff = check_output(shown, r.stdout)
             assert diff is None, f"{page}: `{cmd}` printed other lines than shown:\n{diff}"
+        else:  # a command to copy: no output to compare, but an answer all the same
+            problem = unshown_output_problem(cmd, r.stdout)
+            assert problem is None, f"{page}: `{cmd}` {problem}: {r.stdout[-500:]}"
         ran += 1
     assert ran or not examples(page) or all(_skipped(c) for c, _, _ in examples(page))
 
@@ -215,6 +230,11 @@ def test_the_example_reader_finds_commands_and_their_whole_output():
     assert check_output(["80 nodes, 0.004 s, 0.02 M nodes/s"],
                         "1,234 nodes, 0.120 s, 0.01 M nodes/s") is None
     assert matches('{"to_move": 2, ...}', '{"to_move": 2, "moves": []}')
+    # a command shown without its output must still answer, and not with an error
+    assert unshown_output_problem("durak puzzle list", "pod-001 ...\n") is None
+    assert unshown_output_problem("durak puzzle list", "\n") == "printed nothing"
+    assert unshown_output_problem("durak match --json > new.json", "") is None
+    assert unshown_output_problem("durak show x", "durak: error: hands: ...") is not None
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None,
