@@ -10,7 +10,8 @@ files an example reads are in the repository: ``docs/examples/``).  The lines af
 as a terminal shows them: the output must be those lines, once times, node counts and
 seeds drawn fresh are masked (:data:`_VOLATILE`).  A line ``...`` alone stands for lines
 the page leaves out, ``...`` inside a line for any text; a command shown without output
-must print nothing.
+must print nothing.  A command to copy (no ``$``, no output shown) must still print an
+answer: something (unless it writes a file), and no error, interruption or traceback.
 """
 from __future__ import annotations
 
