@@ -94,11 +94,11 @@ def test_the_estimate_repeats_with_a_count_of_playouts():
 
 def test_the_estimate_refuses_what_it_cannot_do():
     s = deal_endgame(random.Random(1), [3, 3, 3])
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match="model: 'paranoid' is not one of"):
         Solver(4).estimate(s, 1, model="paranoid", iterations=10)
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match="give max_time or iterations"):
         Solver(4).estimate(s, 1)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="estimate: needs the core backend"):
         Solver(4, backend="reference").estimate(s, 1, iterations=10)
 
 

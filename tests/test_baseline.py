@@ -55,5 +55,5 @@ def test_S1_baseline_values_equal_the_reference_minimax(baseline):
 
 def test_the_baseline_refuses_positions_it_does_not_play():
     s = deal_endgame(random.Random(1), [3, 3, 3])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="plays 2-player default-rules positions at a lead"):
         bench_baseline.position_line(s)

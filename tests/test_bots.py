@@ -17,7 +17,7 @@ from solver.policy.bots import GreedyPolicy, Policy, RandomPolicy, greedy_move, 
 
 def test_policies_follow_the_protocol():
     assert isinstance(RandomPolicy(), Policy) and isinstance(GreedyPolicy(), Policy)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown policy 'clever'"):
         make_policy("clever")
 
 

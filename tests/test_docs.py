@@ -10,7 +10,8 @@ files an example reads are in the repository: ``docs/examples/``).  The lines af
 as a terminal shows them: the output must be those lines, once times, node counts and
 seeds drawn fresh are masked (:data:`_VOLATILE`).  A line ``...`` alone stands for lines
 the page leaves out, ``...`` inside a line for any text; a command shown without output
-must print nothing.
+must print nothing.  A command to copy (no ``$``, no output shown) must still print an
+answer: something (unless it writes a file), and no error, interruption or traceback.
 """
 from __future__ import annotations
 
@@ -153,6 +154,18 @@ def check_output(shown: list[str], output: str) -> str | None:
     return "\n".join(difflib.unified_diff(want, got, "shown", "printed", lineterm=""))
 
 
+def unshown_output_problem(cmd: str, output: str) -> str | None:
+    """What is wrong with the output of a command the page shows without its output: it
+    prints nothing (unless it writes a file), or it tells of an error, an interruption
+    or a traceback although it exited 0."""
+    if not output.strip() and ">" not in cmd:
+        return "printed nothing"
+    for line in output.splitlines():
+        if line.startswith(("durak: error", "durak: interrupted", "Traceback ")):
+            return f"printed {line!r}"
+    return None
+
+
 @pytest.fixture()
 def scratch(tmp_path_factory) -> Path:
     """A folder of the page's own: its examples run in order in it."""
@@ -194,6 +207,9 @@ def test_every_example_command_runs_and_prints_what_is_shown(page, scratch):
         if session:  # a `$` line: its output is shown whole
             diff = check_output(shown, r.stdout)
             assert diff is None, f"{page}: `{cmd}` printed other lines than shown:\n{diff}"
+        else:  # a command to copy: no output to compare, but an answer all the same
+            problem = unshown_output_problem(cmd, r.stdout)
+            assert problem is None, f"{page}: `{cmd}` {problem}: {r.stdout[-500:]}"
         ran += 1
     assert ran or not examples(page) or all(_skipped(c) for c, _, _ in examples(page))
 
@@ -215,17 +231,28 @@ def test_the_example_reader_finds_commands_and_their_whole_output():
     assert check_output(["80 nodes, 0.004 s, 0.02 M nodes/s"],
                         "1,234 nodes, 0.120 s, 0.01 M nodes/s") is None
     assert matches('{"to_move": 2, ...}', '{"to_move": 2, "moves": []}')
+    # a command shown without its output must still answer, and not with an error
+    assert unshown_output_problem("durak puzzle list", "pod-001 ...\n") is None
+    assert unshown_output_problem("durak puzzle list", "\n") == "printed nothing"
+    assert unshown_output_problem("durak match --json > new.json", "") is None
+    assert unshown_output_problem("durak show x", "durak: error: hands: ...") is not None
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None,
                     reason="the docs extra is not installed: pip install '.[docs]'")
 def test_the_site_builds_in_strict_mode(tmp_path):
     """A broken link, a missing reference or an option the CLI reference cannot read
-    fails the build (mkdocs.yml: strict)."""
-    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d",
+    fails the build (mkdocs.yml: strict).
+
+    Not ``-q``: mkdocs counts the warnings that strict mode turns into a failure only
+    among those it logs, and ``-q`` logs none, so a quiet strict build of a broken site
+    exits 0.  The log is read too: any warning or error fails the test."""
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d",
                         str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,
                        timeout=300, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-    assert r.returncode == 0, r.stdout + r.stderr
+    log = r.stdout + r.stderr
+    warned = [line for line in log.splitlines() if re.match(r"(WARNING|ERROR)\b", line)]
+    assert r.returncode == 0 and not warned, "\n".join(warned) or log
     cli = (tmp_path / "site" / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
     for command in ("solve", "analyse", "hint", "game", "play", "review", "serve", "batch"):
         assert f"durak {command}" in cli

@@ -59,7 +59,7 @@ def test_the_reader_names_where_the_number_stands():
     assert e.value.field == "hands" and e.value.where == "hands[1].unknown"
     assert e.value.digits == 5000
     assert loads('{"a": [1, 2.5, "x"]}') == {"a": [1, 2.5, "x"]}
-    with pytest.raises(json.JSONDecodeError):
+    with pytest.raises(json.JSONDecodeError, match="Expecting property name"):
         loads("{")
 
 

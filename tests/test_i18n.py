@@ -84,8 +84,9 @@ def test_the_compiled_catalogue_holds_what_its_source_says(lang):
         if isinstance(m.id, tuple):
             for i, form in enumerate(m.string):
                 n = next(k for k in range(1, 200) if t.plural(k) == i)
-                assert t.npgettext(m.context, m.id[0], m.id[1], n) if m.context else \
-                    t.ngettext(m.id[0], m.id[1], n) == form
+                got = (t.npgettext(m.context, m.id[0], m.id[1], n) if m.context
+                       else t.ngettext(m.id[0], m.id[1], n))
+                assert got == form, (m.context, m.id, n)
         elif m.context:
             assert t.pgettext(m.context, m.id) == m.string
         else:

@@ -37,7 +37,8 @@ from solver.game.rules import Rules, parse_rules
 from solver.hints import HintConfig, hint
 from solver.hints.evaluate import _Evaluator
 from solver.hints.knowledge import knowledge_of
-from solver.learn.generate import GenSpec, generate, play_game, read_shards, shard_path
+from solver.learn.generate import (GenSpec, generate, play_game, play_shard, read_shards,
+                                   shard_path, write_shard)
 from solver.play.match import MatchSpec, make_policy, play_match_game
 from solver.policy.bots import greedy_move
 from solver.policy.features import (NFEATURES, OFFSETS, ROLE_DEFEND, ROLE_LEAD, ROLE_THROW,
@@ -341,9 +342,12 @@ def test_a_tiny_end_to_end_run(tmp_path):
 
 def test_ctrl_c_keeps_whole_shards_and_resume_plays_the_rest(tmp_path):
     """`durak learn generate` stopped by Ctrl-C: exit 130, one JSON object saying
-    what was kept, every shard on disk readable; --resume writes the rest, and
-    the data equal an uninterrupted run's."""
-    import gzip
+    what was kept, every shard on disk the bytes an uninterrupted run writes; --resume
+    keeps those shards and plays on from the first missing one (stopped by Ctrl-C too).
+
+    The runs are asked for far more games than they play before the Ctrl-C, so the
+    Ctrl-C always lands mid-run: a run that ignored it would still be playing when the
+    test stops waiting, and the test fails."""
     import signal
     import subprocess
     import sys
@@ -351,31 +355,49 @@ def test_ctrl_c_keeps_whole_shards_and_resume_plays_the_rest(tmp_path):
 
     from terminal import as_at_a_terminal
 
-    args = ["learn", "generate", "--games", "8", "--shard-games", "1", "--samples", "4",
-            "--iterations", "0", "--seed", "3", "-j", "1"]
+    games = 1000  # minutes of play: far longer than the test waits
+    args = ["learn", "generate", "--games", str(games), "--shard-games", "1", "--samples",
+            "4", "--iterations", "0", "--seed", "3", "-j", "1"]
+    spec = GenSpec(games=games, seed=3, samples=4, shard_games=1, iterations=0)
     out = tmp_path / "cut"
-    p = subprocess.Popen([sys.executable, "-m", "solver.cli", *args, "--out", str(out), "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=as_at_a_terminal)
-    deadline = time.monotonic() + 60
-    while not (out / "shard-00000.jsonl.gz").exists():  # stop it once it has written one
-        assert p.poll() is None and time.monotonic() < deadline, p.communicate()
-        time.sleep(0.05)
-    p.send_signal(signal.SIGINT)
-    stdout, stderr = p.communicate(timeout=60)
-    if p.returncode == 0:
-        pytest.skip("the run ended before the Ctrl-C arrived")
-    assert p.returncode == 130, stderr
-    said = json.loads(stdout)
+
+    def ctrl_c(*extra: str, once: int) -> tuple[dict, str]:
+        """Run generate; Ctrl-C once shard ``once`` is on disk; what it printed."""
+        p = subprocess.Popen([sys.executable, "-m", "solver.cli", *args, "--out", str(out),
+                              "--json", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, preexec_fn=as_at_a_terminal)
+        try:
+            deadline = time.monotonic() + 120
+            while not shard_path(out, once).exists():
+                assert p.poll() is None, p.communicate()
+                assert time.monotonic() < deadline, f"no shard {once} after 120 s"
+                time.sleep(0.05)
+            p.send_signal(signal.SIGINT)
+            try:
+                stdout, stderr = p.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                pytest.fail("durak learn generate still playing 60 s after Ctrl-C")
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+        assert p.returncode == 130, stderr
+        said = json.loads(stdout)
+        assert said["interrupted"] is True and said["shards"] == games
+        assert f"{said['kept']} of {games} shard(s)" in stderr and "--resume" in stderr
+        return said, stderr
+
+    said, _ = ctrl_c(once=0)
+    kept = said["kept"]
+    assert 1 <= kept < games
+    assert sorted(out.glob("shard-*.jsonl.gz")) == [shard_path(out, i) for i in range(kept)]
+    before = {i: shard_path(out, i).stat().st_ino for i in range(kept)}
+
+    said, stderr = ctrl_c("--resume", once=kept)  # plays on from the first missing shard
+    assert said["kept"] > kept and "played again" not in stderr
+    assert {i: shard_path(out, i).stat().st_ino for i in range(kept)} == before  # kept whole
     shards = sorted(out.glob("shard-*.jsonl.gz"))
-    assert said["interrupted"] is True and said["kept"] == len(shards) >= 1
-    assert f"{said['kept']} of 8 shard(s)" in stderr and "--resume" in stderr
-    for path in shards:
-        assert all(json.loads(line) for line in gzip.open(path, "rt"))
-    r = CliRunner().invoke(main, [*args, "--out", str(out), "--resume"])
-    assert r.exit_code == 0, r.output
-    whole = tmp_path / "whole"
-    assert CliRunner().invoke(main, [*args, "--out", str(whole)]).exit_code == 0
-    for i in range(8):
-        name = f"shard-{i:05d}.jsonl.gz"
-        assert (out / name).read_bytes() == (whole / name).read_bytes()
+    assert shards == [shard_path(out, i) for i in range(said["kept"])]
+    for i, path in enumerate(shards):  # the bytes of an uninterrupted run's shard i
+        write_shard(tmp_path / "whole.jsonl.gz", play_shard(spec, i))
+        assert path.read_bytes() == (tmp_path / "whole.jsonl.gz").read_bytes(), path

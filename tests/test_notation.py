@@ -222,7 +222,7 @@ def test_json_form_of_notation_md():
 def test_json_unknown_cards_object():
     obj = {"trump": "9H", "pile": 5, "hands": [{"known": ["KH"], "unknown": 4}, ["6S"]],
            "attacker": 1, "out": []}
-    with pytest.raises(PositionError):  # 36 - 3 named - 8 hidden: 25 not placed
+    with pytest.raises(PositionError, match=r"out: counts do not add up: .* = 11, the deck has 36"):
         parse_position(obj)
     obj["hands"][1] = {"known": [], "unknown": 5}
     obj["pile"] = 26

@@ -134,7 +134,7 @@ def test_equal_attacks_cover_follows_table_order():
         assert str(greedy_move(s)) == want
         cs = load(core.Search(1), s)
         assert move_text(cs.moves()[core.greedy_index(cs, attack_order(s))]) == want
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="table_order must list the attack cards"):
         core.greedy_index(cs, (0,))
 
 

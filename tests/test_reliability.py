@@ -103,10 +103,10 @@ def test_an_internal_error_exits_1_with_one_line(monkeypatch):
 
 
 def test_errors_a_caller_can_cause_share_one_base():
-    with pytest.raises(DurakError):
-        parse_position("trump X; hands 6S | 7S")
-    with pytest.raises(ValueError):  # DurakError is a ValueError
-        parse_position("trump H; hands 6S 6S | 7S")
+    with pytest.raises(DurakError, match="trump: 'X' at column 7 is neither a suit"):
+        parse_position("trump X; hands 6S | 7S; attacker 1")
+    with pytest.raises(ValueError, match="duplicate card '6S'"):  # DurakError is a ValueError
+        parse_position("trump H; hands 6S 6S | 7S; attacker 1")
 
 
 # ------------------------------------------------------------------ hints

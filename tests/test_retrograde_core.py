@@ -138,7 +138,7 @@ def test_a_graph_refuses_what_its_one_word_keys_cannot_hold():
     with pytest.raises(ValueError, match="11 cards"):
         core.RetroGraph(solver.core_state(twelve), 0)
     eleven = deal_endgame(random.Random(3), [4, 4, 3], Rules())
-    with pytest.raises(OverflowError):  # accepted, and too big for 1,000 states
+    with pytest.raises(OverflowError, match="more than 1000 states"):  # accepted, too big
         core.RetroGraph(solver.core_state(eleven), 0, 1000)
 
 
@@ -176,10 +176,10 @@ def test_two_threads_build_the_same_graph():
     one, two = Solver(tt_mb=1).analyse(state), Solver(tt_mb=1, threads=2).analyse(state)
     assert (one.value, one.distance, one.pv, one.moves) == (two.value, two.distance, two.pv,
                                                             two.moves)
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match="threads: 1 or 2, got 3"):
         Solver(threads=3)
     # a graph that outgrows its cap while the helper runs stops it and says so
-    with pytest.raises(OverflowError):
+    with pytest.raises(OverflowError, match="more than 200000 states"):
         core.RetroGraph(solver.core_state(state), 0, 200_000, 0.0, 2)
 
 

@@ -185,13 +185,19 @@ def test_refuses_impossible_knowledge():
         knowledge_of(bad, 0)
     with pytest.raises(PositionError, match="own hand"):
         knowledge_of(s.replace(hidden=(1, 0)), 0)
-    # a pile whose face-up card must be an unseen trump, but every trump is seen
+    # a pile whose face-up card must be an unseen trump, but every trump is seen: the
+    # knowledge refuses it, and so does the sampler handed such knowledge
     hand = cards("6H 7H 8H 9H TH JH QH KH AH")
     out = deck_mask(36) & ~(hand | cards("6S"))
     s2 = GameState(rules=parse_rules(""), trump=1, hands=(hand, 0), hidden=(0, 0), attacker=0,
                    defender=1, pile=1, out=out)
-    with pytest.raises(ValueError):
-        Sampler(knowledge_of(s2, 0))
+    with pytest.raises(PositionError, match="no unseen trump is left to lie face up"):
+        knowledge_of(s2, 0)
+    one_left = s2.replace(hands=(hand & ~cards("AH"), 0), pile=2)  # AH may lie face up
+    k = knowledge_of(one_left, 0)
+    assert k.bottom_mask == cards("AH") and Sampler(k).count() == 1
+    with pytest.raises(PositionError, match="no unseen trump can be the face-up card"):
+        Sampler(replace(k, bottom_mask=0, pile_slots=k.pile_slots + 1))
 
 
 def test_seeded_sampling_is_reproducible():

@@ -57,7 +57,7 @@ def test_accepts_json_dict_and_state():
 
 def test_hero_is_one_based_and_checked():
     assert search.solve(ROUND, hero=2).player == 2
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="hero: seat 4 is not in a 3-player game"):
         search.solve(ROUND, hero=4)
 
 

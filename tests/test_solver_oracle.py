@@ -222,7 +222,7 @@ def test_the_oracle_budget_stops_it():
     """The slow sweep's minimax budget ends an oracle run that would take too
     long instead of letting it run on, and stays out of the way of one within it."""
     s = deal_endgame(random.Random(3), [5, 5], Rules(transfer=True))
-    with pytest.raises(TooLarge):
+    with pytest.raises(TooLarge, match="more than 50 nodes"):
         ReferenceSolver(s, s.to_move, max_nodes=50).moves(s)
     assert ReferenceSolver(s, s.to_move, max_nodes=10_000_000).moves(s) == \
         ReferenceSolver(s, s.to_move).moves(s)

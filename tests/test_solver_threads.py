@@ -194,11 +194,12 @@ def test_a_stopped_search_ends_within_a_thousand_nodes_and_runs_again_after():
 
 def test_a_table_is_shared_once_and_by_a_search_that_owns_its_own():
     one, two = CoreBackend(4), two_threads(4)
-    with pytest.raises(ValueError):
+    once = "share_table: once, with another search that owns its table"
+    with pytest.raises(ValueError, match=once):
         two.helper.search.share_table(one.search)  # already shares
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=once):
         one.search.share_table(two.helper.search)  # that one owns no table
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=once):
         one.search.share_table(one.search)
 
 

@@ -123,7 +123,7 @@ def test_cli_sprt_json_and_text():
 
 @pytest.mark.parametrize("bad", ["0.6,0.5", "0.5", "a,b", "0.5,1.5", "-0.1,0.5"])
 def test_bad_sprt_is_exit_2(bad):
-    with pytest.raises(OptionError):
+    with pytest.raises(OptionError, match=r"^sprt: .*S0.*S1"):
         parse_sprt(bad)
     r = CliRunner().invoke(main, ["match", "--a", "greedy", "--b", "random", "--sprt", bad])
     assert r.exit_code == 2 and "sprt" in r.output and "Traceback" not in r.output
