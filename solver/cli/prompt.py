@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from rich.text import Text
 
-from solver.batch.answers import solve_answer
+from solver.answers.commands import solve_answer
 from solver.cli.common import ExitCode, ProgressBar, print_hint_table, stdout_console
 from solver.cli.review import print_review
 from solver.cli.show import card_text, render

@@ -46,7 +46,7 @@ from solver.game.movegen import legal_moves
 from solver.game.rules import parse_rules
 from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import PublicTracker
-from solver.jsonin import NumberTooLong, loads
+from solver.inputs.jsonin import NumberTooLong, loads
 from solver.notation import format_position
 from solver.policy.bots import greedy_move
 from solver.policy.features import MAX_ACTIVE, NFEATURES, decision_features

@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 from solver.errors import OptionError
 from solver.game.state import GameState
-from solver.jsonin import NumberTooLong, loads
+from solver.inputs.jsonin import NumberTooLong, loads
 from solver.policy.features import NFEATURES, TEMPLATES, decision_features
 from solver.run.outfile import write_whole
 from solver.search.native import core

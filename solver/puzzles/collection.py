@@ -44,7 +44,7 @@ from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value, value_text
 from solver.i18n import _
-from solver.jsonin import MAX_DIGITS
+from solver.inputs.jsonin import MAX_DIGITS
 from solver.notation import parse_position
 from solver.policy.bots import greedy_move
 

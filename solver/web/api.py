@@ -32,7 +32,7 @@ from solver.game.outcome import outcome_info, phase_name
 from solver.games import Game
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES
 from solver.hints import default_samples
-from solver.jsonin import loads
+from solver.inputs.jsonin import loads
 from solver.notation import format_position, parse_position
 from solver.notation.build import MAX_POSITION_CHARS
 from solver.notation.position import Position, show_json
