@@ -57,7 +57,7 @@ class Limits:
     """The server's caps on one request's budget (`durak serve` options)."""
 
     max_time: float = DEFAULT_MAX_TIME   # solve, analyse, hint: seconds at most
-    review_time: float = 30.0            # review: seconds its exact solves share, at most
+    review_time: float = 30.0            # review: seconds the whole review may take, at most
     review_wall: float = 600.0           # review: seconds for the whole review at most
     max_samples: int = MAX_SAMPLES
 
