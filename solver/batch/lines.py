@@ -196,7 +196,7 @@ def done_ids(path: str) -> set[str]:
         end = data.rfind(b"\n") + 1
         if end < len(data):
             fh.truncate(end)
-    return ids_in(data[:end].decode("utf-8"))
+    return ids_in(data[:end].decode("utf-8", "replace"))  # (a line not UTF-8 is no answer)
 
 
 def ids_in(text: str) -> set[str]:
