@@ -109,7 +109,11 @@ class GameSession:
         self._file: RecordFile | None = None
         if path is not None:
             self._file = RecordFile(Path(path))
-            self._file.write(self.record_text(), len(self.entries), strict=True)
+            try:
+                self._file.write(self.record_text(), len(self.entries), strict=True)
+            except BaseException:  # the first save refused (a full disk): no lock left behind
+                self.close()
+                raise
 
     # ------------------------------------------------------------ building
     @classmethod
