@@ -40,7 +40,7 @@ import random
 import statistics
 import time
 
-from solver.batch.answers import analyse_answer
+from solver.answers.commands import analyse_answer
 from solver.cli.common import cores_for_one
 from solver.errors import BudgetExceeded
 from solver.game.deal import deal_endgame

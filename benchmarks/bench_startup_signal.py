@@ -1,6 +1,6 @@
 """When does a Ctrl-C at start-up stop being Python's?  Not part of CI.
 
-README, "Exit codes": a Ctrl-C (or SIGTERM) is answered as the commands answer
+docs/guide/commands.md, "Exit codes": a Ctrl-C (or SIGTERM) is answered as the commands answer
 it -- exit 130 (143), one JSON object under ``--json`` -- from the moment
 ``solver.cli.launch.run`` has set its handlers up; before that it is Python's,
 and may end in a traceback.  This measures the two parts of that window:

@@ -33,8 +33,8 @@ import pytest
 from click.testing import CliRunner
 from solver_positions import OPTION_SETS, deal_endgame, game_states, oracle_positions
 
-from solver.batch import answers
-from solver.batch.answers import analyse_answer, estimate_reserve, solve_answer
+from solver.answers import commands as answers
+from solver.answers.commands import analyse_answer, estimate_reserve, solve_answer
 from solver.cli.app import main
 from solver.errors import BudgetExceeded, OptionError
 from solver.game import movegen as engine

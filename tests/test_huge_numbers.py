@@ -4,8 +4,8 @@ Python reads at most 4,300 digits into an integer; ``json.loads`` lets the
 ``ValueError`` out as it is, which was an internal error (exit 1), an HTTP 500,
 and a whole `durak batch` stopped by one line.  It is bad input: exit 2 with
 one line naming the field, a 400 naming it, the batch item's own error line
-with the batch going on.  The machinery: :mod:`solver.jsonin`, used by every
-reader of JSON (and :func:`solver.jsonin.check_digits` by the text forms).
+with the batch going on.  The machinery: :mod:`solver.inputs.jsonin`, used by every
+reader of JSON (and :func:`solver.inputs.jsonin.check_digits` by the text forms).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import pytest
 from terminal import as_at_a_terminal
 
 from solver.games import Game
-from solver.jsonin import NumberTooLong, loads
+from solver.inputs.jsonin import NumberTooLong, loads
 
 ROOT = Path(__file__).resolve().parent.parent
 DURAK = [sys.executable, "-m", "solver.cli"]

@@ -28,19 +28,20 @@ OPTIONAL = {"matplotlib", "dask", "distributed", "babel"}
 #: use): above the library it gathers, below the two front ends.
 LAYERS: list[tuple[str, ...]] = [
     ("solver.errors", "solver.i18n"),
-    ("solver.jsonin", "solver.run", "solver.game"),
+    ("solver.inputs", "solver.run", "solver.game"),
     ("solver.notation",),
     ("solver.search",),
     ("solver.policy",),
     ("solver.hints",),
     ("solver.learn", "solver.games"),
-    ("solver.play", "solver.puzzles", "solver.batch"),
+    ("solver.answers", "solver.play", "solver.puzzles"),
+    ("solver.batch",),
     ("solver",),
     ("solver.web",),
     ("solver.cli",),
 ]
 #: What the top level of solver/ holds besides the packages: the package's face.
-FACE_FILES = {"__init__.py", "errors.py", "jsonin.py", "_core.pyi", "py.typed"}
+FACE_FILES = {"__init__.py", "errors.py", "_core.pyi", "py.typed"}
 #: Folders of data, no code (shipped as packages of data files, pyproject.toml).
 DATA_FOLDERS = {"models", "locale"}
 #: No Python or JavaScript file of the package is longer than this (the ext/*.pxi

@@ -177,7 +177,7 @@ def test_every_page_in_the_browsers_language_with_no_english_left(browser, serve
         # Review: a whole game reviewed
         ready(pg, f"{server}/review")
         pg.fill("#rv-text", (ROOT / "docs" / "examples" / "full-game.txt").read_text())
-        pg.fill("#rv-time", "1")
+        pg.fill("#rv-time", "30")
         pg.click("#rv-go")
         pg.wait_for_selector("#rv-summary .status-line", timeout=180_000)
         found["review"] = left_in_english(pg)

@@ -1,3 +1,3 @@
-"""The commands' answers as JSON, shared by the commands, the web board and
-``durak batch`` (:mod:`~solver.batch.answers`), and ``durak batch`` itself: JSON-lines
-items answered in chunks on the executor layer (:mod:`~solver.batch.lines`)."""
+"""``durak batch``: JSON-lines items answered in chunks on the executor layer
+(:mod:`~solver.batch.lines`), each item the answer of its command
+(:mod:`solver.answers.commands`)."""

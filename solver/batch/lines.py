@@ -8,7 +8,7 @@ text, one position string per line.  Blank lines and lines starting with
 
 Output: one JSON line per item, in input order: ``{"id": ..., **answer}``
 where ``answer`` is exactly what the command's ``--json`` prints (the
-functions of :mod:`solver.batch.answers`).  An item that fails gives
+functions of :mod:`solver.answers.commands`).  An item that fails gives
 ``{"id": ..., "error": "...", "exit_code": 2}`` (bad input), or ``3`` with
 what was proven when a budget ran out, or ``1`` on an internal error; the
 batch goes on.  Lines are written as soon as every earlier line is, so a
@@ -23,7 +23,7 @@ options every answer is the same for any number of workers or any cluster
 on the machine.
 
 A new task is one entry of :data:`TASKS`: a function from a position, a
-hero seat and the :class:`BatchOptions` to an :class:`~solver.batch.answers.Answer`
+hero seat and the :class:`BatchOptions` to an :class:`~solver.answers.commands.Answer`
 (``review`` goes here when there is a `durak review` command).
 """
 from __future__ import annotations
@@ -33,10 +33,11 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
-from solver.batch.answers import Answer, analyse_answer, hint_answer, review_answer, solve_answer
+from solver.answers.commands import (Answer, analyse_answer, hint_answer, review_answer,
+                                     solve_answer)
 from solver.errors import DurakError, OptionError, shorten
 from solver.i18n import use_language
-from solver.jsonin import NumberTooLong, loads
+from solver.inputs.jsonin import NumberTooLong, loads
 from solver.run.executor import Executor, chunk_size, chunked, worker_cache
 from solver.search import DEFAULT_MAX_TIME, DEFAULT_TT_MB, Solver
 
@@ -195,7 +196,7 @@ def done_ids(path: str) -> set[str]:
         end = data.rfind(b"\n") + 1
         if end < len(data):
             fh.truncate(end)
-    return ids_in(data[:end].decode("utf-8"))
+    return ids_in(data[:end].decode("utf-8", "replace"))  # (a line not UTF-8 is no answer)
 
 
 def ids_in(text: str) -> set[str]:

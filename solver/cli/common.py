@@ -277,6 +277,18 @@ def read_input(arg: str, what: str, limit: int, wait: float | None = None) -> st
         os.close(fd)
 
 
+def shown(text: str) -> str:
+    """``text`` as typed (a file name, a word of the player's) fit to be shown at a
+    terminal: every character a terminal would act on instead of showing -- the ESC
+    of an escape sequence, a bell, a line break -- written as its escape (``\\x1b``),
+    so a name never colours, clears or retitles the terminal.  Printed through rich,
+    the result still goes in a ``Text`` (rich's markup, ``[bold]``, is a name's text too)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
 def _names_a_file(arg: str) -> bool:
     """Whether a POSITION or GAME argument names something to read (not a directory)."""
     return len(arg) < 4096 and "\n" not in arg and "\0" not in arg and os.path.exists(arg) \

@@ -17,13 +17,14 @@ from typing import Callable, TypeVar
 
 import click
 
-from solver.cli.common import handles_errors, read_game_text
+from solver.cli.common import handles_errors, read_game_text, shown
 from solver.cli.hint import MAX_SAMPLES
 from solver.cli.language import lang_option
 from solver.cli.prompt import GamePrompt
 from solver.errors import DurakError, OptionError
 from solver.game.cards import card_name, parse_card
 from solver.game.rules import parse_rules
+from solver.games import Game
 from solver.games.recordfile import default_record_path
 from solver.games.session import GameSession
 from solver.i18n import _
@@ -67,21 +68,26 @@ def game_command(game: str | None, resume: str | None, record: str | None,
         raise click.UsageError("GAME: stdin carries the moves; give the record as a file or text")
     if game is not None and resume is not None:
         raise OptionError(_("give GAME or --resume FILE, not both"))
-    if resume is not None:
-        if record is not None:
-            raise OptionError(_("--resume FILE goes on in FILE; --record names another file"))
-        session = GameSession.load(read_game_text(resume), path=resume, seed=seed)
+    if resume is not None and record is not None:
+        raise OptionError(_("--resume FILE goes on in FILE; --record names another file"))
+    path: str | Path = resume or record or default_record_path("game")
+    given = game if resume is None else resume
+    if given is not None:
+        # the record's kind is checked before its file is opened: a refused record is
+        # left as it was, with no lock beside it
+        g = Game.parse(read_game_text(given))
+        if g.engine is not None:
+            raise OptionError(_("this record is a game against the engine: go on with "
+                                "`durak play --resume FILE`"))
+        session = GameSession(g, path, seed)
     else:
-        path = record or default_record_path("game")
-        if game is not None:
-            session = GameSession.load(read_game_text(game), path=path, seed=seed)
-        else:
-            session = _set_up(players, rules, trump, deal, me, attacker, path, seed, verbose)
-    if session.game.engine is not None:
-        raise OptionError(_("this record is a game against the engine: go on with "
-                            "`durak play --resume FILE`"))
-    _start(session)
-    sys.exit(GamePrompt(session, "game", samples, verbose=verbose).run())
+        session = _set_up(players, rules, trump, deal, me, attacker, path, seed, verbose)
+    try:  # the record file's lock goes with the session on every way out
+        _start(session)
+        code = GamePrompt(session, "game", samples, verbose=verbose).run()
+    finally:
+        session.close()
+    sys.exit(code)
 
 
 def _start(session: GameSession) -> None:
@@ -90,7 +96,8 @@ def _start(session: GameSession) -> None:
     click.echo((_("following a {n}-player game from seat {seat} ({rules}); the record is saved "
                   "in {path}") if names else
                 _("following a {n}-player game from seat {seat}; the record is saved in {path}")
-                ).format(n=s.game.players, seat=s.me, rules=rules_text(names), path=s.path),
+                ).format(n=s.game.players, seat=s.me, rules=rules_text(names),
+                          path=shown(str(s.path))),
                err=True)
     if sys.stdin.isatty():
         click.echo(_("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)"),

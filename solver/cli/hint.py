@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, cast
 
 import click
 
-from solver.batch.answers import hint_answer
+from solver.answers.commands import hint_answer
 from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handles_errors,
                                load_position, read_game_text)
 from solver.cli.hinttable import print_hint_table

@@ -11,7 +11,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                read_input, stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
-from solver.jsonin import NumberTooLong, loads
+from solver.inputs.jsonin import NumberTooLong, loads
 from solver.play.match import (ENGINE_CONFIGS, MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec,
                                game_record, match, paired, parse_budget)
 from solver.play.sprt import parse_sprt

@@ -15,12 +15,13 @@ import sys
 
 import click
 
-from solver.cli.common import handles_errors, read_game_text
+from solver.cli.common import handles_errors, read_game_text, shown
 from solver.cli.hint import MAX_SAMPLES
 from solver.cli.language import lang_option
 from solver.cli.prompt import GamePrompt
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
+from solver.games import Game
 from solver.games.recordfile import default_record_path
 from solver.games.session import DEFAULT_STRENGTH, ENGINE_STRENGTHS
 from solver.i18n import _, ngettext
@@ -58,18 +59,13 @@ def play_command(players: int, rules: str, seed: int | None, strength: str, me: 
     if resume is not None:
         if record is not None:
             raise OptionError(_("--resume FILE goes on in FILE; --record names another file"))
-        session = GameSession.load(read_game_text(resume), path=resume)
-        if session.game.engine is None:
+        # the record's kind is checked before its file is opened: a refused record is left
+        # as it was, with no lock beside it
+        game = Game.parse(read_game_text(resume))
+        if game.engine is None:
             raise OptionError(_("this record is not a game against the engine: follow it with "
                                 "`durak game --resume FILE`"))
-        engines = session.engine_seats
-        click.echo(ngettext(
-            "going on with the game in {path}: you are seat {seat}, the engine ({strength}) "
-            "plays seat {seats}",
-            "going on with the game in {path}: you are seat {seat}, the engine ({strength}) "
-            "plays seats {seats}", len(engines)).format(
-                path=resume, seat=session.me, strength=strength_text(session.strength),
-                seats=", ".join(map(str, engines))), err=True)
+        session = GameSession(game, resume)
     else:
         if me > players:
             raise OptionError(_("seat: seat {seat} is not at a {n}-player table").format(
@@ -78,18 +74,37 @@ def play_command(players: int, rules: str, seed: int | None, strength: str, me: 
             seed = int.from_bytes(os.urandom(3), "little")
         session = GameSession.new(players, parse_rules(rules), seed=seed, human=me,
                                   engine=strength, path=record or default_record_path("play"))
-        names = rules_text(session.game.rules.names())
-        engines = session.engine_seats
+    try:  # the record file's lock goes with the session on every way out
+        _start(session, resumed=resume is not None, seed=seed)
+        code = GamePrompt(session, "play", samples, verbose=verbose).run()
+    finally:
+        session.close()
+    sys.exit(code)
+
+
+def _start(session: GameSession, resumed: bool, seed: int | None) -> None:
+    """Say which game this is, who plays which seat and where its record is saved."""
+    engines = session.engine_seats
+    seats = ", ".join(map(str, engines))
+    path = shown(str(session.path))
+    strength = strength_text(session.strength)
+    if resumed:
+        click.echo(ngettext(
+            "going on with the game in {path}: you are seat {seat}, the engine ({strength}) "
+            "plays seat {seats}",
+            "going on with the game in {path}: you are seat {seat}, the engine ({strength}) "
+            "plays seats {seats}", len(engines)).format(
+                path=path, seat=session.me, strength=strength, seats=seats), err=True)
+    else:
         click.echo(ngettext(
             "new game: {n} players, {rules}, seed {seed}; you are seat {seat}, the engine "
             "({strength}) plays seat {seats}; the record is saved in {path}",
             "new game: {n} players, {rules}, seed {seed}; you are seat {seat}, the engine "
             "({strength}) plays seats {seats}; the record is saved in {path}",
-            len(engines)).format(n=players, rules=names, seed=seed, seat=me,
-                                 strength=strength_text(strength),
-                                 seats=", ".join(map(str, engines)), path=session.path),
+            len(engines)).format(n=session.game.players,
+                                 rules=rules_text(session.game.rules.names()), seed=seed,
+                                 seat=session.me, strength=strength, seats=seats, path=path),
             err=True)
     if sys.stdin.isatty():
         click.echo(_("type `help` for what to type; Ctrl-D or `quit` leaves (nothing is lost)"),
                    err=True)
-    sys.exit(GamePrompt(session, "play", samples, verbose=verbose).run())

@@ -17,14 +17,15 @@ is printed instead, and the exit code is 4.
 """
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import nullcontext
 from typing import Any, Callable
 
 from rich.text import Text
 
-from solver.batch.answers import solve_answer
-from solver.cli.common import ExitCode, ProgressBar, stdout_console
+from solver.answers.commands import solve_answer
+from solver.cli.common import ExitCode, ProgressBar, shown, stdout_console
 from solver.cli.hinttable import print_hint_table
 from solver.cli.review import print_review
 from solver.cli.show import card_text, render
@@ -182,7 +183,7 @@ class GamePrompt:
         except DurakError as e:
             self.print(Text(_("error: ") + self._say(" ".join(str(e).split())), style="red"))
         except OSError as e:  # `save FILE`: the file and the system's reason
-            where = f"{e.filename}: " if e.filename is not None else ""
+            where = f"{shown(os.fsdecode(e.filename))}: " if e.filename is not None else ""
             self.print(Text(_("error: ") + f"{where}{reason(e)}", style="red"))
         except KeyboardInterrupt:  # Ctrl-C while working: stop the work, keep the game
             self.print(Text(_("interrupted; the game goes on (Ctrl-C at the prompt, Ctrl-D or "
@@ -324,10 +325,10 @@ class GamePrompt:
         moving = rf is not None and rf.failure is not None
         path = self.session.save_copy(name)
         n = len(self.session.entries)
-        self.print(ngettext("saved {n} entry to {path}", "saved {n} entries to {path}", n).format(
-            n=n, path=path)
-                   + (_("; the record is saved there after every entry from now on") if moving
-                      else ""))
+        self.print(Text(ngettext("saved {n} entry to {path}", "saved {n} entries to {path}",
+                                 n).format(n=n, path=shown(str(path)))
+                        + (_("; the record is saved there after every entry from now on")
+                           if moving else "")))
 
     def _saving_news(self) -> None:
         """Say once that saving the record failed (and where the moves can go), or
@@ -340,12 +341,13 @@ class GamePrompt:
                 self.print(Text(
                     _("saving the record failed: {path}: {reason} ({held}). The game goes on; "
                       "`save FILE` saves it to another file, where it is saved after every "
-                      "entry from then on.").format(path=news.path, reason=reason(news.error),
+                      "entry from then on.").format(path=shown(str(news.path)),
+                                                    reason=reason(news.error),
                                                     held=rf.held()), style="bold red"))
             elif news.kind == "recovered":
                 self.print(Text(ngettext("the record is saved again in {path} ({n} entry)",
                                          "the record is saved again in {path} ({n} entries)",
-                                         news.saved or 0).format(path=news.path,
+                                         news.saved or 0).format(path=shown(str(news.path)),
                                                                  n=news.saved),
                                 style="yellow"))
 
@@ -393,7 +395,7 @@ class GamePrompt:
         if rf is None:
             return int(ExitCode.OK)
         n = len(s.entries)
-        path = rf.path
+        path = shown(str(rf.path))
         if rf.failure is not None and not rf.write(s.record_text(), n):  # one last try
             self.print(Text(s.record_text().rstrip("\n")))
             print(ngettext("{why}: the record ({n} entry) could not be saved: {path}: {reason} "

@@ -70,8 +70,9 @@ _COLOURS = {"best": "tab:green", "good": "yellowgreen", "inaccuracy": "gold",
 @click.option("--all", "all_seats", is_flag=True,
               help="Review every seat (a full record: every deal and the pile order).")
 @click.option("--max-time", type=Seconds(), default=REVIEW_MAX_TIME, show_default=True,
-              help="Seconds the exact solves share (every card placed), solved from the "
-                   "game's end backwards with one table; one that runs out is 'unclear'.")
+              help="Seconds the whole review may take: the exact solves (every card "
+                   "placed, from the game's end backwards with one table) and the estimates "
+                   "share them; a decision not reached in time is listed (exit 3).")
 @click.option("--samples", "-n", type=click.IntRange(min=1), default=REVIEW_SAMPLES,
               help="Deals per estimated decision (default: the hint's own, 256 with two "
                    "players, 512 with more, so a hint followed is never marked down).")
@@ -95,7 +96,8 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     could have asked then (its recommendation is the best move) -- and a label
     by the loss: best (<= 0.005), good (<= 0.05), inaccuracy (<= 0.10), mistake
     (<= 0.20), blunder; unclear when an exact solve ran out of --max-time or a
-    budget left an estimate fewer than 32 deals (exit 3 then).  For a seat that
+    budget left an estimate fewer than 32 deals (exit 3 then, as when --max-time
+    ran out before some decisions were reached: they are listed).  For a seat that
     lost: the move after which its best chance never again reached one half.
     """
     if seat is not None and all_seats:
@@ -304,6 +306,13 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
     for d in res.unsolved:
         con.print(_("unclear: move {n}, seat {seat} played {played}: {note}").format(
             n=d.number, seat=d.seat, played=move_text(d.played, sym), note=d.note))
+    if res.not_reached:
+        moves = ", ".join(map(str, res.not_reached))
+        why = (_("the review's {seconds} s ran out first").format(seconds=f"{res.max_time:g}")
+               if not res.interrupted and res.max_time is not None else _("interrupted"))
+        con.print(ngettext("not reached: move {moves} ({why}): not reviewed",
+                           "not reached: moves {moves} ({why}): not reviewed",
+                           len(res.not_reached)).format(moves=moves, why=why))
     for summ in res.summaries:
         counts = label_counts(summ.labels)
         con.print(ngettext("seat {seat}: {n} decision ({exact} exact): {counts}; mean loss {loss}",

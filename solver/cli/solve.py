@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 import click
 
-from solver.batch.answers import solve_answer
+from solver.answers.commands import solve_answer
 from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, cores_for_one, emit_json,
                                handles_errors, load_position, stderr_console, stdout_console,
                                table)

@@ -35,9 +35,17 @@ MAX_NAMED = 4
 MAX_LISTED = 8
 
 
-def distance(a: str, b: str) -> int:
+def distance(a: str, b: str, most: int | None = None) -> int:
     """Edits from ``a`` to ``b``: insertions, deletions, substitutions and swaps of
-    neighbours (``tkae`` -> ``take`` is one), as in Damerau's restricted distance."""
+    neighbours (``tkae`` -> ``take`` is one), as in Damerau's restricted distance.
+
+    With ``most``, any distance above it is only said to be above it (``most + 1``):
+    two words whose lengths differ by more are that far apart at least, and are
+    not compared letter by letter -- a line of 20,000 characters against every
+    legal move would otherwise cost seconds (the table has a cell per pair of
+    letters)."""
+    if most is not None and abs(len(a) - len(b)) > most:
+        return most + 1
     prev2: list[int] = []
     prev = list(range(len(b) + 1))
     for i in range(1, len(a) + 1):
@@ -83,7 +91,7 @@ def nearest(typed: str, moves: Iterable[str], commands: Iterable[str] = COMMANDS
     best: list[str] = []
     least = (MAX_EDITS[0] if len(key) < 6 else MAX_EDITS[1]) + 1  # more than allowed
     for cand in list(commands) + moves:
-        d = min(distance(key, _key(r)) for r in _readings(cand))
+        d = min(distance(key, _key(r), least) for r in _readings(cand))
         if d == 0:
             return []  # typed as it is: refused for another reason, which the session says
         if d < least:

@@ -12,7 +12,7 @@ from solver.errors import DurakError, RecordError
 from solver.game.cards import card_name, cards_of, parse_card, rank_of, suit_of
 from solver.game.moves import parse_move_with_seat
 from solver.games.replay import Event
-from solver.jsonin import NumberTooLong, check_digits
+from solver.inputs.jsonin import NumberTooLong, check_digits
 
 #: A move number in the moves section (``12.``), skipped.
 MOVE_NUMBER = re.compile(r"^\d+\.$")

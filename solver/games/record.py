@@ -41,7 +41,7 @@ from solver.games.replay import Event, Replay, replay_events
 from solver.games.seal import unseal
 from solver.hints.knowledge import Knowledge, PublicTracker, knowledge_of, not_greedy_in_views
 from solver.hints.sampler import Sampler
-from solver.jsonin import NumberTooLong, loads
+from solver.inputs.jsonin import NumberTooLong, loads
 
 #: The header keys of a record, in the order they are written.
 HEADER_KEYS = ("players", "rules", "trump", "me", "attacker", "engine", "deal", "pile", "moves")

@@ -9,7 +9,8 @@ failed save is not an error that ends the entry: :class:`RecordFile` keeps
 what it knows --
 
 - :attr:`RecordFile.saved`: how many entries the file holds (the last save
-  that worked);
+  that worked), and :meth:`RecordFile.held`, what stands at its path now (that
+  file, untouched since; a folder; a file changed since; nothing);
 - :attr:`RecordFile.failure`: the system's refusal while saving fails (None
   once a save works again: every entry tries again);
 - :meth:`RecordFile.news`: each change of those, once (saving failed, saving
@@ -23,10 +24,12 @@ nothing is lost yet and the player can choose another file at once.
 from __future__ import annotations
 
 import os
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from solver.i18n import _, ngettext
 from solver.run.outfile import WriterLock, write_whole
 
 
@@ -58,6 +61,7 @@ class RecordFile:
         self.saved: int | None = None
         self.failure: OSError | None = None
         self._news: list[SaveNews] = []
+        self._stamp: tuple[int, ...] | None = None  # the file as the last save left it
 
     def write(self, text: str, entries: int, strict: bool = False) -> bool:
         """Save ``text`` (a record of ``entries`` entries); True when it was saved.
@@ -77,14 +81,27 @@ class RecordFile:
             self._news.append(SaveNews("recovered", self.path, entries))
         self.failure = None
         self.saved = entries
+        self._stamp = _stamp(self.path)
         return True
 
     def held(self) -> str:
-        """What the file holds now, in words: the entries of the last save that
-        worked, or that it is gone (its folder deleted) or was never written."""
-        if self.saved is None or not self.path.exists():
-            return "the file is not there"
-        return f"the file holds the first {self.saved} entries"
+        """What stands at the record's path now, in the player's words: the file
+        of the last save that worked, untouched since (its entries); or that it
+        is gone (its folder deleted), a folder stands there, or the file there
+        is not the one saved (changed or replaced since, or never written) --
+        never a claim the path no longer bears out."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return _("the file is not there")
+        if stat.S_ISDIR(st.st_mode):
+            return _("a folder is there now")
+        if not stat.S_ISREG(st.st_mode):
+            return _("it is a device or a FIFO, which keeps nothing to go back to")
+        if self.saved is None or self._stamp is None or _stamp(self.path) != self._stamp:
+            return _("the file there is not the one last saved (changed or replaced since)")
+        return ngettext("the file holds the first {n} entry", "the file holds the first {n} "
+                        "entries", self.saved).format(n=self.saved)
 
     def move_to(self, path: Path, text: str, entries: int) -> None:
         """Save the record in ``path`` from now on: its lock taken and the record
@@ -104,6 +121,7 @@ class RecordFile:
             self._lock.close()
         self._lock = lock
         self.path, self.saved, self.failure = path, entries, None
+        self._stamp = _stamp(path)
 
     def news(self) -> list[SaveNews]:
         """What changed since the last call (each change once)."""
@@ -114,6 +132,18 @@ class RecordFile:
         if self._lock is not None:
             self._lock.close()
             self._lock = None
+
+
+def _stamp(path: Path) -> tuple[int, ...] | None:
+    """What tells the file a save left apart from any other at ``path``: its
+    device, inode, size and time of change (None for none, or not a regular file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 __all__ = ["RecordFile", "SaveNews", "reason"]

@@ -12,8 +12,8 @@ win 1, draw 1/2, loss 0 -- of the move played and of the best move:
   (:meth:`solver.search.Solver.analyse`, S1/S2 for the seat as hero) values
   every move.  These positions are solved from the game's end backwards with
   one transposition table, so each earlier endgame finds its successors
-  already proven, and they share the review's ``max_time`` (not a budget
-  each).  An exact solve that still runs out is ``unclear`` with the reason
+  already proven, within the review's ``max_time`` (not a budget each).  An
+  exact solve that still runs out is ``unclear`` with the reason
   (:attr:`Decision.note`) and no chances: never a label from one sampled deal.
 * **estimated** before that: the hint the seat could have asked at that moment
   (:func:`solver.hints.hint_knowledge` on its knowledge, S3), at the hint's own
@@ -21,7 +21,16 @@ win 1, draw 1/2, loss 0 -- of the move played and of the best move:
   never marked down: the best move *is* the hint's recommendation, and the
   loss is its chance minus the played move's (``win + draw / 2`` each).  The
   estimates run on ``workers`` threads (the compiled core searches without
-  the interpreter's lock), each exactly as it would alone.
+  the interpreter's lock), each exactly as it would alone, beside the exact
+  solves.
+
+**One budget.**  ``max_time`` is the whole review's, counted from its start:
+the exact solves and the estimates share it, an estimate is given at most
+what is left of it (the hint stops scoring deals there), and a decision whose
+turn comes after it is *not reached* (:attr:`Review.not_reached`): listed,
+never guessed, and the review exits 3 with the decisions it has.  It runs past
+the budget by at most the last unit of work a budget is checked between (a
+chunk of an estimate's deals, the exact search's signal poll).
 
 The loss gives the label (:data:`LABELS`, in the spirit of chess.com's
 expected-points classes); an estimate from fewer than :data:`MIN_DEALS` deals
@@ -73,11 +82,17 @@ REVIEW_SAMPLES: int | None = None
 #: The fewest deals an estimate needs for a label (else ``unclear``): at 32 deals
 #: the interval of one move's chance is about +-0.17, of a difference less.
 MIN_DEALS = 32
-#: Seconds the exact solves of one review share (``max_time``): solved from the
-#: game's end backwards with one table, most reviews need well under one.
-REVIEW_MAX_TIME = 10.0
-#: The least an exact solve is given once the shared budget is spent, seconds:
-#: an easy earlier endgame still gets its answer.
+#: Seconds a whole review may take by default (``max_time``): the exact solves and
+#: the estimates share them.  A two-player review takes 2.5 s at the median and
+#: 19 s at most over the stored games with the two cores shared four or five ways
+#: (docs/benchmarks.md, "Reviews"): so much that a review at the defaults is whole.
+REVIEW_MAX_TIME = 30.0
+#: Seconds the exact analysis of the advice during a game (:func:`advise`, the
+#: in-game hint) may take before it falls back to the estimate.
+ADVISE_EXACT_TIME = 10.0
+#: The share of what is left of the budget an exact solve keeps for each earlier one
+#: still to come, seconds (never more than is left): an easy earlier endgame still
+#: gets its answer.
 EXACT_FLOOR = 0.25
 #: Seconds one estimate may take at most (the hint's default deals take far less).
 ESTIMATE_MAX_TIME = 5.0
@@ -197,7 +212,9 @@ def lost_after(decisions: list[Decision], lost: bool) -> Decision | None:
 class Review:
     """The answer of :func:`review`.  ``samples``: the deals asked for each estimate
     (the hint's default for the table when None was given); ``max_time``: the
-    seconds the exact solves shared; ``seconds``: the whole review's."""
+    review's budget in seconds; ``not_reached``: the record's move numbers of
+    the decisions the budget (or Ctrl-C) ended the review before; ``seconds``:
+    the whole review's."""
 
     decisions: list[Decision]
     seats: list[int]
@@ -209,10 +226,13 @@ class Review:
     total: int = 0             # the decisions there were to review
     max_time: float | None = REVIEW_MAX_TIME
     seconds: float = 0.0  # the whole review's (not in the JSON)
+    not_reached: list[int] = field(default_factory=list)
 
     def lost_after_of(self, seat: int) -> Decision | None:
-        """:func:`lost_after` for ``seat`` (1-based) of this review."""
-        if self.outcome is None or self.interrupted:
+        """:func:`lost_after` for ``seat`` (1-based) of this review; None when the review
+        stopped before every decision was reached (a later one may have had an even
+        chance)."""
+        if self.outcome is None or self.interrupted or self.not_reached:
             return None
         return lost_after([d for d in self.decisions if d.seat == seat],
                           self.outcome[seat - 1] < 0)
@@ -245,12 +265,17 @@ class Review:
         return [d for d in self.decisions if d.how == "unsolved"]
 
     def budget_text(self) -> str | None:
-        """What ran out, one line (the review then exits 3), or None: exact solves
-        left unclear, estimates cut short of their deals."""
+        """What ran out, one line (the review then exits 3), or None: decisions not
+        reached, exact solves left unclear, estimates cut short of their deals."""
         parts = []
+        spent = (f"the review's {self.max_time:g} s" if self.max_time is not None
+                 else "the time")
+        if self.not_reached:
+            parts.append(f"{spent} ran out before {len(self.not_reached)} decision(s) were "
+                         f"reached (moves {', '.join(map(str, self.not_reached))}): "
+                         "not reached, not reviewed")
         if self.unsolved:
-            spent = f"the {self.max_time:g} s" if self.max_time is not None else "the time"
-            parts.append(f"{spent} for exact solves ran out before {len(self.unsolved)} "
+            parts.append(f"{spent} ran out before {len(self.unsolved)} "
                          f"position(s) with every card placed were solved (moves "
                          f"{', '.join(str(d.number) for d in self.unsolved)}): 'unclear'")
         if self.cut:
@@ -271,6 +296,7 @@ class Review:
                 "min_deals": MIN_DEALS,
                 "cut": [d.number for d in self.cut],
                 "unsolved": [d.number for d in self.unsolved],
+                "not_reached": self.not_reached,
                 "exact": sum(d.exact for d in self.decisions),
                 "max_time": self.max_time,
                 "reviewed": len(self.decisions), "total": self.total,
@@ -302,7 +328,9 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
     """Review the decisions of ``seat`` (1-based; default the record's asking seat),
     or of every seat with ``all_seats`` (a full record).
 
-    ``max_time``: seconds the exact solves share (None: no limit);
+    ``max_time``: seconds the whole review may take, counted from now (None: no
+    limit): the exact solves and the estimates share them, and the decisions
+    not reached by then are listed in :attr:`Review.not_reached`;
     ``samples``/``seed``: the hint engine's deals for estimated decisions (the
     same seed for every decision; samples default to the hint's own);
     ``exact_only``: review only the decisions whose cards are all placed;
@@ -313,6 +341,7 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
     table the review's solves share (default a fresh one).
     """
     t0 = time.perf_counter()
+    deadline = None if max_time is None else t0 + max_time
     g = Game.parse(game) if isinstance(game, str) else game
     if samples is not None and samples < 1:
         raise OptionError(f"samples: need at least 1, got {samples}")
@@ -334,6 +363,7 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
     states = g.positions()
     moves = [(i, s, m) for i, (s, m) in enumerate(g.replay().moves) if s in seats]
     decisions: list[Decision] = []
+    wanted: list[_Todo] = []  # the decisions to review (forced moves are none)
     total = len(moves)
     interrupted = False
     stop = threading.Event()
@@ -360,14 +390,15 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
         tick(total - len(todo))  # forced moves: nothing to review
         exact = [t for t in todo if t.placed is not None]
         rest = [] if exact_only else [t for t in todo if t.placed is None]
+        wanted = exact + rest
         if exact_only:
             tick(len(todo) - len(exact))
-        futures: dict[cf.Future[Decision], _Todo] = {}
+        futures: dict[cf.Future[Decision | None], _Todo] = {}
         if rest:
             pool = cf.ThreadPoolExecutor(min(len(rest), workers or default_workers()),
                                          thread_name_prefix="durak-review")
             for t in rest:
-                futures[pool.submit(_estimate, t, samples, seed, stop)] = t
+                futures[pool.submit(_estimate_by, t, samples, seed, stop, deadline)] = t
 
         def drain(block: bool) -> None:
             if not futures:
@@ -381,8 +412,9 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
 
         # the exact solves, from the game's end backwards: one table, one budget
         slv = solver or Solver(REVIEW_TT_MB)
-        deadline = None if max_time is None else time.perf_counter() + max_time
         for n, t in enumerate(reversed(exact)):
+            if _spent(deadline):
+                break  # the earlier ones are not reached
             scored(_exact(t, slv, deadline, len(exact) - n - 1, max_time))
             tick()
             drain(False)
@@ -395,9 +427,11 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
         if pool is not None:
             pool.shutdown(wait=not interrupted, cancel_futures=True)
     decisions.sort(key=lambda d: (d.number, d.seat))
+    reached = {(d.number, d.seat) for d in decisions}
     res = Review(decisions, [s + 1 for s in seats], seed,
                  samples if samples is not None else person_samples(g.players), g.outcome(),
-                 [], interrupted, total, max_time)
+                 [], interrupted, total, max_time,
+                 not_reached=sorted(t.i + 1 for t in wanted if (t.i + 1, t.s + 1) not in reached))
     for s in seats:
         ds = [d for d in decisions if d.seat == s + 1]
         labels = {name: sum(1 for d in ds if d.label == name) for name in LABEL_ORDER}
@@ -433,16 +467,23 @@ def _placed_state(k: Knowledge, state: GameState, every_card: bool) -> GameState
     return known_deal(k)
 
 
+def _spent(deadline: float | None) -> bool:
+    """Whether the review's budget is spent (never without one)."""
+    return deadline is not None and time.perf_counter() >= deadline
+
+
 def _exact(t: _Todo, slv: Solver, deadline: float | None, left: int,
            budget: float | None) -> Decision:
-    """The exact decision of ``t`` within what is left of the shared budget (at
-    least :data:`EXACT_FLOOR`, keeping that much for each of the ``left`` earlier
-    ones); ``unclear`` with the reason when it runs out."""
+    """The exact decision of ``t`` within what is left of the review's budget
+    (keeping :data:`EXACT_FLOOR` for each of the ``left`` earlier ones while there
+    is that much, never more than is left); ``unclear`` with the reason when it
+    runs out."""
     t0 = time.perf_counter()
     played = str(t.move)
     allow = None
     if deadline is not None:
-        allow = max(EXACT_FLOOR, deadline - t0 - EXACT_FLOOR * left)
+        rest = max(deadline - t0, 1e-3)  # (the caller saw some left)
+        allow = min(rest, max(EXACT_FLOOR, rest - EXACT_FLOOR * left))
     assert t.placed is not None
     try:
         res = slv.analyse(t.placed, hero=t.s + 1, max_time=allow, distance=False, pv=False)
@@ -453,10 +494,9 @@ def _exact(t: _Todo, slv: Solver, deadline: float | None, left: int,
         if d is not None:
             return d
         note = (_("exact solve ran out after {seconds} s").format(seconds=f"{took:.1f}")
-                + (" " + _("(the review's {seconds} s for exact solves were spent)").format(
+                + (" " + _("(the review's {seconds} s were spent)").format(
                     seconds=f"{budget:g}")
-                   if deadline is not None and allow is not None and allow <= EXACT_FLOOR
-                   else ""))
+                   if budget is not None and _spent(deadline) else ""))
         return Decision(t.i + 1, t.s + 1, played, "", None, None, UNCLEAR, False, t.options,
                         placed=True, note=note, seconds=took)
     return _valued(t, res, time.perf_counter() - t0)
@@ -489,9 +529,23 @@ def _from_partial(t: _Todo, partial: SolveResult | None, took: float) -> Decisio
                     t.options, pv, bv, placed=True, seconds=took)
 
 
-def _estimate(t: _Todo, samples: int | None, seed: int, stop: threading.Event) -> Decision:
+def _estimate_by(t: _Todo, samples: int | None, seed: int, stop: threading.Event,
+                 deadline: float | None) -> Decision | None:
+    """The estimated decision of ``t`` within what is left of the review's budget (run
+    in a worker thread): None, not reached, when the budget is spent or the review
+    stopped before its turn came."""
+    if stop.is_set() or _spent(deadline):
+        return None
+    if deadline is None:
+        return _estimate(t, samples, seed, stop)
+    left = deadline - time.perf_counter()
+    return _estimate(t, samples, seed, stop, max_time=min(ESTIMATE_MAX_TIME, max(left, 1e-3)))
+
+
+def _estimate(t: _Todo, samples: int | None, seed: int, stop: threading.Event,
+              max_time: float = ESTIMATE_MAX_TIME) -> Decision:
     """The estimated decision of ``t``: the hint the seat could have asked then (run in
-    a worker thread; ``stop`` ends it at its next deal)."""
+    a worker thread; ``stop`` ends it at its next deal, ``max_time`` caps its deals)."""
     t0 = time.perf_counter()
 
     def check(done: int, total: int) -> None:
@@ -499,7 +553,7 @@ def _estimate(t: _Todo, samples: int | None, seed: int, stop: threading.Event) -
             raise _Stopped()
 
     want = samples if samples is not None else person_samples(t.k.view.players)
-    h = hint_knowledge(t.k, samples=want, seed=seed, max_time=ESTIMATE_MAX_TIME, progress=check)
+    h = hint_knowledge(t.k, samples=want, seed=seed, max_time=max_time, progress=check)
     played = str(t.move)
     # the best is the highest chance (the hint's top); the move played, if as good as it
     # within the noise -- the hint's recommendation always is -- loses nothing
@@ -519,7 +573,7 @@ def _estimate(t: _Todo, samples: int | None, seed: int, stop: threading.Event) -
 
 
 def advise(k: Knowledge, known: GameState | None, samples: int | None = None, seed: int = 0,
-           max_time: float | None = None, exact_time: float | None = REVIEW_MAX_TIME,
+           max_time: float | None = None, exact_time: float | None = ADVISE_EXACT_TIME,
            solver: Solver | None = None,
            progress: Callable[[int, int], None] | None = None) -> SolveResult | HintResult:
     """The answer a seat gets at a decision during a game (its hint): where every
@@ -539,5 +593,5 @@ def advise(k: Knowledge, known: GameState | None, samples: int | None = None, se
     return hint_knowledge(k, samples=want, seed=seed, max_time=max_time, progress=progress)
 
 
-__all__ = ["BLUNDER", "LABELS", "MIN_DEALS", "UNCLEAR", "Decision", "Review", "SeatSummary",
-           "advise", "label_of", "lost_after", "review"]
+__all__ = ["ADVISE_EXACT_TIME", "BLUNDER", "LABELS", "MIN_DEALS", "UNCLEAR", "Decision", "Review",
+           "SeatSummary", "advise", "label_of", "lost_after", "review"]

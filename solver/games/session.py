@@ -48,7 +48,7 @@ from solver.games.readings import all_cards, example_draw, resolve, split_entrie
 from solver.games.record import Game, known_deal
 from solver.games.recordfile import RecordFile
 from solver.games.replay import Replay
-from solver.games.review import REVIEW_MAX_TIME, advise
+from solver.games.review import ADVISE_EXACT_TIME, advise
 from solver.games.seal import seal
 from solver.games.turn import Accepted, EngineSeat, EngineSeats, OnlyMove, Turn
 from solver.hints import HintResult
@@ -109,7 +109,11 @@ class GameSession:
         self._file: RecordFile | None = None
         if path is not None:
             self._file = RecordFile(Path(path))
-            self._file.write(self.record_text(), len(self.entries), strict=True)
+            try:
+                self._file.write(self.record_text(), len(self.entries), strict=True)
+            except BaseException:  # the first save refused (a full disk): no lock left behind
+                self.close()
+                raise
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -414,7 +418,7 @@ class GameSession:
                               "on his turn").format(seat=t.seat, me=self.me))
 
     def hint(self, samples: int | None = None, seed: int | None = None,
-             max_time: float | None = None, exact_time: float | None = REVIEW_MAX_TIME,
+             max_time: float | None = None, exact_time: float | None = ADVISE_EXACT_TIME,
              progress: Callable[[int, int], None] | None = None
              ) -> SolveResult | HintResult | OnlyMove:
         """The advice for the player now, exactly what `durak review` judges this

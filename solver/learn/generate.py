@@ -46,7 +46,8 @@ from solver.game.movegen import legal_moves
 from solver.game.rules import parse_rules
 from solver.hints import HintConfig, hint_knowledge
 from solver.hints.knowledge import PublicTracker
-from solver.jsonin import NumberTooLong, loads
+from solver.inputs.files import read_user_text
+from solver.inputs.jsonin import NumberTooLong, loads
 from solver.notation import format_position
 from solver.policy.bots import greedy_move
 from solver.policy.features import MAX_ACTIVE, NFEATURES, decision_features
@@ -263,7 +264,7 @@ def generate(spec: GenSpec, folder: str | Path, workers: int | None = 1,
     sp = folder / SPEC_FILE
     if sp.exists():
         try:
-            old = loads(sp.read_text(encoding="utf-8"))
+            old = loads(read_user_text(sp, "spec file"))
         except (ValueError, RecursionError) as e:
             raise OptionError(f"{str(sp)!r}: not the spec file durak writes ({e}); give "
                               "another folder") from None

@@ -22,7 +22,7 @@ from solver.game.movegen import settle
 from solver.game.rules import HAND_SIZE, Rules, parse_rules
 from solver.game.state import NO_COVER, GameState, Phase
 from solver.i18n import _, ngettext
-from solver.jsonin import NumberTooLong, check_digits, loads
+from solver.inputs.jsonin import NumberTooLong, check_digits, loads
 from solver.notation.position import Position
 from solver.notation.syntax import Raw, Tok, raw_from_json, raw_from_text
 

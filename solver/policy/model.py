@@ -29,7 +29,8 @@ from typing import Any, Sequence
 
 from solver.errors import OptionError
 from solver.game.state import GameState
-from solver.jsonin import NumberTooLong, loads
+from solver.inputs.files import read_user_text
+from solver.inputs.jsonin import NumberTooLong, loads
 from solver.policy.features import NFEATURES, TEMPLATES, decision_features
 from solver.run.outfile import write_whole
 from solver.search.native import core
@@ -112,12 +113,7 @@ def parse_model(obj: Any, where: str = "model") -> LinearModel:
 def load_model(path: str | Path) -> LinearModel:
     """Read and check a model file (``"shipped"``: the package's own)."""
     p = SHIPPED if str(path) == "shipped" else Path(path)
-    try:
-        if p.stat().st_size > MAX_BYTES:
-            raise OptionError(f"model {str(p)!r}: larger than {MAX_BYTES >> 20} MB")
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise OptionError(f"model {str(p)!r}: {e.strerror or e}") from None
+    text = read_user_text(p, "model", MAX_BYTES)  # a folder, not UTF-8: exit 2 naming it
     try:
         obj = loads(text)
     except NumberTooLong as e:

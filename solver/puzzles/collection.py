@@ -44,7 +44,8 @@ from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value, value_text
 from solver.i18n import _
-from solver.jsonin import MAX_DIGITS
+from solver.inputs.files import UnreadableFile, read_user_text
+from solver.inputs.jsonin import MAX_DIGITS
 from solver.notation import parse_position
 from solver.policy.bots import greedy_move
 
@@ -347,11 +348,10 @@ def parse_collection(text: str, path: str = "<string>") -> Collection:
 
 def load_collection(path: str | os.PathLike) -> Collection:
     """Parse one collection file."""
-    p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise PuzzleFormatError(str(path), None, None, f"cannot read: {e}") from None
+        text = read_user_text(path, "puzzle collection")
+    except UnreadableFile as e:
+        raise PuzzleFormatError(str(path), None, None, f"cannot read: {e.problem}") from None
     return parse_collection(text, str(path))
 
 

@@ -32,7 +32,7 @@ from solver.game.outcome import outcome_info, phase_name
 from solver.games import Game
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES
 from solver.hints import person_samples
-from solver.jsonin import loads
+from solver.inputs.jsonin import loads
 from solver.notation import format_position, parse_position
 from solver.notation.build import MAX_POSITION_CHARS
 from solver.notation.position import Position, show_json
@@ -57,7 +57,7 @@ class Limits:
     """The server's caps on one request's budget (`durak serve` options)."""
 
     max_time: float = DEFAULT_MAX_TIME   # solve, analyse, hint: seconds at most
-    review_time: float = 30.0            # review: seconds its exact solves share, at most
+    review_time: float = 30.0            # review: seconds the whole review may take, at most
     review_wall: float = 600.0           # review: seconds for the whole review at most
     max_samples: int = MAX_SAMPLES
 

@@ -2,7 +2,7 @@
 
 The app's pool (:mod:`solver.web.jobs`) keeps a few of these processes; each
 reads a task from its pipe, computes the answer with the functions the
-commands call (:mod:`solver.batch.answers`, the game review, the game session's
+commands call (:mod:`solver.answers.commands`, the game review, the game session's
 engine and hint) and writes back progress messages and one final message.  A process is
 killed to cancel its task, so nothing here needs to poll for cancellation.
 
@@ -21,7 +21,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Iterator
 
-from solver.batch.answers import analyse_answer, hint_answer, solve_answer
+from solver.answers.commands import analyse_answer, hint_answer, solve_answer
 from solver.errors import DurakError, MoveError
 from solver.run.executor import die_with_parent
 from solver.game.movegen import legal_moves, play

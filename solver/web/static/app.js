@@ -1,7 +1,7 @@
 // The board page (index.html): its tabs and its start.  The tabs live in their own
 // scripts, loaded before this one: analysis.js, editor.js, play.js.
 // It draws what the server answers and sends clicks; every rule, every check
-// and every answer is the server's (solver/web/*.py over solver/batch/answers.py).
+// and every answer is the server's (solver/web/*.py over solver/answers/commands.py).
 "use strict";
 
 // ------------------------------------------------------------------ tabs

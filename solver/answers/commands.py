@@ -215,7 +215,8 @@ def review_answer(game: Any, seat: int | None = None, *, max_time: float | None 
     res = rv.review(g, seat=seat, max_time=rv.REVIEW_MAX_TIME if max_time is None else max_time,
                     samples=rv.REVIEW_SAMPLES if samples is None else samples,
                     seed=0 if seed is None else seed, solver=solver)
-    return Answer("review", res, interrupted=res.interrupted)
+    return Answer("review", res, budget=None if res.interrupted else res.budget_text(),
+                  interrupted=res.interrupted)
 
 
 def hint_answer(position: Any, *, samples: int | None = None, seed: int | None = None,
