@@ -1,8 +1,9 @@
 """Reviewing a game: the value of every decision of a seat (docs/game-record.md).
 
 For each decision of a seat (a record move where it had more than one legal
-move) the review gives the *win chance* -- expected points for that seat,
-win 1, draw 1/2, loss 0 -- of the move played and of the best move:
+move) the review gives the *chance* -- expected points for that seat, win 1,
+draw 1/2, loss 0; what the decision's answer is made of lives in
+:mod:`solver.games.verdict` -- of the move played and of the best move:
 
 * **exact** wherever every card is placed: for one seat, once its knowledge
   leaves one deal (two players with an empty pile, S1: the opponents' hands
@@ -17,10 +18,12 @@ win 1, draw 1/2, loss 0 -- of the move played and of the best move:
   (:attr:`Decision.note`) and no chances: never a label from one sampled deal.
 * **estimated** before that: the hint the seat could have asked at that moment
   (:func:`solver.hints.hint_knowledge` on its knowledge, S3), at the hint's own
-  default budget and on the same seeded deals, so that following the hint is
-  never marked down: the best move *is* the hint's recommendation, and the
-  loss is its chance minus the played move's (``win + draw / 2`` each).  The
-  estimates run on ``workers`` threads (the compiled core searches without
+  default budget for a person and on the same seeded deals, so that following
+  the hint is never marked down: the best move is the one with the highest
+  chance (the hint's one number, a draw counted half), and the move played,
+  when it is as good as that within the noise -- the hint's recommendation
+  always is -- loses nothing (:attr:`~solver.games.verdict.Decision.as_good`).
+  The estimates run on ``workers`` threads (the compiled core searches without
   the interpreter's lock), each exactly as it would alone, beside the exact
   solves.
 
@@ -32,9 +35,9 @@ never guessed, and the review exits 3 with the decisions it has.  It runs past
 the budget by at most the last unit of work a budget is checked between (a
 chunk of an estimate's deals, the exact search's signal poll).
 
-The loss gives the label (:data:`LABELS`, in the spirit of chess.com's
-expected-points classes); an estimate from fewer than :data:`MIN_DEALS` deals
-(a time budget cut it) is labelled ``unclear``.
+The loss gives the label (:data:`~solver.games.verdict.LABELS`); an estimate
+from fewer than :data:`~solver.games.verdict.MIN_DEALS` deals (a time budget cut
+it) is labelled ``unclear``.
 
 Where the game was lost (docs/guide/games.md, one definition for every view):
 :attr:`Review.lost_after` is, for a seat that lost, its last decision whose
@@ -49,39 +52,25 @@ from __future__ import annotations
 import concurrent.futures as cf
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Callable
 
 from solver.errors import BudgetExceeded, OptionError
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState
-from solver.game.value import Value
 from solver.games.record import Game, known_deal
+from solver.games.verdict import (BLUNDER, LABEL_ORDER, LABELS, MIN_DEALS, POINTS, UNCLEAR,
+                                  Decision, Review, SeatSummary, label_of, lost_after)
 from solver.hints import HintResult, Knowledge, hint_knowledge, person_samples
 from solver.i18n import _, ngettext
 from solver.run.executor import default_workers
 from solver.search import Solver, SolveResult
 
-#: Labels by the loss of win chance, upper bounds inclusive; above the last: blunder.
-LABELS: tuple[tuple[float, str], ...] = (
-    (0.005, "best"),
-    (0.05, "good"),
-    (0.10, "inaccuracy"),
-    (0.20, "mistake"),
-)
-BLUNDER = "blunder"
-#: The label of a decision the review cannot judge: an estimate from too few
-#: deals, or an exact solve that ran out of the review's budget.
-UNCLEAR = "unclear"
-LABEL_ORDER = ("best", "good", "inaccuracy", "mistake", "blunder", "unclear")
 #: Deals per estimated decision: None, the hint engine's own default for the hints
 #: a person asks for (:func:`solver.hints.person_samples`: 512 with two players,
 #: 1,024 with more), so that a decision is judged by the very hint the player saw.
 REVIEW_SAMPLES: int | None = None
-#: The fewest deals an estimate needs for a label (else ``unclear``): at 32 deals
-#: the interval of one move's chance is about +-0.17, of a difference less.
-MIN_DEALS = 32
 #: Seconds a whole review may take by default (``max_time``): the exact solves and
 #: the estimates share them.  A two-player review takes 2.5 s at the median and
 #: 19 s at most over the stored games with the two cores shared four or five ways
@@ -99,209 +88,6 @@ ESTIMATE_MAX_TIME = 5.0
 #: MiB of the transposition table the review's exact solves share (when no
 #: solver is given).
 REVIEW_TT_MB = 64
-
-POINTS = {Value.WIN: 1.0, Value.DRAW: 0.5, Value.LOSS: 0.0}
-
-
-def label_of(loss: float) -> str:
-    """The label of a loss of win chance (:data:`LABELS`)."""
-    for bound, name in LABELS:
-        if loss <= bound:
-            return name
-    return BLUNDER
-
-
-@dataclass
-class Decision:
-    """One reviewed decision; ``number`` is the record's move number, seats 1-based.
-
-    ``played_chance``/``best_chance``: None when unknown (an exact solve that ran
-    out: ``note`` says so).  ``deals``: the deals the estimate was scored on (0
-    when exact); ``wanted``: the deals it asked for; ``as_good``: the move
-    played is as good as the best within the noise of the estimate (the hint's
-    "as good", :func:`solver.hints.ranking.choose`: the paired test on the same
-    deals, at most two points lower), so it is labelled best and loses
-    nothing, although ``best`` names the move with the highest chance and
-    ``best_chance`` that chance; ``placed``: every card was placed (the decision is exact,
-    or ``unclear`` because its exact solve ran out); ``every_deal``: the estimate
-    scored every deal consistent with the seat's knowledge (fewer than asked);
-    ``seconds``: the time its answer took.
-    """
-
-    number: int
-    seat: int
-    played: str
-    best: str
-    played_chance: float | None
-    best_chance: float | None
-    label: str
-    exact: bool
-    options: int
-    played_value: Value | None = None   # exact values for the seat (None when estimated)
-    best_value: Value | None = None
-    deals: int = 0
-    wanted: int = 0
-    as_good: bool = False
-    placed: bool = False
-    note: str = ""
-    every_deal: bool = False
-    seconds: float = 0.0  # not in the JSON, which repeats exactly
-
-    @property
-    def loss(self) -> float | None:
-        if self.played_chance is None or self.best_chance is None:
-            return None
-        return 0.0 if self.as_good else max(0.0, self.best_chance - self.played_chance)
-
-    @property
-    def how(self) -> str:
-        """``exact``, ``estimate`` or ``unsolved`` (every card placed, the exact solve ran out)."""
-        return "exact" if self.exact else "unsolved" if self.placed else "estimate"
-
-    @property
-    def cut(self) -> bool:
-        """An estimate a time budget cut short of the deals it asked for."""
-        return not self.exact and not self.placed and self.deals < self.wanted
-
-    def to_json(self) -> dict[str, Any]:
-        def r(x: float | None) -> float | None:
-            return None if x is None else round(x, 4)
-        return {"move": self.number, "seat": self.seat, "played": self.played,
-                "best": self.best or None, "played_chance": r(self.played_chance),
-                "best_chance": r(self.best_chance), "loss": r(self.loss), "label": self.label,
-                "exact": self.exact, "how": self.how, "options": self.options,
-                "played_value": self.played_value.text if self.played_value else None,
-                "best_value": self.best_value.text if self.best_value else None,
-                "deals": self.deals, "deals_wanted": self.wanted,
-                "every_deal": self.every_deal, "as_good": self.as_good,
-                "note": self.note or None}
-
-
-@dataclass
-class SeatSummary:
-    seat: int
-    decisions: int
-    labels: dict[str, int]
-    mean_loss: float
-    exact: int
-    lost_after: int | None = None  # the record's move number (:func:`lost_after`)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "decisions": self.decisions, "labels": self.labels,
-                "mean_loss": round(self.mean_loss, 4), "exact": self.exact,
-                "lost_after": self.lost_after}
-
-
-def lost_after(decisions: list[Decision], lost: bool) -> Decision | None:
-    """Where a seat's game was lost (docs/guide/games.md): for a seat that ``lost``,
-    its last decision whose best move had a chance of at least one half -- after it
-    the best chance never again reaches one half.  ``decisions``: that seat's, in
-    order; those whose chances are unknown (an exact solve ran out) say nothing
-    and are passed over.  None when the seat did not lose, or when no decision of
-    it ever had an even chance (the game was lost before its first choice)."""
-    if not lost:
-        return None
-    found = None
-    for d in decisions:
-        if d.best_chance is not None and d.best_chance >= 0.5:
-            found = d
-    return found
-
-
-@dataclass
-class Review:
-    """The answer of :func:`review`.  ``samples``: the deals asked for each estimate
-    (the hint's default for the table when None was given); ``max_time``: the
-    review's budget in seconds; ``not_reached``: the record's move numbers of
-    the decisions the budget (or Ctrl-C) ended the review before; ``seconds``:
-    the whole review's."""
-
-    decisions: list[Decision]
-    seats: list[int]
-    seed: int
-    samples: int
-    outcome: tuple[int, ...] | None
-    summaries: list[SeatSummary] = field(default_factory=list)
-    interrupted: bool = False  # Ctrl-C stopped the review: the decisions so far
-    total: int = 0             # the decisions there were to review
-    max_time: float | None = REVIEW_MAX_TIME
-    seconds: float = 0.0  # the whole review's (not in the JSON)
-    not_reached: list[int] = field(default_factory=list)
-
-    def lost_after_of(self, seat: int) -> Decision | None:
-        """:func:`lost_after` for ``seat`` (1-based) of this review; None when the review
-        stopped before every decision was reached (a later one may have had an even
-        chance)."""
-        if self.outcome is None or self.interrupted or self.not_reached:
-            return None
-        return lost_after([d for d in self.decisions if d.seat == seat],
-                          self.outcome[seat - 1] < 0)
-
-    @property
-    def lost_after(self) -> Decision | None:
-        """For a review of one seat that lost: its decision after which the game was
-        lost (:func:`lost_after`); None otherwise."""
-        return self.lost_after_of(self.seats[0]) if len(self.seats) == 1 else None
-
-    @property
-    def decisive(self) -> list[Decision]:
-        """Per seat that lost, the drop that decided its game: the move played at its
-        :func:`lost_after` decision when that move's chance was below one half."""
-        out = []
-        for s in self.seats:
-            d = self.lost_after_of(s)
-            if d is not None and d.played_chance is not None and d.played_chance < 0.5:
-                out.append(d)
-        return out
-
-    @property
-    def cut(self) -> list[Decision]:
-        """The estimates a time budget cut short (the review then exits 3)."""
-        return [d for d in self.decisions if d.cut]
-
-    @property
-    def unsolved(self) -> list[Decision]:
-        """The decisions with every card placed whose exact solve ran out (exit 3)."""
-        return [d for d in self.decisions if d.how == "unsolved"]
-
-    def budget_text(self) -> str | None:
-        """What ran out, one line (the review then exits 3), or None: decisions not
-        reached, exact solves left unclear, estimates cut short of their deals."""
-        parts = []
-        spent = (f"the review's {self.max_time:g} s" if self.max_time is not None
-                 else "the time")
-        if self.not_reached:
-            parts.append(f"{spent} ran out before {len(self.not_reached)} decision(s) were "
-                         f"reached (moves {', '.join(map(str, self.not_reached))}): "
-                         "not reached, not reviewed")
-        if self.unsolved:
-            parts.append(f"{spent} ran out before {len(self.unsolved)} "
-                         f"position(s) with every card placed were solved (moves "
-                         f"{', '.join(str(d.number) for d in self.unsolved)}): 'unclear'")
-        if self.cut:
-            parts.append(f"{len(self.cut)} estimate(s) were cut short of their deals (moves "
-                         f"{', '.join(str(d.number) for d in self.cut)}); a label needs "
-                         f"{MIN_DEALS} deals, else it is 'unclear'")
-        return "; ".join(parts) or None
-
-    def to_json(self) -> dict[str, Any]:
-        lost = self.lost_after
-        return {"seats": self.seats, "seed": self.seed, "samples": self.samples,
-                "outcome": list(self.outcome) if self.outcome else None,
-                "decisions": [d.to_json() for d in self.decisions],
-                "decisive": [d.number for d in self.decisive],
-                "lost_after": lost.number if lost is not None else None,
-                "summary": [s.to_json() for s in self.summaries],
-                "labels": {name: bound for bound, name in LABELS},
-                "min_deals": MIN_DEALS,
-                "cut": [d.number for d in self.cut],
-                "unsolved": [d.number for d in self.unsolved],
-                "not_reached": self.not_reached,
-                "exact": sum(d.exact for d in self.decisions),
-                "max_time": self.max_time,
-                "reviewed": len(self.decisions), "total": self.total,
-                "interrupted": self.interrupted}
-
 
 @dataclass
 class _Todo:
@@ -593,5 +379,6 @@ def advise(k: Knowledge, known: GameState | None, samples: int | None = None, se
     return hint_knowledge(k, samples=want, seed=seed, max_time=max_time, progress=progress)
 
 
-__all__ = ["ADVISE_EXACT_TIME", "BLUNDER", "LABELS", "MIN_DEALS", "UNCLEAR", "Decision", "Review",
-           "SeatSummary", "advise", "label_of", "lost_after", "review"]
+__all__ = ["ADVISE_EXACT_TIME", "BLUNDER", "LABELS", "LABEL_ORDER", "MIN_DEALS", "POINTS",
+           "REVIEW_MAX_TIME", "UNCLEAR", "Decision", "Review", "SeatSummary", "advise", "label_of",
+           "lost_after", "review"]
