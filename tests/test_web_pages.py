@@ -216,7 +216,7 @@ def test_a_match_record_reviewed_and_its_decisive_move_jumped_to(page, server, m
     assert page.locator("#rv-chart .pt").count() == len(want["decisions"])
     assert page.locator("#rv-moves tr.decisive").count() == 1
     # each chance as `durak review` prints it: a percentage, an exact value in words; a
-    # move as good as the best within the noise marked so (moves 1, 21 and 26 here)
+    # move as good as the best within the noise marked so (moves 1, 16, 19 and 26 here)
     shown = dict(page.evaluate("""[...document.querySelectorAll('#rv-moves tr[data-move]')]
         .map(tr => [tr.dataset.move, tr.cells[3].textContent])"""))
     for d in want["decisions"]:
@@ -224,9 +224,9 @@ def test_a_match_record_reviewed_and_its_decisive_move_jumped_to(page, server, m
         as_good = d["as_good"] and d["best"] != d["played"]
         assert shown[str(d["move"])] == text + ("=" if as_good else ""), d
     assert [d["move"] for d in want["decisions"] if d["as_good"] and d["best"] != d["played"]] \
-        == [1, 21, 26]
+        == [1, 16, 19, 26]
     page.click("#rv-moves tr[data-move='1']")
-    assert page.inner_text("#rv-detail .detail") == "best chance 49%; best 9\u2660: 50%; loss 0%"
+    assert page.inner_text("#rv-detail .detail") == "best chance 48%; best 9\u2660: 48%; loss 0%"
     assert page.inner_text("#rv-as-good") == "= as good as the best within the noise"
     mean = want["summary"][0]["mean_loss"]
     assert page.inner_text("#rv-summary .status-line").endswith(f"; mean loss {100 * mean:.1f}%")
@@ -250,6 +250,21 @@ def test_a_match_record_reviewed_and_its_decisive_move_jumped_to(page, server, m
     board.close()
     assert page.inner_text("#rv-where").startswith("before move 65 of")
     assert page.locator("#rv-chart .pt").count() == len(want["decisions"])
+
+
+def test_a_review_whose_time_runs_out_lists_the_moves_not_reached(page, server, tmp_path):
+    """Issue 73: the review's seconds are the whole review's; the decisions it did not
+    reach are listed under the table, never guessed."""
+    r = CliRunner().invoke(main, ["match", "--a", "greedy", "--b", "random", "--games", "1",
+                                  "--players", "2", "--seed", "5", "--record", str(tmp_path)])
+    assert r.exit_code == 0, r.stderr
+    ready(page, f"{server}/review")
+    page.fill("#rv-text", (tmp_path / "deal0000-a1.txt").read_text())
+    page.fill("#rv-time", "0.05")
+    page.click("#rv-go")
+    page.wait_for_selector("#rv-summary .not-reached", timeout=120_000)
+    text = page.inner_text("#rv-summary .not-reached")
+    assert text.startswith("Not reached: move") and "raise the seconds above" in text
 
 
 def test_a_kept_game_opens_in_the_review_by_its_id(page, server):

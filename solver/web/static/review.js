@@ -359,7 +359,12 @@ const Review = {
     }
     const unsolved = r.decisions.filter(d => d.how === "unsolved");
     if (unsolved.length) out.appendChild(el("div", "muted", ngt("Unclear: move {moves}: {note}.", "Unclear: moves {moves}: {note}.", unsolved.length, { moves: unsolved.map(d => d.move).join(", "), note: unsolved[0].note })));
-    if (!r.decisions.length) out.appendChild(el("div", "muted", gt("No decisions: every move was forced.")));
+    const missed = r.not_reached || [];
+    if (missed.length) out.appendChild(el("div", "muted not-reached", ngt(
+      "Not reached: move {moves}: the review's time ran out before it (raise the seconds above).",
+      "Not reached: moves {moves}: the review's time ran out before them (raise the seconds above).",
+      missed.length, { moves: missed.join(", ") })));
+    if (!r.decisions.length && !missed.length) out.appendChild(el("div", "muted", gt("No decisions: every move was forced.")));
   },
 };
 
