@@ -322,7 +322,9 @@ def test_the_review_never_marks_the_hints_move_down(seed, players, rules):
             s.enter(best)
         else:
             s.enter(t.moves[0])
-    res = review(s.game, seat=1, samples=32, seed=0)
+    # no time budget: the labels, not the machine's speed, are under test (a busy machine
+    # once spent the review's 30 s on one three-player endgame)
+    res = review(s.game, seat=1, samples=32, seed=0, max_time=None)
     assert len(res.decisions) == len(hinted) > 5
     assert any(not d.exact for d in res.decisions)
     if players == 2:  # once the pile is empty every card is placed (S1): exact advice
@@ -330,5 +332,6 @@ def test_the_review_never_marks_the_hints_move_down(seed, players, rules):
     for d in res.decisions:
         assert d.played == hinted[d.number]
         assert d.label == "best" and d.loss == 0.0, d
-        if not d.exact:
-            assert d.best == d.played and d.deals == d.wanted <= 32
+        if not d.exact:  # the best is the highest chance; the hint's move as good as it
+            assert (d.best == d.played or d.as_good) and d.deals == d.wanted <= 32
+            assert d.best_chance >= d.played_chance

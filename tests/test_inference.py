@@ -22,7 +22,7 @@ from solver.hints import hint_knowledge
 from solver.hints.inference import (EPSILON, NoisyGreedy, deal_weights, fit_epsilon,
                                     game_decisions, kish, log_likelihood)
 from solver.hints.knowledge import Observation, PublicTracker, public_state
-from solver.hints.ranking import aggregate, keep_default
+from solver.hints.ranking import aggregate, choose, keep_default
 from solver.hints.sampler import Sampler
 from solver.play.match import HintPolicy, MatchSpec, make_policy, match, play_game
 from solver.policy.bots import GreedyPolicy, RandomPolicy, greedy_move
@@ -288,10 +288,11 @@ def test_weighted_aggregation_is_the_weighted_average():
     # a zero-weight deal cannot make the greedy move look dominated
     ranked = aggregate(moves, scores, False, moves[0], margins, True, (0.0, 0.5, 0.5))
     assert ranked[0].move == "7S"
-    kept, why = keep_default(ranked, moves, scores, margins, moves[0], 1.0, True,
-                              (0.0, 0.5, 0.5))
-    assert kept[0].move == "7S"  # 7S is at least as good on every deal that counts
-    assert why is None  # nothing was kept over it
+    # 7S is at least as good on every deal that counts: the greedy 6S is not as good
+    c = choose(ranked, moves, scores, margins, moves[0], True, (0.0, 0.5, 0.5))
+    assert c.best == c.top == "7S" and c.as_good == ("7S",)
+    assert keep_default(ranked, moves, scores, margins, moves[0], 1.0, True,
+                        (0.0, 0.5, 0.5)) == "7S"  # the engine before, alike
 
 
 # ------------------------------------------------------------------ the match bot

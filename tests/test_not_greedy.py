@@ -210,5 +210,6 @@ def test_durak_hint_game_reports_a_caught_seat_from_a_seat_record():
     assert r.exit_code == 0, r.output
     got = json.loads(r.output)
     assert got["not_greedy"] == [2] and got["playout_weight"] == HintConfig().uct_mix_not_greedy
-    r = CliRunner().invoke(main, ["hint", "--game", "-", "-n", "16", "--seed", "5"], input=text)
+    r = CliRunner().invoke(main, ["hint", "--game", "-", "-n", "16", "--seed", "5", "--verbose"],
+                           input=text)  # the engine's details
     assert r.exit_code == 0 and "seen leaving the greedy player's move" in r.output
