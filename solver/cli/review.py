@@ -14,7 +14,7 @@ from solver.errors import OptionError
 from solver.notation.people import move_text, symbols_wanted, value_word
 from solver.run.outfile import check_target, whole_file
 from solver.games import Game
-from solver.i18n import _, ngettext, percent, pgettext
+from solver.i18n import _, ngettext, number, percent, pgettext
 from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
                                  Decision, Review, review)
 
@@ -99,7 +99,7 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     lost: the move after which its best chance never again reached one half.
     """
     if seat is not None and all_seats:
-        raise OptionError("give --seat or --all, not both")
+        raise OptionError(_("give --seat or --all, not both"))
     if plot_file is not None:
         if not plot_file.lower().endswith((".png", ".svg")):
             raise OptionError(f"plot: {plot_file!r} must end in .png or .svg")
@@ -107,7 +107,7 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     if plot_file is not None:
         _matplotlib()  # before the review's work: a missing extra is a bad request
         check_target(plot_file, [game], option="--plot")  # and a folder that is not there
-    with ProgressBar("reviewing", enabled=not as_json) as bar:
+    with ProgressBar(_("reviewing"), enabled=not as_json) as bar:
         res = review(g, seat=seat, all_seats=all_seats, max_time=max_time, samples=samples,
                      seed=seed, exact_only=exact_only, progress=bar.callback, workers=workers)
     if plot_file is not None:
@@ -117,11 +117,13 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     else:
         print_review(res)
     if res.interrupted:
-        click.echo(f"durak: interrupted after {len(res.decisions)} decisions", err=True)
+        click.echo("durak: " + ngettext("interrupted after {n} decision",
+                                        "interrupted after {n} decisions",
+                                        len(res.decisions)).format(n=len(res.decisions)), err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
     budget = res.budget_text()
     if budget is not None:
-        click.echo(f"durak: budget: {budget}", err=True)
+        click.echo("durak: " + _("budget: ") + budget, err=True)
         sys.exit(int(ExitCode.BUDGET))
 
 
@@ -265,15 +267,17 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
     sym = symbols_wanted(sys.stdout) if symbols is None else symbols
     t = Table(title=_("review of seat {seats} (exact where every card is placed; estimates: the "
                       "hint at {n} deals, seed {seed})").format(
-                          seats="+".join(map(str, res.seats)), n=res.samples, seed=res.seed),
+                          seats="+".join(map(str, res.seats)), n=number(res.samples),
+                          seed=res.seed),
               title_justify="left")
     many = len(res.seats) > 1
-    for col, just in (("#", "right"), ("seat", "right"), ("played", "left"),
-                      ("chance", "right"), ("best", "left"), ("best chance", "right"),
-                      ("loss", "right"), ("label", "left"), ("how", "left")):
-        if col != "seat" or many:
-            t.add_column(_(col) if col != "#" else col, justify=just,  # type: ignore[arg-type]
-                         no_wrap=True)
+    # "loss" is a drop in chance here (not a defeat), "label" the verdict (not an estimate)
+    for col, just in (("#", "right"), (_("seat"), "right"), (_("played"), "left"),
+                      (_("chance"), "right"), (_("best"), "left"), (_("best chance"), "right"),
+                      (pgettext("review column", "loss"), "right"),
+                      (pgettext("review column", "label"), "left"), (_("how"), "left")):
+        if col != _("seat") or many:
+            t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
     lost_at = {d.number for d in (res.lost_after_of(s) for s in res.seats) if d is not None}
     for d in res.decisions:
         style = _STYLE[d.label]
@@ -310,4 +314,4 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
                            "seat {seat}: {n} decisions ({exact} exact): {counts}; mean loss {loss}",
                            summ.decisions).format(seat=summ.seat, n=summ.decisions,
                                                   exact=summ.exact, counts=counts or _("none"),
-                                                  loss=f"{summ.mean_loss:.3f}"))
+                                                  loss=number(summ.mean_loss, 3)))

@@ -50,7 +50,7 @@ from solver.game.state import GameState
 from solver.game.value import Value
 from solver.games.record import Game, known_deal
 from solver.hints import HintResult, Knowledge, hint_knowledge, person_samples
-from solver.i18n import _, ngettext
+from solver.i18n import _, as_given, ngettext
 from solver.run.executor import default_workers
 from solver.search import Solver, SolveResult
 
@@ -249,14 +249,27 @@ class Review:
         left unclear, estimates cut short of their deals."""
         parts = []
         if self.unsolved:
-            spent = f"the {self.max_time:g} s" if self.max_time is not None else "the time"
-            parts.append(f"{spent} for exact solves ran out before {len(self.unsolved)} "
-                         f"position(s) with every card placed were solved (moves "
-                         f"{', '.join(str(d.number) for d in self.unsolved)}): 'unclear'")
+            n = len(self.unsolved)
+            moves = ", ".join(str(d.number) for d in self.unsolved)
+            parts.append((ngettext(
+                "the {seconds} s for exact solves ran out before {n} position with every card "
+                "placed was solved (move {moves}): 'unclear'",
+                "the {seconds} s for exact solves ran out before {n} positions with every card "
+                "placed were solved (moves {moves}): 'unclear'", n) if self.max_time is not None
+                else ngettext(
+                "the time for exact solves ran out before {n} position with every card placed "
+                "was solved (move {moves}): 'unclear'",
+                "the time for exact solves ran out before {n} positions with every card placed "
+                "were solved (moves {moves}): 'unclear'", n)).format(
+                    seconds=as_given(self.max_time or 0), n=n, moves=moves))
         if self.cut:
-            parts.append(f"{len(self.cut)} estimate(s) were cut short of their deals (moves "
-                         f"{', '.join(str(d.number) for d in self.cut)}); a label needs "
-                         f"{MIN_DEALS} deals, else it is 'unclear'")
+            n = len(self.cut)
+            parts.append(ngettext(
+                "{n} estimate was cut short of its deals (move {moves}); a label needs {least} "
+                "deals, else it is 'unclear'",
+                "{n} estimates were cut short of their deals (moves {moves}); a label needs "
+                "{least} deals, else it is 'unclear'", n).format(
+                    n=n, moves=", ".join(str(d.number) for d in self.cut), least=MIN_DEALS))
         return "; ".join(parts) or None
 
     def to_json(self) -> dict[str, Any]:
