@@ -34,7 +34,7 @@ import click
 from solver.cli import launch
 from solver.errors import BudgetExceeded, DurakError, OptionError, PositionError, shorten
 from solver.game.outcome import outcome_info, outcome_text, phase_name
-from solver.i18n import _
+from solver.i18n import _, as_given
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
 
@@ -221,7 +221,7 @@ def _wait_for_data(fd: int, wait: float | None, what: str, name: str) -> None:
     poller.register(fd, select.POLLIN)
     if not poller.poll(None if wait is None else max(0, int(wait * 1000))):
         raise BudgetExceeded(_("{what}: nothing arrived on {name} within {seconds} s (the "
-                               "time budget)").format(what=what, name=name, seconds=f"{wait:g}"))
+                               "time budget)").format(what=what, name=name, seconds=as_given(wait)))
 
 
 def read_input(arg: str, what: str, limit: int, wait: float | None = None) -> str:

@@ -37,7 +37,7 @@ from solver.games.recordfile import reason
 from solver.games.review import review
 from solver.games.readings import split_entries
 from solver.games.session import Accepted, GameSession, OnlyMove
-from solver.i18n import N_, _, ngettext
+from solver.i18n import N_, _, as_given, ngettext, number
 from solver.notation.people import (drop_rule_ids, move_text, move_word, people_text, role_words,
                                     rules_text, symbols_wanted)
 from solver.notation.position import Position
@@ -145,7 +145,7 @@ class GamePrompt:
         """One line; False to leave."""
         if len(line) > MAX_LINE:
             self.print(Text(_("error: a line of {n} characters; the prompt takes at most "
-                              "{most}").format(n=f"{len(line):,}", most=f"{MAX_LINE:,}"),
+                              "{most}").format(n=number(len(line)), most=number(MAX_LINE)),
                             style="red"))
             return True
         text = line.split("#", 1)[0].strip()
@@ -306,7 +306,7 @@ class GamePrompt:
         print_solve(ans.result, False, self.symbols)  # type: ignore[arg-type]
         if not ans.exact:
             self.print(Text(_("(cut off after {seconds} s: what is proven so far)").format(
-                seconds=f"{SOLVE_MAX_TIME:g}"), style="yellow"))
+                seconds=as_given(SOLVE_MAX_TIME)), style="yellow"))
 
     def _review(self) -> None:
         s = self.session
@@ -460,19 +460,22 @@ def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
         head.append("   " + _("rules: {rules}").format(rules=rules_text(snap["rules"])),
                     style="dim")
     lines.append(head)
-    width = 17
+    me = next(x for x in snap["seats"] if x["me"])
+    names = {seat["seat"]: (_("Seat {seat} (engine)") if seat["engine"] else _("Seat {seat}"))
+             .format(seat=seat["seat"]) for seat in snap["seats"] if not seat["me"]}
+    you = _("You, seat {seat}").format(seat=me["seat"])
+    # the labels' column as wide as the longest label and two spaces: none runs into its cards
+    width = max(17, max(len(x) for x in [*names.values(), you, _("Table")]) + 2)
     for seat in snap["seats"]:
         if seat["me"]:
             continue
-        name = (_("Seat {seat} (engine)") if seat["engine"] else _("Seat {seat}")).format(
-            seat=seat["seat"])
-        ln = Text(name.ljust(width))
+        ln = Text(names[seat["seat"]].ljust(width))
         known = [parse_card(c) for c in seat["cards"]]
         for c in known:
             ln.append_text(card_text(c, symbols, trump)).append(" ")
         if seat["hidden"]:
-            ln.append(("+ " if known else "") + _("{n} unseen").format(n=seat["hidden"]),
-                      style="dim")
+            unseen = ngettext("{n} unseen", "{n} unseen", seat["hidden"]).format(n=seat["hidden"])
+            ln.append(("+ " if known else "") + unseen, style="dim")
         if not seat["size"]:
             ln.append(_("no cards"), style="dim")
         if seat["roles"]:
@@ -489,12 +492,12 @@ def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
         if snap["take"]:
             t.append("   " + _("(taken)"), style="yellow")
         lines.append(t)
-    me = next(x for x in snap["seats"] if x["me"])
-    mine = Text(_("You, seat {seat}").format(seat=me["seat"]).ljust(width), style="bold")
+    mine = Text(you.ljust(width), style="bold")
     for c in me["cards"]:
         mine.append_text(card_text(parse_card(c), symbols, trump)).append(" ")
     if me["hidden"]:
-        mine.append(_("+ {n} not named yet").format(n=me["hidden"]), style="dim")
+        mine.append(ngettext("+ {n} not named yet", "+ {n} not named yet", me["hidden"]).format(
+            n=me["hidden"]), style="dim")
     if me["roles"]:
         mine.append("   " + role_words(me["roles"]), style="cyan")
     lines.append(mine)

@@ -50,7 +50,7 @@ from solver.game.state import GameState
 from solver.game.value import Value
 from solver.games.record import Game, known_deal
 from solver.hints import HintResult, Knowledge, hint_knowledge, person_samples
-from solver.i18n import _, as_given, ngettext
+from solver.i18n import _, as_given, ngettext, number
 from solver.run.executor import default_workers
 from solver.search import Solver, SolveResult
 
@@ -465,9 +465,9 @@ def _exact(t: _Todo, slv: Solver, deadline: float | None, left: int,
         d = _from_partial(t, partial, took)
         if d is not None:
             return d
-        note = (_("exact solve ran out after {seconds} s").format(seconds=f"{took:.1f}")
+        note = (_("exact solve ran out after {seconds} s").format(seconds=number(took, 1))
                 + (" " + _("(the review's {seconds} s for exact solves were spent)").format(
-                    seconds=f"{budget:g}")
+                    seconds=as_given(budget))
                    if deadline is not None and allow is not None and allow <= EXACT_FLOOR
                    else ""))
         return Decision(t.i + 1, t.s + 1, played, "", None, None, UNCLEAR, False, t.options,
