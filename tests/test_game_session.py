@@ -122,7 +122,7 @@ def test_drawn_cards_are_asked_for_before_anything_else():
     for line in ("6D", "KH", "pass"):
         s.enter(line)
     assert s.turn().draw_due == 1
-    with pytest.raises(DurakError, match="first the 1 card"):
+    with pytest.raises(DurakError, match="first name the 1 card you drew"):
         s.enter("6S")
     assert s.enter("7h").entries == ("draw 7H",)
     assert s.turn().draw_due == 0 and s.turn().moves[0] == "6S"

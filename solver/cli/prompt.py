@@ -35,7 +35,8 @@ from solver.game.cards import SUIT_SYMBOLS, SUITS, parse_card
 from solver.games.narration import Told, game_over
 from solver.games.recordfile import reason
 from solver.games.review import review
-from solver.games.readings import split_entries
+from solver.games.readings import (could_play, example_draw, examples, rank_words,
+                                   split_entries)
 from solver.games.session import Accepted, GameSession, OnlyMove
 from solver.i18n import N_, _, as_given, ngettext, number
 from solver.notation.people import (drop_rule_ids, move_text, move_word, people_text, role_words,
@@ -212,7 +213,9 @@ class GamePrompt:
         t = self.session.turn()
         mine = t.seat == self.session.me and not t.draw_due
         msg = " ".join(str(e).split())
-        said = answer(typed, msg, list(t.moves or ()) if mine else None, self.symbols)
+        # another seat's: the moves it could make with the cards you have not seen
+        near = None if mine or t.draw_due or t.seat is None else could_play(self.session.view())
+        said = answer(typed, msg, list(t.moves or ()) if mine else None, self.symbols, near=near)
         if said is None:
             self.print(Text(_("error: ") + self._say(msg), style="red"))
         else:
@@ -373,9 +376,10 @@ class GamePrompt:
             return Text(self._say(text), style="bold").append(tail, style="dim")
         if t.draw_due:
             return Text(self._say(ngettext(
-                "The bout is over: name the {n} card you drew (R17), e.g. 7H",
-                "The bout is over: name the {n} cards you drew (R17), e.g. 7H KD",
-                t.draw_due).format(n=t.draw_due)), style="bold")
+                "The bout is over: name the {n} card you drew (R17), e.g. {example}",
+                "The bout is over: name the {n} cards you drew (R17), e.g. {example}",
+                t.draw_due).format(n=t.draw_due, example=example_draw(s.state, t.draw_due))),
+                style="bold")
         moves = " ".join(move_text(m, self.symbols) for m in t.moves or ())
         if t.seat == s.me:
             head = Text(_(_YOUR[t.phase]) if t.phase in _YOUR else f"{t.phase}: ", style="bold")
@@ -420,7 +424,11 @@ class GamePrompt:
 def _expect(t: Any, s: GameSession) -> str:
     """What to type for a seat whose hand the player cannot see."""
     if t.phase == "lead":
-        return _("type the card(s) seat {seat} led, e.g. 6D (two: 6D 6S)").format(seat=t.seat)
+        one, two = examples(s.view(), 1), examples(s.view(), 2, pair=True)
+        if one and two:
+            return _("type the card(s) seat {seat} led, e.g. {card} (two: {two})").format(
+                seat=t.seat, card=one[0], two=" ".join(two))
+        return _("type the card(s) seat {seat} led").format(seat=t.seat)
     if t.phase == "defend":
         first = t.open[0] if t.open else "6S"
         text = (_("type the card that covered {cards} ({first}/card, or just the card), take, "
@@ -428,9 +436,8 @@ def _expect(t: Any, s: GameSession) -> str:
                 else _("type the card that covered {cards} ({first}/card, or just the card), "
                        "or take"))
         return text.format(cards=" ".join(t.open), first=first)
-    ranks = "/".join(t.ranks)
-    return _("type the card seat {seat} threw in (a {ranks}), or pass (Enter)").format(
-        seat=t.seat, ranks=ranks)
+    return _("type the card seat {seat} threw in (of rank {ranks}), or pass (Enter)").format(
+        seat=t.seat, ranks=rank_words(t.ranks))
 
 
 def _in_notation(entry: str) -> str:
