@@ -1,5 +1,6 @@
 """Every word a player reads at the terminal in his language (issue 69): each command --
-show, moves, solve, analyse, hint, review, play, game, puzzle list/show/train -- under
+show, moves, solve, analyse, hint, review, play, game, match, compare, puzzle
+list/show/train -- under
 ``--lang lt`` and ``--lang ru`` given on the command itself, and under
 ``LANG=ru_RU.UTF-8``, shows no English word of the catalogues (but names and notation)
 and no number in English separators; the cards in the player's letters at the board;
@@ -43,6 +44,10 @@ RUNS = {
     "play": (["play", "--vs", "greedy", "--seed", "5"], "xx\nhint\nshow\nhelp\nundo\nquit\n",
              (0,)),
     "game": (["game"], FOLLOW, (0,)),
+    "match": (["match", "--a", "greedy", "--b", "random", "--games", "4", "--seed", "7",
+               "--sprt", "0.5,0.6"], None, (0,)),
+    "compare": (["compare", str(ROOT / "docs" / "examples" / "match-greedy.json"),
+                 str(ROOT / "docs" / "examples" / "match-random.json")], None, (0,)),
     "puzzle list": (["puzzle", "list", "podkidnoy"], None, (0,)),
     "puzzle show": (["puzzle", "show", "mo-001", "--solution"], None, (0,)),
     "puzzle train": (["puzzle", "train", "--id", "mo-001"],
@@ -61,6 +66,7 @@ def readable(text: str) -> str:
     text = re.sub(r"`[^`\n]*`", " ", text)
     text = re.sub(r"\S*/\S*/\S*", " ", text)  # a path (a move has one slash at most)
     text = re.sub(r"trump [^\n]*attacker \d", " ", text)
+    text = re.sub(r"\S+ \([AB]\)", " ", text)  # a match's policies, by their names
     return " ".join(w for w in re.split(r"(\W+)", text) if w not in TYPED)
 
 

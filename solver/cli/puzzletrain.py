@@ -9,14 +9,15 @@ tally at the end counts only the puzzles played to their end.
 """
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
 import click
 
 from solver.cli.common import outcome_text
-from solver.errors import MoveError
-from solver.game.cards import SUIT_SYMBOLS, SUITS, cards_of
+from solver.errors import DurakError, MoveError
+from solver.game.cards import SUIT_SYMBOLS, SUITS, cards_of, parse_card
 from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
 from solver.game.outcome import outcome_info, seat_roles
@@ -182,8 +183,14 @@ class Trainer:
             try:
                 mv = Move.parse(move_word(text), state.rules.deck)
             except MoveError as e:
+                error: DurakError = e
+                if re.fullmatch(r"[+>!]*(10|\S)\S", text):  # a card mistyped: its own error
+                    try:
+                        parse_card(text.lstrip("+>!"), state.rules.deck)
+                    except DurakError as card_error:
+                        error = card_error
                 click.echo(_("Not a move: {error}. Type moves, hint, show or quit.").format(
-                    error=e))
+                    error=error))
                 continue
             name = str(mv)
             if name not in legal:
