@@ -171,6 +171,19 @@ def test_the_hint_table_keeps_its_intervals_at_80_columns_and_on_a_pipe(lang, tm
         assert len(re.findall(r"\d+\u00a0%–\d+\u00a0%", out)) >= 8, out
 
 
+@pytest.mark.parametrize("lang", ["lt", "ru"])
+def test_the_review_table_keeps_its_cells_at_80_columns(lang, tmp_path):
+    """The review in Lithuanian and Russian at an 80-column terminal: the headers and the
+    verdicts wrap at their spaces; no move number, move, chance or "how" is cut (…)."""
+    child = spawn(["review", "--lang", lang, RUNS["review"][0][1], "--exact-only"], tmp_path,
+                  columns=80)
+    child.expect(__import__("pexpect").EOF)
+    out = ANSI.sub("", child.before)
+    rows = [ln for ln in out.splitlines() if ln.startswith("│") and re.match(r"│ +\d", ln)]
+    assert [int(r.split("│")[1]) for r in rows] == [28, 31, 34, 38, 39], out
+    assert "…" not in out, out
+
+
 def test_the_columns_have_distinct_words():
     """The analyse table's outcome column is not headed as the estimate, the review's
     verdict column not as an estimate, and its drop in chance is a loss, not a defeat."""

@@ -271,23 +271,31 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
                           seed=res.seed),
               title_justify="left")
     many = len(res.seats) > 1
-    # "loss" is a drop in chance here (not a defeat), "label" the verdict (not an estimate)
-    for col, just in (("#", "right"), (_("seat"), "right"), (_("played"), "left"),
-                      (_("chance"), "right"), (_("best"), "left"), (_("best chance"), "right"),
-                      (pgettext("review column", "loss"), "right"),
-                      (pgettext("review column", "label"), "left"), (_("how"), "left")):
-        if col != _("seat") or many:
-            t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
     lost_at = {d.number for d in (res.lost_after_of(s) for s in res.seats) if d is not None}
+    rows = []
     for d in res.decisions:
-        style = _STYLE[d.label]
         loss = "" if d.loss is None else percent(d.loss)
         row = [str(d.number), str(d.seat), move_text(d.played, sym), _chance(d, "played"),
-               move_text(d.best, sym) if d.best else "?",
-               _chance(d, "best"), loss, f"[{style}]{label_word(d.label)}[/{style}]",
-               _how(d, res.samples)]
-        t.add_row(*(row if many else row[:1] + row[2:]),
-                  style="underline" if d.number in lost_at else None)
+               move_text(d.best, sym) if d.best else "?", _chance(d, "best"), loss,
+               label_word(d.label), _how(d, res.samples)]
+        rows.append((d, row if many else row[:1] + row[2:]))
+    # "loss" is a drop in chance here (not a defeat), "label" the verdict (not an estimate)
+    heads = [("#", "right"), (_("seat"), "right"), (_("played"), "left"),
+             (_("chance"), "right"), (_("best"), "left"), (_("best chance"), "right"),
+             (pgettext("review column", "loss"), "right"),
+             (pgettext("review column", "label"), "left"), (_("how"), "left")]
+    for i, (col, just) in enumerate(heads if many else heads[:1] + heads[2:]):
+        # a narrow terminal wraps the headers and the verdicts at their spaces, never
+        # cuts a move number, a move, a chance or how it was found
+        cut_ok = col == pgettext("review column", "label")
+        widest = max((len(r[i]) for _d, r in rows), default=1)
+        t.add_column(col, justify=just, min_width=None if cut_ok else widest,  # type: ignore[arg-type]
+                     no_wrap=False, overflow="fold")
+    for d, row in rows:
+        style = _STYLE[d.label]
+        at = len(row) - 2
+        row[at] = f"[{style}]{row[at]}[/{style}]"
+        t.add_row(*row, style="underline" if d.number in lost_at else None)
     con.print(t)
     for line in chance_chart(res, blocks=_blocks_ok(sys.stdout)):
         con.print(line, highlight=False)
