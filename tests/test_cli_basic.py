@@ -92,7 +92,7 @@ def test_show_pretty_has_symbols_roles_table_and_moves(runner):
     assert "Trump ♥" in out
     assert "7♠ K♥" in out and "[attacker]" in out and "[defender, to move]" in out
     assert "6♠/8♠" in out and "8♣ (open)" in out
-    assert "Seat 2 defends (P2): 8C/AH 8C/9C take" in out
+    assert "Seat 2 defends (P2): 8♣/A♥ 8♣/9♣ take" in out
 
 
 def test_show_ascii(runner):
@@ -104,7 +104,7 @@ def test_show_hidden_mover_says_why_moves_are_unknown(runner):
     pos = HINT.replace("hands 6S 6D QC KS TD AH | ?6", "hands ?6 | 6S 6D QC KS TD AH")
     out = run(runner, "show", pos).stdout
     assert "moves unknown" in out and "hidden" in out
-    assert "face-up 9♥" in out and "Out    17 card(s)" in out
+    assert "face-up 9♥" in out and "Out    17 cards" in out
 
 
 def test_show_game_over(runner):

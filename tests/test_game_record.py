@@ -252,7 +252,7 @@ def test_game_loop_with_piped_commands(tmp_path):
     r = run("game", str(start), "-n", "8", "--record", str(kept), stdin=cmds)
     assert "error: '2:KH': KH is seen twice: it was discarded" in r.output
     assert "undone: 1:7S,7H" in r.output and "recommended:" in r.output
-    assert "Pile   22 card(s)" in r.output
+    assert "Pile   22 cards" in r.output
     g = Game.parse(saved.read_text())
     assert [f"{s}:{m}" for s, m in g.moves] == ["2:6D", "1:6D/KH", "2:pass", "1:6S", "2:6S/AS",
                                                 "1:+AC", "2:take"]

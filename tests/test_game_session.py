@@ -122,7 +122,7 @@ def test_drawn_cards_are_asked_for_before_anything_else():
     for line in ("6D", "KH", "pass"):
         s.enter(line)
     assert s.turn().draw_due == 1
-    with pytest.raises(DurakError, match="first the 1 card"):
+    with pytest.raises(DurakError, match="first name the 1 card you drew"):
         s.enter("6S")
     assert s.enter("7h").entries == ("draw 7H",)
     assert s.turn().draw_due == 0 and s.turn().moves[0] == "6S"
@@ -322,15 +322,15 @@ def test_the_review_never_marks_the_hints_move_down(seed, players, rules):
             s.enter(best)
         else:
             s.enter(t.moves[0])
-    # no time budget: the labels, not the machine's speed, are under test (a busy machine
-    # once spent the review's 30 s on one three-player endgame)
-    res = review(s.game, seat=1, samples=32, seed=0, max_time=None)
+    res = review(s.game, seat=1, samples=32, seed=0)
     assert len(res.decisions) == len(hinted) > 5
     assert any(not d.exact for d in res.decisions)
     if players == 2:  # once the pile is empty every card is placed (S1): exact advice
         assert any(d.exact for d in res.decisions)
     for d in res.decisions:
         assert d.played == hinted[d.number]
+        if d.how == "unsolved":  # a busy machine may spend the review's time on one solve:
+            continue             # unclear, never marked down
         assert d.label == "best" and d.loss == 0.0, d
         if not d.exact:  # the best is the highest chance; the hint's move as good as it
             assert (d.best == d.played or d.as_good) and d.deals == d.wanted <= 32

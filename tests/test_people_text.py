@@ -250,7 +250,7 @@ def test_the_prompt_tells_the_game_and_answers_a_typo(monkeypatch, verbose):
     assert code == 0
     said = "\n".join(out)
     for line in ("Seat 2 leads 6D", "'tkae' is not a move: did you mean take?",
-                 "You cover 6D with KH", "Seat 2 passes", "Beaten off by you: 6D KH to the discards",
+                 "You cover 6D with KH", "Seat 2: done", "Beaten off by you: 6D KH to the discards",
                  "Seat 2 draws 1 card", "You draw 7H", "You lead against seat 2",
                  "'hnit' is not a move: did you mean hint?"):
         assert line in [x.strip() for x in out], (line, said)

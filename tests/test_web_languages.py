@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from browser_support import chromium
+from english_words import left_in_english as english_left
 from web_support import live_server
 
-from solver.i18n import catalogue_json, ngettext, use_language
+from solver.i18n import ngettext, use_language
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 390, "height": 844}
@@ -45,25 +45,9 @@ PAGE_TEXT = """() => {
 }"""
 
 
-#: English words a Lithuanian or Russian page may show: names and notation.
-ALLOWED = {"durak", "solver", "json", "auto"}
-
-
-def english_words() -> set[str]:
-    """The English words of the catalogues' messages (four letters or more), but the
-    names and the notation a page shows in every language (:data:`ALLOWED`)."""
-    en = catalogue_json("en")["messages"]
-    words = {w.lower() for k in en for w in re.findall(r"[A-Za-z]{4,}", k.split("\u0004")[-1])}
-    return words - ALLOWED
-
-
-ENGLISH = english_words()
-
-
 def left_in_english(page) -> set[str]:
-    text = page.evaluate(PAGE_TEXT)
-    # whole words only: "ranką" (Lithuanian: hand) is not the English "rank"
-    return {w for w in re.findall(r"\b[A-Za-z]{4,}\b", text) if w.lower() in ENGLISH}
+    """The catalogues' English words left on a page (tests/english_words.py)."""
+    return english_left(page.evaluate(PAGE_TEXT))
 
 
 @pytest.fixture(scope="module")

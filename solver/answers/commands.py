@@ -19,6 +19,7 @@ from solver.game.defaults import has_hidden_cards
 from solver.game.movegen import legal_moves
 from solver.game.state import GameState
 from solver.game.value import Value
+from solver.i18n import as_given, ngettext, number
 from solver.notation import parse_position
 from solver.search import Solver, SolveResult
 from solver.search.exact import budget_message, hero_index
@@ -258,9 +259,18 @@ def hint_answer(position: Any, *, samples: int | None = None, seed: int | None =
         res = e.partial
     budget = None
     if not res.complete and not res.interrupted:
-        within = f" in {max_time:g} s" if max_time is not None else ""
-        budget = (f"{res.samples} of the {res.wanted} deals asked for were scored{within}; "
-                  "the answer rests on fewer deals")
+        if max_time is not None:
+            budget = ngettext("{n} of the {wanted} deal asked for was scored in {seconds} s; "
+                              "the answer rests on fewer deals",
+                              "{n} of the {wanted} deals asked for were scored in {seconds} s; "
+                              "the answer rests on fewer deals", res.wanted)
+        else:
+            budget = ngettext("{n} of the {wanted} deal asked for was scored; the answer rests "
+                              "on fewer deals",
+                              "{n} of the {wanted} deals asked for were scored; the answer "
+                              "rests on fewer deals", res.wanted)
+        budget = budget.format(n=number(res.samples), wanted=number(res.wanted),
+                               seconds=as_given(max_time or 0))
     return Answer("hint", res, budget, res.interrupted)
 
 

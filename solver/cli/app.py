@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 import click
 
 from solver import __version__
-from solver.cli.language import lang_option, start
+from solver.cli.language import lang_option, on_every_command, start
 from solver.cli.launch import at_safe_point, interrupted, os_failure
 from solver.errors import CoreMissing, shorten
 
@@ -56,7 +56,8 @@ class LazyGroup(click.Group):
         if cmd_name not in self.commands and cmd_name in COMMANDS:
             module, name = COMMANDS[cmd_name]
             try:
-                self.add_command(getattr(importlib.import_module(module), name), cmd_name)
+                self.add_command(on_every_command(getattr(importlib.import_module(module), name)),
+                                 cmd_name)
             except CoreMissing as e:  # a source tree without its core, say: what to do
                 click.echo(f"durak: error: {e}", err=True)
                 sys.exit(1)

@@ -34,7 +34,7 @@ import click
 from solver.cli import launch
 from solver.errors import BudgetExceeded, DurakError, OptionError, PositionError, shorten
 from solver.game.outcome import outcome_info, outcome_text, phase_name
-from solver.i18n import _
+from solver.i18n import _, as_given
 from solver.notation import parse_position
 from solver.notation.build import MAX_POSITION_CHARS
 
@@ -220,8 +220,8 @@ def _wait_for_data(fd: int, wait: float | None, what: str, name: str) -> None:
     poller = select.poll()
     poller.register(fd, select.POLLIN)
     if not poller.poll(None if wait is None else max(0, int(wait * 1000))):
-        raise BudgetExceeded(f"{what}: nothing arrived on {name} within {wait:g} s "
-                             "(the time budget)")
+        raise BudgetExceeded(_("{what}: nothing arrived on {name} within {seconds} s (the "
+                               "time budget)").format(what=what, name=name, seconds=as_given(wait)))
 
 
 def read_input(arg: str, what: str, limit: int, wait: float | None = None) -> str:
@@ -363,7 +363,7 @@ def _stopped(as_json: bool) -> None:
     object (unless the answer was printed already), a line, exit 130 (143)."""
     if as_json and not _emitted():  # one valid JSON object whatever the moment
         emit_json({"interrupted": True, "error": "interrupted before an answer"})
-    click.echo("durak: interrupted", err=True)
+    click.echo("durak: " + _("interrupted"), err=True)
     sys.exit(int(ExitCode.INTERRUPTED))
 
 
@@ -385,7 +385,7 @@ def handles_errors(func: F) -> F:
                 OSError):
             raise
         except BudgetExceeded as e:
-            click.echo(f"durak: budget: {e}", err=True)
+            click.echo("durak: " + _("budget: ") + str(e), err=True)
             sys.exit(int(ExitCode.BUDGET))
         except DurakError as e:
             fail(str(e) or type(e).__name__)

@@ -22,12 +22,12 @@ from solver.cli.hint import MAX_SAMPLES
 from solver.cli.language import lang_option
 from solver.cli.prompt import GamePrompt
 from solver.errors import DurakError, OptionError
-from solver.game.cards import card_name, parse_card
+from solver.game.cards import SUITS, card_name, parse_card, parse_suit
 from solver.game.rules import parse_rules
 from solver.games import Game
 from solver.games.recordfile import default_record_path
 from solver.games.session import GameSession
-from solver.i18n import _
+from solver.i18n import _, ngettext
 from solver.notation.people import drop_rule_ids, people_text, rules_text, symbols_wanted
 
 
@@ -107,8 +107,10 @@ def _start(session: GameSession) -> None:
 def _set_up(players: int | None, rules: str | None, trump: str | None, deal: str | None,
             me: int | None, attacker: int | None, path: str | Path, seed: int,
             verbose: bool = False) -> GameSession:
-    """The table from the options, asking for what they leave out (each answer
-    checked at once, asked again when wrong; cards for people, rule ids with
+    """The table from the options, asking for what they leave out: each answer checked
+    as it is given, against the answers before it (a card of the deck, the face-up trump
+    not in your hand, six different cards, a seat at the table), and asked again when
+    wrong -- a wrong answer never ends the command (cards for people, rule ids with
     ``verbose`` only)."""
     ask = _Asker(symbols_wanted(sys.stdout), verbose)
     n = players or ask(_("Players at the table (2-6)"), "2", lambda t: _int_in(t, 2, 6))
@@ -118,12 +120,34 @@ def _set_up(players: int | None, rules: str | None, trump: str | None, deal: str
     seat = me or ask(_("Your seat (1-{n}; seat 1 sits left of the dealer)").format(n=n), "1",
                      lambda t: _int_in(t, 1, n))
     deck = parse_rules(str(rules_)).deck
-    trump_ = trump or ask(_("The face-up trump card (e.g. 9H)"), None,
-                          lambda t: card_name(parse_card(t, deck)) if len(t) > 1 else t)
-    deal_ = deal or ask(_("Your six cards (e.g. 6S 7S KH 8C 9C AC)"), None,
-                        lambda t: _six_cards(t, deck))
+    pile = deck - 6 * n
+
+    def the_trump(text: str) -> str:
+        card = _trump_card(text, deck, pile)
+        if deal is not None and pile > 0:  # your cards given already (--deal)
+            try:
+                dealt = [parse_card(c, deck) for c in deal.replace(",", " ").split()]
+            except DurakError:
+                dealt = []  # a --deal that does not read is refused with the table
+            _not_the_trump(card, dealt, deck)
+        return card
+
+    trump_ = trump or ask(_("The face-up trump card (e.g. 9H)"), None, the_trump)
+
+    def the_deal(text: str) -> str:
+        cards = _six_cards(text, deck, trump_ if pile > 0 else None)
+        _table(n, rules_, seat, trump_, cards, 1)  # any leader: the deal is what is asked
+        return cards
+
+    deal_ = deal or ask(_("Your six cards (e.g. 6S 7S KH 8C 9C AC)"), None, the_deal)
+
+    def the_lead(text: str) -> int:
+        lead = _int_in(text, 1, n)
+        _table(n, rules_, seat, trump_, deal_, lead)
+        return lead
+
     lead = attacker or ask(_("Who leads the first bout (the lowest trump, R6; 1-{n})").format(
-        n=n), None, lambda t: _int_in(t, 1, n))
+        n=n), None, the_lead)
     try:
         return GameSession.follow(n, trump_, deal_, me=seat, attacker=lead, rules=rules_,
                                   path=path, seed=seed)
@@ -131,19 +155,28 @@ def _set_up(players: int | None, rules: str | None, trump: str | None, deal: str
         raise OptionError(_("the table: {error}").format(error=e)) from None
 
 
+def _table(players: int, rules: str, me: int, trump: str, deal: str, attacker: int) -> None:
+    """Raise the error of a table that cannot be (the record's own check), if any."""
+    GameSession.follow(players, trump, deal, me=me, attacker=attacker, rules=rules)
+
+
 T = TypeVar("T")
 
 
 class _Asker:
-    """Asks one question at a time on the terminal (or reads the answers from a pipe)."""
+    """Asks one question at a time on the terminal (or reads the answers from a pipe);
+    a wrong answer is said (on stderr) and the question asked again."""
 
     def __init__(self, symbols: bool = False, verbose: bool = False):
         self.symbols = symbols
         self.verbose = verbose
 
+    def _say(self, text: str) -> str:
+        text = people_text(text, self.symbols)
+        return text if self.verbose else drop_rule_ids(text)
+
     def __call__(self, question: str, default: str | None, check: Callable[[str], T]) -> T:
-        question = people_text(question, self.symbols)
-        question = question if self.verbose else drop_rule_ids(question)
+        question = self._say(question)
         while True:
             shown = f"{question}{f' [{default}]' if default else ''}: "
             if sys.stdin.isatty():
@@ -162,16 +195,51 @@ class _Asker:
             try:
                 return check(text)
             except (DurakError, ValueError) as e:
-                if not sys.stdin.isatty():
-                    raise OptionError(f"{question}: {e}") from None
-                click.echo(f"  {e}", err=True)
+                said = self._say(" ".join(str(e).split()))
+                # at a terminal under the question; from a pipe, with the question it answers
+                click.echo(f"  {said}" if sys.stdin.isatty() else f"{question}: {said}", err=True)
 
 
-def _six_cards(text: str, deck: int) -> str:
+def _trump_card(text: str, deck: int, pile: int) -> str:
+    """The face-up trump card as typed (``9H``, ``9♥``); the suit alone (``H``) only when
+    the deal leaves no pile (nothing lies face up then)."""
+    t = text.strip()
+    if len(t) == 1 or (len(t) == 2 and t[-1] == "\ufe0f"):
+        if pile > 0:
+            raise ValueError(ngettext(
+                "the pile holds {n} card: name the face-up trump card itself, e.g. 9H",
+                "the pile holds {n} cards: name the face-up trump card itself, e.g. 9H",
+                pile).format(n=pile))
+        try:
+            return SUITS[parse_suit(t[0])]
+        except ValueError:
+            raise ValueError(_("{suit} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)").format(
+                suit=repr(t))) from None
+    return card_name(parse_card(t, deck))
+
+
+def _six_cards(text: str, deck: int, trump: str | None = None) -> str:
+    """Your six dealt cards: six cards of the deck, each once, and not the face-up trump
+    card (it lies under the pile)."""
     cards = [parse_card(c, deck) for c in text.replace(",", " ").split()]
-    if len(cards) != 6 or len(set(cards)) != 6:
-        raise ValueError(_("six different cards, got {n}").format(n=len(set(cards))))
+    twice = sorted({c for c in cards if cards.count(c) > 1})
+    if twice:
+        raise ValueError(_("{cards} named twice: each card is dealt once").format(
+            cards=" ".join(card_name(c) for c in twice)))
+    if len(cards) != 6:
+        raise ValueError(ngettext("you are dealt six cards; {n} card named",
+                                  "you are dealt six cards; {n} cards named",
+                                  len(cards)).format(n=len(cards)))
+    if trump is not None:
+        _not_the_trump(trump, cards, deck)
     return " ".join(card_name(c) for c in cards)
+
+
+def _not_the_trump(trump: str, cards: list[int], deck: int) -> None:
+    """Refuse a hand that holds the face-up trump card (it lies under the pile)."""
+    if parse_card(trump, deck) in cards:
+        raise ValueError(_("{card} is the face-up trump card: it lies under the pile, not in "
+                           "your hand").format(card=trump))
 
 
 def _int_in(text: str, lo: int, hi: int) -> int:
@@ -185,4 +253,3 @@ def _int_in(text: str, lo: int, hi: int) -> int:
 
 
 __all__ = ["game_command"]
-

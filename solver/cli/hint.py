@@ -12,6 +12,7 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
 from solver.cli.hinttable import print_hint_table
 from solver.errors import OptionError
 from solver.games import Game
+from solver.i18n import _, ngettext, number
 
 if TYPE_CHECKING:
     from solver.hints import HintResult
@@ -69,7 +70,7 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     With --time and no --samples, deals are scored until the time is up.
     """
     if (position is None) == (game_file is None):
-        raise OptionError("give either POSITION or --game FILE")
+        raise OptionError(_("give either POSITION or --game FILE"))
     knowledge = None
     pos = None
     if game_file is not None:
@@ -78,7 +79,7 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     else:
         assert position is not None  # exactly one of the two, checked above
         pos = load_position(position)
-    with ProgressBar("sampling deals") as bar:
+    with ProgressBar(_("sampling deals")) as bar:
         ans = hint_answer(pos, samples=samples, seed=seed, max_time=time_, workers=workers,
                           me=me, progress=bar.callback, scheduler=scheduler,
                           knowledge=knowledge, iterations=iterations)
@@ -88,8 +89,9 @@ def hint_command(position: str | None, game_file: str | None, samples: int | Non
     else:
         print_hint_table(res, verbose=verbose)
     if res.interrupted:
-        click.echo(f"durak: interrupted after {res.samples} deals", err=True)
+        click.echo("durak: " + ngettext("interrupted after {n} deal", "interrupted after {n} deals",
+                                        res.samples).format(n=number(res.samples)), err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
     if ans.budget is not None:
-        click.echo(f"durak: budget: {ans.budget}", err=True)
+        click.echo("durak: " + _("budget: ") + ans.budget, err=True)
         sys.exit(int(ExitCode.BUDGET))

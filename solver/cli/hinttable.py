@@ -18,7 +18,7 @@ from typing import Any
 
 from solver.cli.common import stdout_console, table
 from solver.hints.notes import call_text
-from solver.i18n import _, ngettext, number, percent
+from solver.i18n import _, ngettext, number, percent, pgettext
 from solver.notation.people import move_text, symbols_wanted
 
 #: The width of the table written to a file or a pipe (as `durak review` does).
@@ -105,11 +105,11 @@ def print_hint_table(res: Any, symbols: bool | None = None, verbose: bool = Fals
                           "deals of the cards you cannot see; = marks a move as good as the "
                           "best within the noise.") + "[/dim]")
     if verbose:
-        for line in engine_lines(res):
+        for line in engine_lines(res, sym):
             con.print(f"[dim]{line}[/dim]")
 
 
-def engine_lines(res: Any) -> list[str]:
+def engine_lines(res: Any, symbols: bool = False) -> list[str]:
     """The engine's details (``--verbose``): how the deals were dealt and scored,
     weighed and what the others' moves changed in the scoring."""
     by = (_("a {n}-iteration search averaged with a greedy playout").format(
@@ -135,9 +135,21 @@ def engine_lines(res: Any) -> list[str]:
     if res.choice is not None:
         lines.append(_("top: {top}; as good: {good} (paired test on the same deals, within "
                        "two points); recommended by {reason}").format(
-                           top=res.choice.top, good=", ".join(res.choice.as_good),
-                           reason=res.choice.reason))
+                           top=move_text(res.choice.top, symbols),
+                           good=", ".join(move_text(m, symbols) for m in res.choice.as_good),
+                           reason=reason_word(res.choice.reason)))
     return lines
 
 
-__all__ = ["chance_cells", "engine_lines", "how_text", "print_hint_table", "signed"]
+def reason_word(reason: str) -> str:
+    """Why the recommended move was kept among the as-good ones, in a word or two
+    (:data:`solver.hints.ranking.REASONS`)."""
+    words = {"chance": pgettext("hint reason", "chance"),
+             "plain": pgettext("hint reason", "the thriftier play"),
+             "margin": pgettext("hint reason", "card margin"),
+             "exact": pgettext("hint reason", "every deal solved"),
+             "utility": pgettext("hint reason", "utility")}
+    return words.get(reason, reason)
+
+
+__all__ = ["chance_cells", "engine_lines", "how_text", "print_hint_table", "reason_word", "signed"]

@@ -3,7 +3,9 @@ environment (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext rea
 
 ``--json`` answers stay English whatever is chosen: they are for programs, and so are
 records and files (docs/guide/languages.md).  The option is the command group's
-(``durak --lang ru review GAME``) and the game commands' own (``durak play --lang lt``).
+(``durak --lang ru review GAME``) and every command's own (``durak solve --lang lt``,
+``durak puzzle list --lang ru``): :func:`on_every_command` gives it to each command the
+group loads.
 """
 from __future__ import annotations
 
@@ -40,4 +42,14 @@ def lang_option(f: F) -> F:
                              "(default: LANG / LC_MESSAGES; --json is always English).")(f)
 
 
-__all__ = ["lang_option", "start"]
+def on_every_command(command: click.Command) -> click.Command:
+    """``command`` with ``--lang`` among its options, and each command of a group
+    (``durak puzzle show``) too, where it is not there already."""
+    if not any(p.name == "lang" for p in command.params):
+        lang_option(command)  # type: ignore[arg-type]  (click adds it to a command's params)
+    for sub in getattr(command, "commands", {}).values():
+        on_every_command(sub)
+    return command
+
+
+__all__ = ["lang_option", "on_every_command", "start"]

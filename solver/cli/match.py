@@ -11,7 +11,9 @@ from solver.cli.common import (ExitCode, ProgressBar, Seconds, emit_json, handle
                                read_input, stdout_console)
 from solver.errors import OptionError
 from solver.game.rules import parse_rules
+from solver.i18n import NUMBER_FORMATS, _, current, ngettext, percent
 from solver.inputs.jsonin import NumberTooLong, loads
+from solver.notation.people import rules_text
 from solver.play.match import (ENGINE_CONFIGS, MAX_GAMES, POLICY_NAMES, MatchResult, MatchSpec,
                                game_record, match, paired, parse_budget)
 from solver.play.sprt import parse_sprt
@@ -89,7 +91,7 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     sprt = parse_sprt(sprt_text, sprt_alpha, sprt_beta) if sprt_text is not None else None
     spec = MatchSpec(a=a, b=b, players=players, rules=parse_rules(rules), seed=seed,
                      hint_samples=hint_samples, hint_time=hint_time)
-    with ProgressBar("games") as bar:
+    with ProgressBar(_("games")) as bar:
         res = match(spec, games, workers=workers, progress=bar.callback, scheduler=scheduler,
                     sprt=sprt)
     if record_dir is not None:
@@ -103,38 +105,54 @@ def match_command(a: str, b: str, games: int, players: int, rules: str, seed: in
     _exit_if_interrupted(res)
 
 
+def _num(text: str) -> str:
+    """A number formatted the English way (``52.3``, ``1,735``) in the separators of the
+    player's language (``52,3``, ``1 735``)."""
+    group, point, _pct = NUMBER_FORMATS.get(current(), NUMBER_FORMATS["en"])
+    return text.replace(",", "\0").replace(".", point).replace("\0", group)
+
+
+def _pct(share: float) -> str:
+    """A share as a percentage with one decimal (``98.3%``, ``98,3 %``)."""
+    return percent(share, 1)
+
+
 def _ms(x: float | None, fmt: str = ".2g") -> str:
-    return "-" if x is None else f"{x * 1000:{fmt}} ms"
+    return "-" if x is None else _("{t} ms").format(t=_num(f"{x * 1000:{fmt}}"))
 
 
 def print_match(obj: dict) -> None:
-    """A match's answer for people; any of it may be missing (no game played
-    yet when Ctrl-C came): a missing figure is shown as '-'."""
+    """A match's answer for people, in the player's language; any of it may be missing
+    (no game played yet when Ctrl-C came): a missing figure is shown as '-'."""
     con = stdout_console()
-    rules_text = ",".join(obj["rules"]) or "podkidnoy"
-    con.print(f"{obj['a']} (A) vs {obj['b']} (B), {obj['players']} players, {rules_text}, "
-              f"seed {obj['seed']}: {obj['games']} games")
-    con.print(f"A wins {obj['wins']}, draws {obj['draws']}, losses {obj['losses']}"
-              + (f" ({obj['truncated']} cut at the move limit, counted as draws)"
-                 if obj["truncated"] else ""))
+    con.print(ngettext("{a} (A) vs {b} (B), {players} players, {rules}, seed {seed}: {n} game",
+                       "{a} (A) vs {b} (B), {players} players, {rules}, seed {seed}: {n} games",
+                       obj["games"]).format(a=obj["a"], b=obj["b"], players=obj["players"],
+                                            rules=rules_text(obj["rules"]), seed=obj["seed"],
+                                            n=_num(f"{obj['games']:,}")))
+    con.print(_("A wins {wins}, draws {draws}, losses {losses}").format(
+        wins=obj["wins"], draws=obj["draws"], losses=obj["losses"])
+              + (" " + _("({n} cut at the move limit, counted as draws)").format(
+                  n=obj["truncated"]) if obj["truncated"] else ""))
     if obj["win_rate_decided"] is not None:
         lo, hi = obj["ci95_decided"]
-        con.print(f"A won {obj['win_rate_decided']:.1%} of decided games "
-                  f"(95% interval {lo:.1%}-{hi:.1%})")
+        con.print(_("A won {rate} of decided games (95% interval {lo}-{hi})").format(
+            rate=_pct(obj["win_rate_decided"]), lo=_pct(lo), hi=_pct(hi)))
     if obj["loss_rate"] is not None:
         lo, hi = obj["ci95_loss"]
-        con.print(f"A lost (durak) {obj['loss_rate']:.1%} of games "
-                  f"(95% interval {lo:.1%}-{hi:.1%})")
+        con.print(_("A lost (durak) {rate} of games (95% interval {lo}-{hi})").format(
+            rate=_pct(obj["loss_rate"]), lo=_pct(lo), hi=_pct(hi)))
     spd = obj["seconds_per_decision"]
-    con.print(f"mean time per decision: A {_ms(spd['a'], '.1f')}, B {_ms(spd['b'], '.1f')}")
+    con.print(_("mean time per decision: A {a}, B {b}").format(a=_ms(spd["a"], ".1f"),
+                                                              b=_ms(spd["b"], ".1f")))
     cpu = obj.get("cpu_seconds_per_decision")
     if cpu is not None:
-        con.print(f"mean processor time per decision: A {_ms(cpu['a'], '.1f')}, "
-                  f"B {_ms(cpu['b'], '.1f')}")
+        con.print(_("mean processor time per decision: A {a}, B {b}").format(
+            a=_ms(cpu["a"], ".1f"), b=_ms(cpu["b"], ".1f")))
     med, p99 = obj["seconds_per_decision_median"], obj["seconds_per_decision_p99"]
     if med["a"] is not None:
-        con.print(f"A's time per decision: median {_ms(med['a'])}, "
-                  f"99th percentile {_ms(p99['a'])} (quarter-octave bins)")
+        con.print(_("A's time per decision: median {median}, 99th percentile {p99} "
+                    "(quarter-octave bins)").format(median=_ms(med["a"]), p99=_ms(p99["a"])))
     if obj["sprt"] is not None:
         con.print(sprt_line(obj["sprt"]))
 
@@ -161,15 +179,19 @@ def compare_command(first: str, second: str, as_json: bool) -> None:
         emit_json(res)
         return
     con = stdout_console()
-    con.print(f"{res['deals']} deals in common ({res['games']} games)")
+    con.print(ngettext("{n} deal in common ({games} games)", "{n} deals in common ({games} games)",
+                       res["deals"]).format(n=_num(f"{res['deals']:,}"),
+                                            games=_num(f"{res['games']:,}")))
     for name, path in (("first", first), ("second", second)):
         t = res[name]
-        share = (f", {t['win_rate_decided']:.1%} of decided"
+        share = (", " + _("{rate} of decided").format(rate=_pct(t["win_rate_decided"]))
                  if t["win_rate_decided"] is not None else "")
-        con.print(f"{path}: A won {t['wins']}, drew {t['draws']}, lost {t['losses']}{share}")
+        con.print(_("{path}: A won {wins}, drew {draws}, lost {losses}").format(
+            path=path, wins=t["wins"], draws=t["draws"], losses=t["losses"]) + share)
     lo, hi = res["ci95"]
-    con.print(f"A's mean score, first minus second: {res['score_difference']:+.4f} "
-              f"(95% interval {lo:+.4f} to {hi:+.4f})")
+    con.print(_("A's mean score, first minus second: {diff} (95% interval {lo} to {hi})").format(
+        diff=_num(f"{res['score_difference']:+.4f}"), lo=_num(f"{lo:+.4f}"),
+        hi=_num(f"{hi:+.4f}")))
 
 
 def _read_match(path: str, field: str) -> dict:
@@ -192,21 +214,29 @@ def _read_match(path: str, field: str) -> dict:
 
 def sprt_line(t: dict) -> str:
     """The sequential test's outcome in one line."""
-    what = (f"sequential test of A's score {t['s0']:g} (H0) against {t['s1']:g} (H1), "
-            f"alpha {t['alpha']:g}, beta {t['beta']:g}: ")
+    what = _("sequential test of A's score {s0} (H0) against {s1} (H1), alpha {alpha}, beta "
+             "{beta}: ").format(s0=_num(f"{t['s0']:g}"), s1=_num(f"{t['s1']:g}"),
+                                alpha=_num(f"{t['alpha']:g}"), beta=_num(f"{t['beta']:g}"))
     lo, hi = t["bounds"]
-    where = f"LLR {t['llr']:+.2f}, bounds {lo:+.2f} / {hi:+.2f}"
+    where = _("LLR {llr}, bounds {lo} / {hi}").format(llr=_num(f"{t['llr']:+.2f}"),
+                                                      lo=_num(f"{lo:+.2f}"), hi=_num(f"{hi:+.2f}"))
     if t["decision"] is None:
-        return what + f"no decision after {t['deals']} deals ({where})"
+        return what + ngettext("no decision after {n} deal ({where})",
+                               "no decision after {n} deals ({where})", t["deals"]).format(
+                                   n=t["deals"], where=where)
     favoured, other = (t["s1"], t["s0"]) if t["decision"] == "H1" else (t["s0"], t["s1"])
-    verdict = (f"{t['decision']} accepted (the deals favour a score of {favoured:g} "
-               f"over {other:g})")
-    return what + f"{verdict} after {t['deals']} deals ({where})"
+    return what + ngettext("{decision} accepted (the deals favour a score of {favoured} over "
+                           "{other}) after {n} deal ({where})",
+                           "{decision} accepted (the deals favour a score of {favoured} over "
+                           "{other}) after {n} deals ({where})", t["deals"]).format(
+                               decision=t["decision"], favoured=_num(f"{favoured:g}"),
+                               other=_num(f"{other:g}"), n=t["deals"], where=where)
 
 
 def _exit_if_interrupted(res: MatchResult) -> None:
     if res.interrupted:
-        click.echo(f"durak: interrupted after {len(res.games)} games", err=True)
+        click.echo("durak: " + ngettext("interrupted after {n} game", "interrupted after {n} games",
+                                        len(res.games)).format(n=len(res.games)), err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
 
 

@@ -7,7 +7,17 @@ import click
 
 from solver.cli.common import emit_json, handles_errors, load_position, outcome_info, phase_name
 from solver.game.movegen import legal_moves
+from solver.games.narration import result_text
+from solver.i18n import _, pgettext
 from solver.notation import format_position
+
+
+def phase_word(phase: str) -> str:
+    """The phase of the turn (``lead``, ``defend``, ``throw``, ``taken``) in the player's
+    language; the JSON keeps the English name."""
+    words = {"lead": pgettext("phase", "lead"), "defend": pgettext("phase", "defend"),
+             "throw": pgettext("phase", "throw"), "taken": pgettext("phase", "taken")}
+    return words.get(phase, phase)
 
 
 @click.command("moves")
@@ -15,7 +25,8 @@ from solver.notation import format_position
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @handles_errors
 def moves_command(position: str, as_json: bool) -> None:
-    """List the legal moves of POSITION (canonical notation, docs/notation.md).
+    """List the legal moves of POSITION (canonical notation, docs/notation.md; the
+    words around them in the language of --lang).
 
     The moves of a seat whose hand holds hidden cards are not known: exit 2.
     """
@@ -32,6 +43,7 @@ def moves_command(position: str, as_json: bool) -> None:
         emit_json(obj)
         return
     if outcome is not None:
-        click.echo(f"game over: {outcome['text']}")
+        click.echo(_("game over: {how}").format(how=result_text(outcome, ids=True)))
         return
-    click.echo(f"seat {to_move} to move ({phase_name(state)}): {' '.join(moves)}")
+    click.echo(_("seat {seat} to move ({phase}): {moves}").format(
+        seat=to_move, phase=phase_word(phase_name(state)), moves=" ".join(moves)))

@@ -36,9 +36,10 @@ from solver.game.cards import SUIT_SYMBOLS, SUITS, parse_card
 from solver.games.narration import Told, game_over
 from solver.games.recordfile import reason
 from solver.games.review import review
-from solver.games.readings import split_entries
+from solver.games.readings import (could_play, example_draw, examples, rank_words,
+                                   split_entries)
 from solver.games.session import Accepted, GameSession, OnlyMove
-from solver.i18n import N_, _, ngettext
+from solver.i18n import N_, _, as_given, ngettext, number
 from solver.notation.people import (drop_rule_ids, move_text, move_word, people_text, role_words,
                                     rules_text, symbols_wanted)
 from solver.notation.position import Position
@@ -146,7 +147,7 @@ class GamePrompt:
         """One line; False to leave."""
         if len(line) > MAX_LINE:
             self.print(Text(_("error: a line of {n} characters; the prompt takes at most "
-                              "{most}").format(n=f"{len(line):,}", most=f"{MAX_LINE:,}"),
+                              "{most}").format(n=number(len(line)), most=number(MAX_LINE)),
                             style="red"))
             return True
         text = line.split("#", 1)[0].strip()
@@ -213,7 +214,9 @@ class GamePrompt:
         t = self.session.turn()
         mine = t.seat == self.session.me and not t.draw_due
         msg = " ".join(str(e).split())
-        said = answer(typed, msg, list(t.moves or ()) if mine else None, self.symbols)
+        # another seat's: the moves it could make with the cards you have not seen
+        near = None if mine or t.draw_due or t.seat is None else could_play(self.session.view())
+        said = answer(typed, msg, list(t.moves or ()) if mine else None, self.symbols, near=near)
         if said is None:
             self.print(Text(_("error: ") + self._say(msg), style="red"))
         else:
@@ -307,7 +310,7 @@ class GamePrompt:
         print_solve(ans.result, False, self.symbols)  # type: ignore[arg-type]
         if not ans.exact:
             self.print(Text(_("(cut off after {seconds} s: what is proven so far)").format(
-                seconds=f"{SOLVE_MAX_TIME:g}"), style="yellow"))
+                seconds=as_given(SOLVE_MAX_TIME)), style="yellow"))
 
     def _review(self) -> None:
         s = self.session
@@ -375,9 +378,10 @@ class GamePrompt:
             return Text(self._say(text), style="bold").append(tail, style="dim")
         if t.draw_due:
             return Text(self._say(ngettext(
-                "The bout is over: name the {n} card you drew (R17), e.g. 7H",
-                "The bout is over: name the {n} cards you drew (R17), e.g. 7H KD",
-                t.draw_due).format(n=t.draw_due)), style="bold")
+                "The bout is over: name the {n} card you drew (R17), e.g. {example}",
+                "The bout is over: name the {n} cards you drew (R17), e.g. {example}",
+                t.draw_due).format(n=t.draw_due, example=example_draw(s.state, t.draw_due))),
+                style="bold")
         moves = " ".join(move_text(m, self.symbols) for m in t.moves or ())
         if t.seat == s.me:
             head = Text(_(_YOUR[t.phase]) if t.phase in _YOUR else f"{t.phase}: ", style="bold")
@@ -422,7 +426,11 @@ class GamePrompt:
 def _expect(t: Any, s: GameSession) -> str:
     """What to type for a seat whose hand the player cannot see."""
     if t.phase == "lead":
-        return _("type the card(s) seat {seat} led, e.g. 6D (two: 6D 6S)").format(seat=t.seat)
+        one, two = examples(s.view(), 1), examples(s.view(), 2, pair=True)
+        if one and two:
+            return _("type the card(s) seat {seat} led, e.g. {card} (two: {two})").format(
+                seat=t.seat, card=one[0], two=" ".join(two))
+        return _("type the card(s) seat {seat} led").format(seat=t.seat)
     if t.phase == "defend":
         first = t.open[0] if t.open else "6S"
         text = (_("type the card that covered {cards} ({first}/card, or just the card), take, "
@@ -430,9 +438,8 @@ def _expect(t: Any, s: GameSession) -> str:
                 else _("type the card that covered {cards} ({first}/card, or just the card), "
                        "or take"))
         return text.format(cards=" ".join(t.open), first=first)
-    ranks = "/".join(t.ranks)
-    return _("type the card seat {seat} threw in (a {ranks}), or pass (Enter)").format(
-        seat=t.seat, ranks=ranks)
+    return _("type the card seat {seat} threw in (of rank {ranks}), or pass (Enter)").format(
+        seat=t.seat, ranks=rank_words(t.ranks))
 
 
 def _in_notation(entry: str) -> str:
@@ -462,19 +469,22 @@ def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
         head.append("   " + _("rules: {rules}").format(rules=rules_text(snap["rules"])),
                     style="dim")
     lines.append(head)
-    width = 17
+    me = next(x for x in snap["seats"] if x["me"])
+    names = {seat["seat"]: (_("Seat {seat} (engine)") if seat["engine"] else _("Seat {seat}"))
+             .format(seat=seat["seat"]) for seat in snap["seats"] if not seat["me"]}
+    you = _("You, seat {seat}").format(seat=me["seat"])
+    # the labels' column as wide as the longest label and two spaces: none runs into its cards
+    width = max(17, max(len(x) for x in [*names.values(), you, _("Table")]) + 2)
     for seat in snap["seats"]:
         if seat["me"]:
             continue
-        name = (_("Seat {seat} (engine)") if seat["engine"] else _("Seat {seat}")).format(
-            seat=seat["seat"])
-        ln = Text(name.ljust(width))
+        ln = Text(names[seat["seat"]].ljust(width))
         known = [parse_card(c) for c in seat["cards"]]
         for c in known:
             ln.append_text(card_text(c, symbols, trump)).append(" ")
         if seat["hidden"]:
-            ln.append(("+ " if known else "") + _("{n} unseen").format(n=seat["hidden"]),
-                      style="dim")
+            unseen = ngettext("{n} unseen", "{n} unseen", seat["hidden"]).format(n=seat["hidden"])
+            ln.append(("+ " if known else "") + unseen, style="dim")
         if not seat["size"]:
             ln.append(_("no cards"), style="dim")
         if seat["roles"]:
@@ -491,12 +501,12 @@ def board_lines(s: GameSession, symbols: bool = True) -> list[Text]:
         if snap["take"]:
             t.append("   " + _("(taken)"), style="yellow")
         lines.append(t)
-    me = next(x for x in snap["seats"] if x["me"])
-    mine = Text(_("You, seat {seat}").format(seat=me["seat"]).ljust(width), style="bold")
+    mine = Text(you.ljust(width), style="bold")
     for c in me["cards"]:
         mine.append_text(card_text(parse_card(c), symbols, trump)).append(" ")
     if me["hidden"]:
-        mine.append(_("+ {n} not named yet").format(n=me["hidden"]), style="dim")
+        mine.append(ngettext("+ {n} not named yet", "+ {n} not named yet", me["hidden"]).format(
+            n=me["hidden"]), style="dim")
     if me["roles"]:
         mine.append("   " + role_words(me["roles"]), style="cyan")
     lines.append(mine)

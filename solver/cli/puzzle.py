@@ -14,23 +14,17 @@ import click
 from rich.progress import Progress
 from rich.table import Table
 
-from solver.cli.common import (ExitCode, emit_json, handles_errors, outcome_text, stderr_console,
-                               stdout_console)
+from solver.cli.common import ExitCode, emit_json, handles_errors, stderr_console, stdout_console
 from solver.cli.language import lang_option
-from solver.errors import Interrupted, MoveError, OptionError
-from solver.game.cards import SUIT_SYMBOLS, card_name, cards_of
-from solver.game.movegen import legal_moves, play
-from solver.game.moves import Move
-from solver.game.outcome import outcome_info
+from solver.cli.puzzletrain import Trainer, board_lines
+from solver.errors import Interrupted, OptionError
 from solver.game.rules import parse_rules
-from solver.game.state import NO_COVER, GameState
 from solver.game.value import value_text
-from solver.games.narration import result_text
-from solver.i18n import N_, _, current, ngettext
-from solver.notation.people import move_word, role_words
+from solver.i18n import _, current, ngettext, number
+from solver.notation.people import move_text, symbols_wanted
 from solver.run.outfile import check_target, write_whole
-from solver.puzzles.collection import (TASK_VALUES, Collection, Puzzle, check_puzzle, find_puzzle,
-                                       format_collection, load_all, select)
+from solver.puzzles.collection import (TASK_VALUES, Collection, check_puzzle, find_puzzle,
+                                       format_collection, load_all, select, tag_word)
 from solver.puzzles import train
 from solver.puzzles.generate import TRIES_PER_PUZZLE, GenOptions, as_collection, generate
 from solver.search import Solver
@@ -48,64 +42,6 @@ def _solver() -> Solver:
 
 def _collections(ctx: click.Context) -> list[Collection]:
     return load_all(ctx.obj.get("dir") if ctx.obj else None)
-
-
-# --------------------------------------------------------------- rendering
-
-def _cards(mask: int) -> str:
-    return " ".join(card_name(c) for c in cards_of(mask)) or "-"
-
-
-def board_lines(state: GameState) -> list[str]:
-    """A plain text picture of a position: trump, each hand, the table, who moves."""
-    lines = [_("Trump: {suit}").format(suit=f"{SUIT_SYMBOLS[state.trump]} ({'SHDC'[state.trump]})")
-             + ("   " + _("rules: {rules}").format(rules=state.rules) if state.rules.names()
-                else "")]
-    mover = state.to_move
-    for s in range(state.players):
-        role = []
-        if s == state.attacker:
-            role.append("attacker")
-        if s == state.defender:
-            role.append("defender")
-        if s == mover:
-            role.append("to move")
-        tag = f" ({role_words(role)})" if role else ""
-        lines.append("  " + _("Seat {seat}").format(seat=s + 1) + f"{tag}: {_cards(state.hands[s])}")
-    if state.table:
-        pairs = " ".join(card_name(a) + ("/" + card_name(c) if c != NO_COVER else "")
-                         for a, c in state.table)
-        extra = "   " + _("(take said)") if state.take else ""
-        lines.append("  " + _("Table: {pairs}").format(pairs=pairs) + extra)
-    return lines
-
-
-def _told_end(state: GameState) -> str:
-    """How a game ended, in the player's words (``seat 2 is the durak``)."""
-    info = outcome_info(state)
-    return result_text(info) if info is not None else outcome_text(state)
-
-
-def describe(state: GameState, move: Move) -> str:
-    """A move in words: ``Seat 2 covers 6S with 8S``."""
-    seat = state.to_move + 1
-    k = int(move.kind)
-    cards = ",".join(card_name(c) for c in move.cards)
-    if k == 0:
-        return _("Seat {seat} leads {cards}").format(seat=seat, cards=cards)
-    if k == 1:
-        return _("Seat {seat} covers {target} with {cards}").format(
-            seat=seat, target=card_name(move.target), cards=cards)
-    if k == 2:
-        return _("Seat {seat} takes").format(seat=seat)
-    if k in (3, 4):
-        return (_("Seat {seat} transfers with {cards}").format(seat=seat, cards=cards)
-                + (_(" (shown)") if k == 4 else ""))
-    if k == 5:
-        return _("Seat {seat} throws in {cards}").format(seat=seat, cards=cards)
-    if k == 6:
-        return _("Seat {seat} passes").format(seat=seat)
-    return _("Seat {seat} plays {move}").format(seat=seat, move=move)
 
 
 # --------------------------------------------------------------- the group
@@ -139,13 +75,18 @@ def list_cmd(ctx: click.Context, collection: str | None, as_json: bool) -> None:
                          for p in c.puzzles]} for c in colls]})
         return
     con = stdout_console()
+    lang = current()
     for c in colls:
-        t = Table(title=f"{c.title} ({c.id}, {len(c.puzzles)} puzzles)", title_justify="left")
-        for col in ("id", "title", "task", "plies", "tags"):
+        t = Table(title=ngettext("{title} ({id}, {n} puzzle)", "{title} ({id}, {n} puzzles)",
+                                 len(c.puzzles)).format(title=c.text("title", lang), id=c.id,
+                                                        n=len(c.puzzles)),
+                  title_justify="left")
+        for col in (_("id"), _("title"), _("task"), _("plies"), _("tags")):
             t.add_column(col)
         for p in c.puzzles:
-            t.add_row(p.id, p.title, p.task_text, "" if p.plies is None else str(p.plies),
-                      ", ".join(p.tags))
+            t.add_row(p.id, p.text("title", lang), p.task_text,
+                      "" if p.plies is None else number(p.plies),
+                      ", ".join(tag_word(x) for x in p.tags))
         con.print(t)
 
 
@@ -166,24 +107,30 @@ def show_cmd(ctx: click.Context, puzzle_id: str, solution: bool, as_json: bool) 
         emit_json(d)
         return
     state = p.state()
-    out = [f"{p.id}: {p.title}   [{p.collection}]", f"{p.task_text}.", ""]
-    out += board_lines(state)
-    out += ["", f"Position: {p.position}"]
+    lang = current()
+    sym = symbols_wanted(sys.stdout)
+    out = [f"{p.id}: {p.text('title', lang)}   [{p.collection}]", f"{p.task_text}.", ""]
+    out += board_lines(state, sym)
+    out += ["", _("Position: {position}").format(position=p.position)]
     diff = []
     if p.plies is not None:
-        diff.append(f"forced line {p.plies} plies")
+        diff.append(ngettext("forced line {n} ply", "forced line {n} plies", p.plies).format(
+            n=number(p.plies)))
     if p.nodes is not None:
-        diff.append(f"{p.nodes} search nodes")
+        diff.append(ngettext("{n} search node", "{n} search nodes", p.nodes).format(
+            n=number(p.nodes)))
     if diff:
-        out.append("Difficulty: " + ", ".join(diff))
+        out.append(_("Difficulty: {what}").format(what=", ".join(diff)))
     if p.tags:
-        out.append("Tags: " + ", ".join(p.tags))
+        out.append(_("Tags: {tags}").format(tags=", ".join(tag_word(x) for x in p.tags)))
     if solution:
-        out.append("Solution: " + " or ".join(p.solution))
+        out.append(_("Solution: {moves}").format(
+            moves=_(" or ").join(move_text(m, sym) for m in p.solution)))
         if p.pv:
-            out.append("Line: " + " ".join(train.seat_line(state, list(p.pv))))
+            out.append(_("Line: {moves}").format(moves=" ".join(
+                move_text(m, sym) for m in train.seat_line(state, list(p.pv)))))
         if p.comment:
-            out.append("Comment: " + p.comment)
+            out.append(_("Comment: {text}").format(text=move_text(p.text("comment", lang), sym)))
     click.echo("\n".join(out))
 
 
@@ -301,137 +248,6 @@ def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...],
 
 # ------------------------------------------------------------------ train
 
-class _Quit(Exception):
-    pass
-
-
-def _read(prompt: str) -> str:
-    """One line from the user; a terminal gets line editing, a pipe is echoed."""
-    if sys.stdin.isatty():
-        try:
-            return input(prompt).strip()
-        except EOFError:
-            click.echo("")
-            raise _Quit() from None
-    click.echo(prompt, nl=False)
-    line = sys.stdin.readline()
-    if not line:
-        click.echo("")
-        raise _Quit()
-    click.echo(line.rstrip("\n"))  # echo piped input so a transcript reads well
-    return line.strip()
-
-
-SUIT_NAMES = (N_("a spade"), N_("a heart"), N_("a diamond"), N_("a club"))
-
-
-def _hint_text(p: Puzzle, state: GameState, good: list[str], level: int) -> str:
-    """First a nudge (what kind of move, which suit), then the move itself."""
-    if level > 0:
-        return _("Hint: {moves} works here.").format(moves=_(" or ").join(good))
-    nudges = []
-    for m in good:
-        mv = Move.parse(m, state.rules.deck)
-        k = int(mv.kind)
-        c = mv.cards[0] if mv.cards else -1
-        kind_of = (_("a trump") if c >= 0 and c // 13 == state.trump
-                   else _(SUIT_NAMES[c // 13]) if c >= 0 else "")
-        if k == 0:
-            nudges.append(_("lead several cards at once") if len(mv.cards) > 1
-                          else _("lead {kind}").format(kind=kind_of))
-        elif k == 1:
-            nudges.append(_("cover {card} with {kind}").format(card=card_name(mv.target),
-                                                               kind=kind_of))
-        elif k == 2:
-            nudges.append(_("ask yourself whether you must cover at all"))
-        elif k in (3, 4):
-            nudges.append(_("think about a transfer"))
-        elif k == 5:
-            nudges.append(_("throw in {kind}").format(kind=kind_of))
-        else:
-            nudges.append(_("think about passing"))
-    text = _("Hint: {nudges}.").format(nudges=_(" or ").join(dict.fromkeys(nudges)))
-    return text + " " + _("Type hint again for the move.")
-
-
-def _train_one(p: Puzzle, solver: Any) -> bool:
-    """Play one puzzle at the prompt; True when solved without a mistake."""
-    state = p.state()
-    click.echo("")
-    click.echo(f"== {p.id}   [{p.collection}]")  # the title, which may give the idea away,
-    click.echo(f"{p.task_text}.")                  # comes after the answer
-    clean = True
-    hints = 0
-    shown = None
-    while not state.is_over:
-        if not train.mine(p, state):
-            reply = train.best_reply(p, state, solver)
-            click.echo(f"{describe(state, reply)}.")
-            state = play(state, reply)
-            continue
-        if state is not shown:
-            for line in board_lines(state):
-                click.echo(line)
-            shown = state
-        legal = {str(m): m for m in legal_moves(state)}
-        text = _read(_("Seat {seat} to move> ").format(seat=state.to_move + 1))
-        low = text.lower()
-        if low in ("quit", "q", "exit"):
-            raise _Quit()
-        if low in ("hint", "h", "?"):
-            good, _an = train.good_moves(p, state, solver)
-            click.echo(_hint_text(p, state, good, hints))
-            hints += 1
-            clean = False
-            continue
-        if low in ("moves", "m"):
-            click.echo(_("Legal moves: {moves}").format(moves=" ".join(legal)))
-            continue
-        if low in ("show", "board", "s"):
-            shown = None
-            continue
-        if not text:
-            continue
-        try:
-            mv = Move.parse(move_word(text), state.rules.deck)
-        except MoveError as e:
-            click.echo(_("Not a move: {error}. Type moves, hint, show or quit.").format(error=e))
-            continue
-        name = str(mv)
-        if name not in legal:
-            click.echo(_("{move} is not legal here. Legal moves: {moves}").format(
-                move=name, moves=" ".join(legal)))
-            continue
-        j = train.judge(p, state, name, solver)
-        if not j.ok:
-            clean = False
-            words = j.words(p.task)
-            click.echo(ngettext("Wrong: after {move} {words} against best play ({n} ply).",
-                                "Wrong: after {move} {words} against best play ({n} plies).",
-                                j.distance).format(move=name, words=words, n=j.distance)
-                       if j.distance is not None else
-                       _("Wrong: after {move} {words} against best play.").format(move=name,
-                                                                                   words=words))
-            if j.refutation:
-                tail = (" -- " + _told_end(j.end) if j.end is not None and j.end.is_over else "")
-                click.echo(_("Refutation: {line}").format(line=" ".join(j.refutation)) + tail)
-            click.echo(_("Try again (hint shows a move that works, quit stops)."))
-            continue
-        click.echo(_("{move}: correct.").format(move=name) if len(j.good) == 1
-                   else _("{move}: good.").format(move=name))
-        hints = 0
-        state = play(state, legal[name])
-    click.echo(_("Game over: {how}").format(how=_told_end(state)) + ".")
-    if clean:
-        click.echo(_("Solved!"))
-    else:
-        click.echo(_("Finished, with help or a mistake on the way."))
-    click.echo(f"({p.id}: {p.text('title', current())})")
-    if p.comment:
-        click.echo(p.text("comment", current()))
-    return clean
-
-
 @puzzle.command("train")
 @click.argument("collection", required=False)
 @click.option("--id", "puzzle_id", default=None, help="Start with this puzzle (and play only it).")
@@ -450,18 +266,8 @@ def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None)
     else:
         puzzles = [p for c in colls for p in c.puzzles]
     if not puzzles:
-        raise OptionError("COLLECTION: no puzzles to train on")
-    solver = _solver()
-    solved = tried = 0
-    try:
-        for p in puzzles:
-            tried += 1
-            solved += _train_one(p, solver)
-    except _Quit:
-        pass
-    click.echo(ngettext("Solved {solved} of {n} puzzle cleanly.",
-                        "Solved {solved} of {n} puzzles cleanly.", tried).format(solved=solved,
-                                                                                 n=tried))
+        raise OptionError(_("COLLECTION: no puzzles to train on"))
+    Trainer(_solver()).run(puzzles)
 
 
 # --------------------------------------------------------------- generate

@@ -14,7 +14,7 @@ from solver.errors import OptionError
 from solver.notation.people import move_text, symbols_wanted, value_word
 from solver.run.outfile import check_target, whole_file
 from solver.games import Game
-from solver.i18n import _, ngettext, percent, pgettext
+from solver.i18n import _, ngettext, number, percent, pgettext
 from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
                                  Decision, Review, review)
 
@@ -101,7 +101,7 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     lost: the move after which its best chance never again reached one half.
     """
     if seat is not None and all_seats:
-        raise OptionError("give --seat or --all, not both")
+        raise OptionError(_("give --seat or --all, not both"))
     if plot_file is not None:
         if not plot_file.lower().endswith((".png", ".svg")):
             raise OptionError(f"plot: {plot_file!r} must end in .png or .svg")
@@ -109,7 +109,7 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     if plot_file is not None:
         _matplotlib()  # before the review's work: a missing extra is a bad request
         check_target(plot_file, [game], option="--plot")  # and a folder that is not there
-    with ProgressBar("reviewing", enabled=not as_json) as bar:
+    with ProgressBar(_("reviewing"), enabled=not as_json) as bar:
         res = review(g, seat=seat, all_seats=all_seats, max_time=max_time, samples=samples,
                      seed=seed, exact_only=exact_only, progress=bar.callback, workers=workers)
     if plot_file is not None:
@@ -119,11 +119,13 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     else:
         print_review(res)
     if res.interrupted:
-        click.echo(f"durak: interrupted after {len(res.decisions)} decisions", err=True)
+        click.echo("durak: " + ngettext("interrupted after {n} decision",
+                                        "interrupted after {n} decisions",
+                                        len(res.decisions)).format(n=len(res.decisions)), err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
     budget = res.budget_text()
     if budget is not None:
-        click.echo(f"durak: budget: {budget}", err=True)
+        click.echo("durak: " + _("budget: ") + budget, err=True)
         sys.exit(int(ExitCode.BUDGET))
 
 
@@ -267,25 +269,35 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
     sym = symbols_wanted(sys.stdout) if symbols is None else symbols
     t = Table(title=_("review of seat {seats} (exact where every card is placed; estimates: the "
                       "hint at {n} deals, seed {seed})").format(
-                          seats="+".join(map(str, res.seats)), n=res.samples, seed=res.seed),
+                          seats="+".join(map(str, res.seats)), n=number(res.samples),
+                          seed=res.seed),
               title_justify="left")
     many = len(res.seats) > 1
-    for col, just in (("#", "right"), ("seat", "right"), ("played", "left"),
-                      ("chance", "right"), ("best", "left"), ("best chance", "right"),
-                      ("loss", "right"), ("label", "left"), ("how", "left")):
-        if col != "seat" or many:
-            t.add_column(_(col) if col != "#" else col, justify=just,  # type: ignore[arg-type]
-                         no_wrap=True)
     lost_at = {d.number for d in (res.lost_after_of(s) for s in res.seats) if d is not None}
+    rows = []
     for d in res.decisions:
-        style = _STYLE[d.label]
         loss = "" if d.loss is None else percent(d.loss)
         row = [str(d.number), str(d.seat), move_text(d.played, sym), _chance(d, "played"),
-               move_text(d.best, sym) if d.best else "?",
-               _chance(d, "best"), loss, f"[{style}]{label_word(d.label)}[/{style}]",
-               _how(d, res.samples)]
-        t.add_row(*(row if many else row[:1] + row[2:]),
-                  style="underline" if d.number in lost_at else None)
+               move_text(d.best, sym) if d.best else "?", _chance(d, "best"), loss,
+               label_word(d.label), _how(d, res.samples)]
+        rows.append((d, row if many else row[:1] + row[2:]))
+    # "loss" is a drop in chance here (not a defeat), "label" the verdict (not an estimate)
+    heads = [("#", "right"), (_("seat"), "right"), (_("played"), "left"),
+             (_("chance"), "right"), (_("best"), "left"), (_("best chance"), "right"),
+             (pgettext("review column", "loss"), "right"),
+             (pgettext("review column", "label"), "left"), (_("how"), "left")]
+    for i, (col, just) in enumerate(heads if many else heads[:1] + heads[2:]):
+        # a narrow terminal wraps the headers and the verdicts at their spaces, never
+        # cuts a move number, a move, a chance or how it was found
+        cut_ok = col == pgettext("review column", "label")
+        widest = max((len(r[i]) for _d, r in rows), default=1)
+        t.add_column(col, justify=just, min_width=None if cut_ok else widest,  # type: ignore[arg-type]
+                     no_wrap=False, overflow="fold")
+    for d, row in rows:
+        style = _STYLE[d.label]
+        at = len(row) - 2
+        row[at] = f"[{style}]{row[at]}[/{style}]"
+        t.add_row(*row, style="underline" if d.number in lost_at else None)
     con.print(t)
     for line in chance_chart(res, blocks=_blocks_ok(sys.stdout)):
         con.print(line, highlight=False)

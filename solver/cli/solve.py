@@ -21,7 +21,7 @@ from solver.cli.common import (MAX_NODES, ExitCode, Seconds, TableSize, cores_fo
 from solver.cli.hinttable import print_hint_table
 from solver.game.defaults import has_hidden_cards
 from solver.game.value import value_text
-from solver.i18n import _, ngettext, number
+from solver.i18n import N_, _, ngettext, number, pgettext
 from solver.notation.people import move_text, symbols_wanted, value_word
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def _spinner() -> AbstractContextManager[Any]:
     if not sys.stderr.isatty():
         return nullcontext()
 
-    return stderr_console().status("solving...", spinner="dots")
+    return stderr_console().status(_("solving") + "...", spinner="dots")
 
 
 def _run(position: str, hero: int | None, as_json: bool, max_time: float | None,
@@ -62,14 +62,14 @@ def _run(position: str, hero: int | None, as_json: bool, max_time: float | None,
     pos = load_position(position)
     state = pos.state
     if hero is not None and hero > state.players and not (all_moves and has_hidden_cards(state)):
-        raise click.BadParameter(f"seat {hero} is not in a {state.players}-player game",
-                                 param_hint="--hero")
+        raise click.BadParameter(_("seat {seat} is not in a {n}-player game").format(
+            seat=hero, n=state.players), param_hint="--hero")
     with _spinner():
         ans = solve_answer(pos, hero, max_time=max_time, max_nodes=max_nodes,
                            solver=Solver(tt_mb, threads=threads or cores_for_one()),
                            all_moves=all_moves)
     if ans.budget is not None:
-        click.echo(f"durak: budget: {ans.budget}", err=True)
+        click.echo("durak: " + _("budget: ") + ans.budget, err=True)
     if as_json:
         emit_json(ans.to_json())
     elif ans.kind == "hint":
@@ -77,7 +77,7 @@ def _run(position: str, hero: int | None, as_json: bool, max_time: float | None,
     else:
         print_solve(cast("SolveResult", ans.result), all_moves)  # kind "solve"
     if ans.interrupted:
-        click.echo("durak: interrupted", err=True)
+        click.echo("durak: " + _("interrupted"), err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
     if not ans.exact:
         sys.exit(int(ExitCode.BUDGET))
@@ -146,12 +146,13 @@ def print_solve(res: SolveResult, all_moves: bool, symbols: bool | None = None) 
         con.print(_("recommended: ") + f"[bold]{move_text(res.recommended, sym)}[/] "
                   f"[dim]({_basis(res)})[/]")
     if est is not None:
-        con.print(f"[dim]estimate (not a proof): {_estimate_how(est)}[/]")
+        con.print("[dim]" + _("estimate (not a proof): {how}").format(how=_estimate_how(est))
+                  + "[/]")
     scores = {m.move: m for m in est.moves} if est is not None else {}
     if all_moves and res.moves:
         t = table(show_header=True, header_style="bold")
         t.add_column(_("move"))
-        t.add_column(_("value"))
+        t.add_column(pgettext("analyse column", "value"))
         t.add_column(_("distance"), justify="right")
         if est is not None:
             t.add_column(_("estimate"), justify="right")
@@ -162,7 +163,7 @@ def print_solve(res: SolveResult, all_moves: bool, symbols: bool | None = None) 
                    "" if m.distance is None else str(m.distance)]
             if est is not None:
                 e = scores.get(m.move)
-                row += ["", ""] if e is None else [_score_text(e), f"{e.visits:,}"]
+                row += ["", ""] if e is None else [_score_text(e), number(e.visits)]
             t.add_row(*row)
         con.print(t)
     elif est is not None and est.moves:
@@ -177,34 +178,43 @@ def print_solve(res: SolveResult, all_moves: bool, symbols: bool | None = None) 
 
 
 def _basis(res: SolveResult) -> str:
-    """How the recommended move was chosen, in words (``recommend``'s rule)."""
-    model = "" if res.estimate is None else f" against {_MODEL[res.estimate.model]}"
+    """How the recommended move was chosen, in words (``recommend``'s rule; the web
+    board's analysis says the same words)."""
+    model = "" if res.estimate is None else " " + _("against {model}").format(
+        model=_(_MODEL[res.estimate.model]))
     value = value_text(res.value)
     if res.recommended_by == "proof":
-        return f"proven to keep the {value}"
+        return _("proven to keep the {value}").format(value=value_word(value))
     if res.recommended_by == "proof, estimate":
-        return (f"every move proven to {'lose' if value == 'loss' else 'keep the ' + value}; "
-                f"picked by the estimate{model}")
+        every = (_("every move proven to lose") if value == "loss" else
+                 _("every move proven to keep the {value}").format(value=value_word(value)))
+        return every + "; " + _("picked by the estimate") + model
     if res.recommended_by == "estimate":
-        return f"estimated{model}, not proven; no move proven worse ranks above it"
-    return "no move proven and no estimate: the first legal move"
+        return _("estimated{model}, not proven; no move proven worse ranks above it").format(
+            model=model)
+    return _("no move proven and no estimate: the first legal move")
 
 
-_MODEL = {"coalition": "the others as one coalition", "independent": "independent players"}
+#: The estimate's models of the other players, as said after "against".
+_MODEL = {"coalition": N_("the others as one coalition"), "independent": N_("independent players")}
 
 
 def _estimate_how(est: Any) -> str:
-    how = (f"a UCT search against {_MODEL[est.model]}, "
-           f"{est.iterations:,} playouts, {est.seconds:.2f} s")
+    how = ngettext("a UCT search against {model}, {n} playout, {seconds} s",
+                   "a UCT search against {model}, {n} playouts, {seconds} s",
+                   est.iterations).format(model=_(_MODEL[est.model]), n=number(est.iterations),
+                                          seconds=number(est.seconds, 2))
     if est.interrupted:
-        how += ", cut short by Ctrl-C"
-    return how + "; scores are the hero's mean result (+1 win, 0 draw, -1 loss)"
+        how += _(", cut short by Ctrl-C")
+    return how + "; " + _("scores are the hero's mean result (+1 win, 0 draw, -1 loss)")
 
 
 def _score_text(e: Any) -> str:
     if e.solved is not None:
-        return f"{e.solved.text} (solved)"
-    return f"{e.score:+.2f}" if e.visits else ""
+        return _("{value} (solved)").format(value=value_word(e.solved.text))
+    if not e.visits:
+        return ""
+    return ("+" if e.score >= 0 else "-") + number(abs(e.score), 2)
 
 
 def _table_order(res: SolveResult) -> list[Any]:

@@ -161,10 +161,11 @@ def _or(items: list[str], sep: str | None = None) -> str:
 
 
 def answer(typed: str, error: str, moves: list[str] | None, symbols: bool = True,
-           commands: Iterable[str] = COMMANDS) -> str | None:
+           commands: Iterable[str] = COMMANDS, near: list[str] | None = None) -> str | None:
     """What the prompt says to a line the session refused with ``error``, where it
     can say better (``moves``: the player's legal moves now; None when it is not
-    his turn or they are not known -- then only the commands and the words):
+    his turn or they are not known -- then only the commands and the words, and
+    ``near``: the moves another seat could make, that a typo may be near):
 
     * a card he does not hold: the moves he may make instead;
     * a move as written that the rules refuse (``K♥`` that does not beat ``A♣``): the
@@ -182,9 +183,10 @@ def answer(typed: str, error: str, moves: list[str] | None, symbols: bool = True
     if _parses(typed):  # a move as written, refused by the rules: the session says why
         return (you_may.format(error=people_text(error, symbols), moves=may(moves, symbols))
                 if moves else None)
-    near = nearest(typed, moves or [], list(commands) + (list(WORDS) if moves is None else []))
-    if near:
-        shown = [move_text(m, symbols) if m not in commands else m for m in near[:MAX_NAMED]]
+    close = nearest(typed, moves or near or [],
+                    list(commands) + (list(WORDS) if moves is None and not near else []))
+    if close:
+        shown = [move_text(m, symbols) if m not in commands else m for m in close[:MAX_NAMED]]
         return _("{typed} is not a move: did you mean {options}?").format(typed=repr(typed),
                                                                          options=_or(shown))
     if not moves:

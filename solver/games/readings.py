@@ -14,10 +14,14 @@ import re
 from typing import Callable
 
 from solver.errors import DurakError, MoveError
-from solver.game.cards import card_name, parse_card
-from solver.game.moves import Kind, parse_move_with_seat
+from solver.game.cards import (RANK_CHARS, beats, bit, card_name, cards_of, deck_mask, parse_card,
+                               rank_of)
+from solver.game.movegen import legal_moves
+from solver.game.moves import Kind, Move, parse_move_with_seat
 from solver.game.state import GameState, Phase
-from solver.i18n import _
+from solver.games.replay import place, seen
+from solver.i18n import _, ngettext
+from solver.notation.people import rank_letter
 
 #: The record's replay asked whether a token is a legal entry: the record after
 #: it, or the error that says why not (``GameSession._try``).
@@ -59,6 +63,11 @@ def readings(body: str, state: GameState, deck: int) -> list[str]:
     try:
         _seat, mv = parse_move_with_seat(body, deck)
     except DurakError as e:
+        if len(parts) == 1 and re.fullmatch(r"[+>!]*(10|\w)\S", parts[0]):
+            try:  # a card mistyped: the card's own error, not the move parser's around it
+                parse_card(parts[0].lstrip("+>!"), deck)
+            except DurakError as card_error:
+                e = card_error
         raise MoveError(_("{typed} is not a move: {error}").format(typed=repr(body),
                                                                    error=e)) from None
     return [str(mv)]
@@ -95,8 +104,128 @@ def either(tokens: list[str]) -> str:
     return _(" or ").join(tokens)
 
 
-def example_draw(n: int) -> str:
-    return " ".join(["7H", "KD", "6S", "9C", "TS", "QH"][:max(1, min(n, 6))])
+#: The cards an example names first, where the player has not seen them.
+_EXAMPLES = ("7H", "KD", "6S", "9C", "TS", "QH", "8D", "JC", "AS", "9H", "6C", "QD")
+
+
+def unseen(view: GameState) -> int:
+    """The cards the player has not seen (the mask): in no hand he knows, not on the
+    table, not in the discards, not the face-up trump -- the cards a hidden hand or
+    the pile may hold."""
+    known = view.table_mask | view.out
+    for hand in view.hands:
+        known |= hand
+    if view.pile > 0 and view.trump_card >= 0:
+        known |= bit(view.trump_card)
+    return deck_mask(view.rules.deck) & ~known
+
+
+def examples(view: GameState, n: int, pair: bool = False) -> list[str]:
+    """``n`` cards the player has not seen, to show what to type (``7H KD``): never a
+    card he holds or one that is gone; ``pair``: two of one rank (a lead of two)."""
+    mask = unseen(view)
+    if not mask:
+        return []
+    order = [parse_card(c) for c in _EXAMPLES if mask >> parse_card(c) & 1]
+    order += [c for c in cards_of(mask) if c not in order]
+    if pair:
+        for c in order:
+            mate = next((d for d in order if d != c and rank_of(d) == rank_of(c)), None)
+            if mate is not None:
+                return [card_name(c), card_name(mate)]
+        return []
+    return [card_name(c) for c in order[:max(1, n)]]
+
+
+def example_draw(view: GameState, n: int) -> str:
+    """What to type for ``n`` drawn cards: cards the player has not seen (``7H KD``)."""
+    return " ".join(examples(view, n)) or "7H"
+
+
+def draw_problem(state: GameState, me: int, cards: list[int], due: int, known: int) -> str | None:
+    """What is wrong with the cards ``cards`` the player (seat ``me``, 0-based) names as
+    drawn, in the table's words -- one he holds already or whose place is known (the
+    discards, the table, another hand), one named twice, or not the ``due`` cards he
+    drew besides the ``known`` ones -- or None."""
+    twice = next((c for c in cards if cards.count(c) > 1), None)
+    if twice is not None:
+        return _("{card} is named twice").format(card=card_name(twice))
+    for c in cards:
+        if known >> c & 1 or not seen(state, c):
+            continue
+        if state.hands[me] >> c & 1:
+            return _("you hold {card} already: it is not a card you drew").format(
+                card=card_name(c))
+        return _("you cannot have drawn {card}: {where}").format(card=card_name(c),
+                                                                 where=place(state, c))
+    new = {c for c in cards if not known >> c & 1}
+    if due and len(new) != due:
+        return drew_text(due, known)
+    return None
+
+
+def drew_text(n: int, known: int = 0) -> str:
+    """The player drew ``n`` cards he had not seen (and ``known``, the mask of those he
+    knew: the face-up trump) but named another number of them: say how many to name."""
+    if known:
+        cards = " ".join(card_name(c) for c in cards_of(known))
+        if n == 2:
+            return _("you drew 2 cards besides {cards}; name both").format(cards=cards)
+        return ngettext("you drew {n} card besides {cards}; name it",
+                        "you drew {n} cards besides {cards}; name all {n}", n).format(
+                            n=n, cards=cards)
+    if n == 2:
+        return _("you drew 2 cards; name both")
+    return ngettext("you drew {n} card; name it", "you drew {n} cards; name all {n}", n).format(
+        n=n)
+
+
+def could_play(view: GameState) -> list[str]:
+    """The moves the seat to move could make as far as the player knows: its legal
+    moves with its known cards and any card he has not seen in its hand (the readings
+    a typo at another seat's prompt may be near)."""
+    seat = view.to_move
+    if view.is_over:
+        return []
+    hands = list(view.hands)
+    hidden = list(view.hidden)
+    if hidden[seat]:
+        hands[seat] |= unseen(view)
+        hidden[seat] = 0
+    try:
+        return [str(m) for m in legal_moves(view.replace(hands=tuple(hands),
+                                                         hidden=tuple(hidden)))]
+    except DurakError:
+        return []
+
+
+def rank_words(ranks: list[str] | tuple[str, ...]) -> str:
+    """Ranks of the notation (``6``, ``T``, ``K``) as the player writes them, joined:
+    ``6 or K`` (``10`` for the ten, Russian ``К`` for the king)."""
+    shown = ["10" if r == "T" else rank_letter(r) for r in ranks]
+    return _(" or ").join(shown)
+
+
+def why_not(state: GameState, move: Move) -> str | None:
+    """Why the rules refuse ``move`` of the seat to move, at the table's words (the
+    rule in brackets), where it is one of the common reasons; None otherwise."""
+    k = move.kind
+    card = move.cards[0] if move.cards else -1
+    if k is Kind.THROW and state.table:
+        ranks = sorted({RANK_CHARS[rank_of(c) - 2] for c in cards_of(state.table_mask)},
+                       key=RANK_CHARS.index)
+        if RANK_CHARS[rank_of(card) - 2] not in ranks:
+            return _("{card} cannot be thrown in: only cards of the ranks on the table may be "
+                     "({ranks}) (R9)").format(card=card_name(card), ranks=rank_words(ranks))
+        if len(state.table) >= state.limit:
+            return _("no more cards may be thrown in: the bout holds its most attack cards "
+                     "(R10)")
+    if k is Kind.COVER and not beats(card, move.target, state.trump):
+        return _("{card} does not beat {target} (R2)").format(card=card_name(card),
+                                                             target=card_name(move.target))
+    if k is Kind.LEAD and len({rank_of(c) for c in move.cards}) > 1:
+        return _("a lead is one card or several of one rank (R8)")
+    return None
 
 
 def resolve(words: str, state: GameState, deck: int, me: int, engine: bool,
@@ -150,9 +279,11 @@ def resolve(words: str, state: GameState, deck: int, me: int, engine: bool,
                                                 readings=either(alt)))
     # the error of the reading the turn asks for (a throw-in in P3, a cover in P2)
     first = next((r for r in meant if fits(f"{asked}:{r}", s)), meant[0])
-    err = attempt(f"{asked}:{first}")
-    problem = getattr(err, "problem", str(err))
-    raise MoveError(f"{words!r}: {problem}")
+    said = why_not(s, parse_move_with_seat(first, deck)[1]) if s.to_move + 1 == asked else None
+    if said is None:
+        err = attempt(f"{asked}:{first}")
+        said = getattr(err, "problem", str(err))
+    raise MoveError(f"{words!r}: {said}")
 
 
 def valid(meant: list[str], seats: list[int], attempt: Attempt) -> list[str]:
@@ -166,4 +297,5 @@ def valid(meant: list[str], seats: list[int], attempt: Attempt) -> list[str]:
     return out
 
 
-__all__ = ["all_cards", "example_draw", "readings", "resolve", "split_entries"]
+__all__ = ["all_cards", "could_play", "draw_problem", "drew_text", "example_draw", "examples", "rank_words", "readings",
+           "resolve", "split_entries", "unseen", "why_not"]

@@ -44,7 +44,7 @@ class Event:
         return f"move {self.number} {self.token!r}"
 
 
-def _place(state: GameState, card: int) -> str:
+def place(state: GameState, card: int) -> str:
     """Where a card already seen lies (for error messages)."""
     b = bit(card)
     if state.out & b:
@@ -198,7 +198,7 @@ class Replay:
                 continue
             if seen(s, c):
                 raise RecordError(ev.where, _("{card} is seen twice: {where}").format(
-                    card=card_name(c), where=_place(s, c)))
+                    card=card_name(c), where=place(s, c)))
             if hidden[seat] == 0:
                 raise RecordError(ev.where, _("seat {seat} does not hold {card}").format(
                     seat=seat + 1, card=card_name(c)))
@@ -227,7 +227,7 @@ class Replay:
                 raise RecordError(ev.where, _("{card} is named twice").format(card=card_name(c)))
             if seen(s, c):
                 raise RecordError(ev.where, _("{card} is seen twice: {where}").format(
-                    card=card_name(c), where=_place(s, c)))
+                    card=card_name(c), where=place(s, c)))
             new |= b
         if count(new) != self._draw_hidden:
             raise RecordError(ev.where, ngettext(

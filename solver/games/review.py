@@ -63,7 +63,7 @@ from solver.games.record import Game, known_deal
 from solver.games.verdict import (BLUNDER, LABEL_ORDER, LABELS, MIN_DEALS, POINTS, UNCLEAR,
                                   Decision, Review, SeatSummary, label_of, lost_after)
 from solver.hints import HintResult, Knowledge, hint_knowledge, person_samples
-from solver.i18n import _, ngettext
+from solver.i18n import _, as_given, ngettext, number
 from solver.run.executor import default_workers
 from solver.search import Solver, SolveResult
 
@@ -279,9 +279,9 @@ def _exact(t: _Todo, slv: Solver, deadline: float | None, left: int,
         d = _from_partial(t, partial, took)
         if d is not None:
             return d
-        note = (_("exact solve ran out after {seconds} s").format(seconds=f"{took:.1f}")
+        note = (_("exact solve ran out after {seconds} s").format(seconds=number(took, 1))
                 + (" " + _("(the review's {seconds} s were spent)").format(
-                    seconds=f"{budget:g}")
+                    seconds=as_given(budget))
                    if budget is not None and _spent(deadline) else ""))
         return Decision(t.i + 1, t.s + 1, played, "", None, None, UNCLEAR, False, t.options,
                         placed=True, note=note, seconds=took)

@@ -44,7 +44,7 @@ from solver.game.outcome import outcome_info, phase_name, seat_roles
 from solver.game.rules import Rules
 from solver.game.state import NO_COVER, GameState, Phase
 from solver.games.narration import Told, narrate
-from solver.games.readings import all_cards, example_draw, resolve, split_entries
+from solver.games.readings import all_cards, draw_problem, example_draw, resolve, split_entries
 from solver.games.record import Game, known_deal
 from solver.games.recordfile import RecordFile
 from solver.games.replay import Replay
@@ -276,11 +276,9 @@ class GameSession:
             if all_cards(words, deck) and not any(
                     own >> parse_card(c, deck) & 1 for c in re.split(r"[\s,]+", words) if c):
                 return self.draw(words)
-            raise MoveError(ngettext("first the {n} card(s) seat {seat} drew (R17), e.g. "
-                                     "`{example}`",
-                                     "first the {n} card(s) seat {seat} drew (R17), e.g. "
-                                     "`{example}`", due).format(n=due, seat=self.me,
-                                                                example=example_draw(due)))
+            raise MoveError(ngettext("first name the {n} card you drew (R17), e.g. `{example}`",
+                                     "first name the {n} cards you drew (R17), e.g. `{example}`",
+                                     due).format(n=due, example=example_draw(self.state, due)))
         token = resolve(words, self.state, self.game.rules.deck, self.game.me,
                         self.game.engine is not None, self._try)
         return self._play_token(token)
@@ -306,14 +304,19 @@ class GameSession:
     def draw(self, cards: str) -> Accepted:
         """The asking seat's drawn cards (``7H KD``), due when a bout has just ended."""
         names = [c for c in re.split(r"[\s,]+", cards.strip()) if c]
+        r = self._replay()
         if not names:
-            raise MoveError(_("draw: name the card(s) seat {seat} drew, e.g. `draw 7H KD`").format(
-                seat=self.me))
+            raise MoveError(_("draw: name the cards you drew, e.g. `draw {example}`").format(
+                example=example_draw(self.state, r.draw_due or 1)))
         deck = self.game.rules.deck
         try:
             parsed = [card_name(parse_card(c, deck)) for c in names]
         except DurakError as e:
             raise MoveError(_("draw: {error}").format(error=e)) from None
+        wrong = draw_problem(self.state, self.game.me, [parse_card(c, deck) for c in parsed],
+                             r.draw_due, r.draw_known) if r.draw_due else None
+        if wrong is not None:
+            raise MoveError(wrong)
         token = "draw " + " ".join(parsed)
         self._commit(self.entries + [token])
         note = ""
@@ -410,9 +413,9 @@ class GameSession:
         if t.seat is None:
             raise MoveError(_("the game is over: there is no move to hint"))
         if t.draw_due:
-            raise MoveError(ngettext("first the {n} card(s) seat {seat} drew (R17)",
-                                     "first the {n} card(s) seat {seat} drew (R17)",
-                                     t.draw_due).format(n=t.draw_due, seat=self.me))
+            raise MoveError(ngettext("first name the {n} card you drew (R17)",
+                                     "first name the {n} cards you drew (R17)",
+                                     t.draw_due).format(n=t.draw_due))
         if t.seat != self.me:
             raise MoveError(_("it is seat {seat}'s turn; a hint is for seat {me}, the player, "
                               "on his turn").format(seat=t.seat, me=self.me))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solver.game.value import Value
+from solver.i18n import as_given, ngettext
 
 #: Labels by the loss of win chance, upper bounds inclusive; above the last: blunder.
 LABELS: tuple[tuple[float, str], ...] = (
@@ -197,23 +198,45 @@ class Review:
         return [d for d in self.decisions if d.how == "unsolved"]
 
     def budget_text(self) -> str | None:
-        """What ran out, one line (the review then exits 3), or None: decisions not
-        reached, exact solves left unclear, estimates cut short of their deals."""
+        """What ran out, one line in the current language (the review then exits 3), or
+        None: decisions not reached, exact solves left unclear, estimates cut short of
+        their deals."""
         parts = []
-        spent = (f"the review's {self.max_time:g} s" if self.max_time is not None
-                 else "the time")
+        seconds = as_given(self.max_time or 0)
         if self.not_reached:
-            parts.append(f"{spent} ran out before {len(self.not_reached)} decision(s) were "
-                         f"reached (moves {', '.join(map(str, self.not_reached))}): "
-                         "not reached, not reviewed")
+            n = len(self.not_reached)
+            moves = ", ".join(map(str, self.not_reached))
+            parts.append((ngettext(
+                "the review's {seconds} s ran out before {n} decision was reached (move "
+                "{moves}): not reached, not reviewed",
+                "the review's {seconds} s ran out before {n} decisions were reached (moves "
+                "{moves}): not reached, not reviewed", n) if self.max_time is not None
+                else ngettext(
+                "the time ran out before {n} decision was reached (move {moves}): not "
+                "reached, not reviewed",
+                "the time ran out before {n} decisions were reached (moves {moves}): not "
+                "reached, not reviewed", n)).format(seconds=seconds, n=n, moves=moves))
         if self.unsolved:
-            parts.append(f"{spent} ran out before {len(self.unsolved)} "
-                         f"position(s) with every card placed were solved (moves "
-                         f"{', '.join(str(d.number) for d in self.unsolved)}): 'unclear'")
+            n = len(self.unsolved)
+            moves = ", ".join(str(d.number) for d in self.unsolved)
+            parts.append((ngettext(
+                "the review's {seconds} s ran out before {n} position with every card placed "
+                "was solved (move {moves}): 'unclear'",
+                "the review's {seconds} s ran out before {n} positions with every card placed "
+                "were solved (moves {moves}): 'unclear'", n) if self.max_time is not None
+                else ngettext(
+                "the time ran out before {n} position with every card placed was solved "
+                "(move {moves}): 'unclear'",
+                "the time ran out before {n} positions with every card placed were solved "
+                "(moves {moves}): 'unclear'", n)).format(seconds=seconds, n=n, moves=moves))
         if self.cut:
-            parts.append(f"{len(self.cut)} estimate(s) were cut short of their deals (moves "
-                         f"{', '.join(str(d.number) for d in self.cut)}); a label needs "
-                         f"{MIN_DEALS} deals, else it is 'unclear'")
+            n = len(self.cut)
+            parts.append(ngettext(
+                "{n} estimate was cut short of its deals (move {moves}); a label needs {least} "
+                "deals, else it is 'unclear'",
+                "{n} estimates were cut short of their deals (moves {moves}); a label needs "
+                "{least} deals, else it is 'unclear'", n).format(
+                    n=n, moves=", ".join(str(d.number) for d in self.cut), least=MIN_DEALS))
         return "; ".join(parts) or None
 
     def to_json(self) -> dict[str, Any]:

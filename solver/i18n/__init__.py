@@ -110,6 +110,14 @@ def number(x: float, digits: int = 0) -> str:
     return text.replace(",", "\0").replace(".", point).replace("\0", group)
 
 
+def as_given(x: float) -> str:
+    """``x`` with the decimals it was given (at most three: ``2.5`` -> ``2,5`` in
+    Lithuanian, ``10`` -> ``10``), as the current language writes numbers: a time
+    budget, a threshold typed on the command line."""
+    digits = next((d for d in range(3) if abs(round(x, d) - x) < 1e-9), 3)
+    return number(x, digits)
+
+
 def percent(share: float, digits: int = 0) -> str:
     """A share (0..1) as a percentage with ``digits`` decimals in the current language
     (``72%`` / ``72 %``; ``72.5%`` / ``72,5 %``)."""
@@ -136,5 +144,5 @@ def catalogue_json(lang: str) -> dict[str, Any]:
 
 
 __all__ = ["DEFAULT", "DOMAIN", "LANGUAGES", "LANGUAGE_NAMES", "LOCALE_DIR", "NUMBER_FORMATS",
-           "N_", "_", "catalogue_json", "current", "ngettext", "number", "percent", "pgettext",
+           "N_", "_", "as_given", "catalogue_json", "current", "ngettext", "number", "percent", "pgettext",
            "plural_forms", "set_language", "translations", "use_language"]

@@ -43,7 +43,7 @@ from solver.game.movegen import legal_moves, play
 from solver.game.moves import Move
 from solver.game.state import GameState
 from solver.game.value import Value, value_text
-from solver.i18n import _
+from solver.i18n import _, pgettext
 from solver.inputs.files import UnreadableFile, read_user_text
 from solver.inputs.jsonin import MAX_DIGITS
 from solver.notation import parse_position
@@ -61,6 +61,24 @@ KNOWN_TAGS = (
     "draw", "3 players", "4 players", "coalition", "tempo", "defence", "multi-card lead",
     "generated",
 )
+
+def tag_word(tag: str) -> str:
+    """A puzzle's tag in the player's language (a free tag as it is written)."""
+    words = {"lead": pgettext("puzzle tag", "lead"), "throw-in": pgettext("puzzle tag", "throw-in"),
+             "take": pgettext("puzzle tag", "take"),
+             "forced take": pgettext("puzzle tag", "forced take"),
+             "transfer": pgettext("puzzle tag", "transfer"),
+             "last trump": pgettext("puzzle tag", "last trump"),
+             "squeeze": pgettext("puzzle tag", "squeeze"), "draw": pgettext("puzzle tag", "draw"),
+             "3 players": pgettext("puzzle tag", "3 players"),
+             "4 players": pgettext("puzzle tag", "4 players"),
+             "coalition": pgettext("puzzle tag", "coalition"),
+             "tempo": pgettext("puzzle tag", "tempo"), "defence": pgettext("puzzle tag", "defence"),
+             "multi-card lead": pgettext("puzzle tag", "multi-card lead"),
+             "generated": pgettext("puzzle tag", "generated"),
+             "teams": pgettext("puzzle tag", "teams")}
+    return words.get(tag, tag)
+
 
 #: The languages a puzzle's words are written in besides English (issue 64): ``title_lt``,
 #: ``comment_ru``, ``introduction_lt`` ... beside ``title``, ``comment``, ``introduction``.

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from solver.errors import BudgetExceeded, Interrupted, OptionError, PositionError
-from solver.i18n import _
+from solver.i18n import _, as_given, ngettext, number
 from solver.game.movegen import play
 from solver.game.moves import Move
 from solver.game.state import GameState
@@ -64,10 +64,11 @@ def budget_message(max_time: float | None, max_nodes: int | None) -> str:
 def _budget_message(max_time: float | None, max_nodes: int | None) -> str:
     parts = []
     if max_time is not None:
-        parts.append(f"{max_time:g} s")
+        parts.append(_("{seconds} s").format(seconds=as_given(max_time)))
     if max_nodes is not None:
-        parts.append(f"{max_nodes} nodes")
-    return "search budget of " + " / ".join(parts) + " ran out before the answer was exact"
+        parts.append(ngettext("{n} node", "{n} nodes", max_nodes).format(n=number(max_nodes)))
+    return _("search budget of {budget} ran out before the answer was exact").format(
+        budget=" / ".join(parts))
 
 
 def to_state(position: Any) -> GameState:
