@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from web_support import HARD, SMALL, free_port, live_server
+from web_support import HARD, SMALL, client, free_port, live_server
 from terminal import as_at_a_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,3 +189,18 @@ def test_a_server_killed_outright_leaves_no_process_behind(tmp_path):
     while any(_alive(p) for p in started):
         assert time.monotonic() < deadline, [p for p in started if _alive(p)]
         time.sleep(0.1)
+
+
+# ------------------------------------------------------------ issue 73: refusals quote cut
+
+@pytest.mark.parametrize("path", ["/api/i18n/", "/rules/"])
+def test_an_unknown_language_is_not_echoed_whole(tmp_path, path):
+    """A 50 KB name in the path: the 404 quotes it cut, as every other refusal does
+    (:func:`solver.errors.shorten`)."""
+    name = "q" * 50_000
+    with client(tmp_path, workers=1) as c:
+        r = c.get(path + name)
+    assert r.status_code == 404
+    error = r.json()["error"]
+    assert len(error) < 300, len(error)
+    assert "q" * 61 not in error and ",0" in error and " characters]..." in error, error
