@@ -4,8 +4,9 @@ clients may hold and a quick, quiet stop.
 uvicorn alone waits forever for a request's headers, accepts connections until
 the process runs out of open files (and then prints a traceback for every
 ``accept`` it retries), answers ``limit_concurrency`` only once a request has
-arrived, and on Ctrl-C waits out its grace period before cancelling the
-requests in flight (a traceback and a 500 each).  Here:
+arrived, serves headers of any size that arrive in one read (h11 bounds only
+headers still incomplete), and on Ctrl-C waits out its grace period before
+cancelling the requests in flight (a traceback and a 500 each).  Here:
 
 - **Open connections are bounded** (:func:`connection_cap`: the open-file limit
   less what the server itself needs).  A connection beyond the bound closes the
@@ -17,8 +18,11 @@ requests in flight (a traceback and a 500 each).  Here:
   connection (or of the previous answer on a kept-alive one), its body within
   :data:`BODY_SECONDS` of its headers; a slower client gets 408 and is closed.
   Idle kept-alive connections close after :data:`KEEP_ALIVE_SECONDS` (uvicorn's
-  ``timeout_keep_alive``), and headers are at most 16 KB (h11's
-  ``max_incomplete_event_size``, uvicorn's default).
+  ``timeout_keep_alive``).
+- **A request's headers are at most** :data:`MAX_HEAD_BYTES` (16 KB), however they
+  arrive: a larger head gets 431 and the connection is closed (the rest of what the
+  client sends is read and dropped for a moment first, so that it reads the answer
+  instead of a reset).
 - **Stopping** (Ctrl-C, SIGTERM): every job in flight ends at once and its
   request is answered 503 with the reason (:meth:`~solver.web.jobs.WorkerPool.stop`),
   the worker processes are killed, and the server is gone within a second or
@@ -32,6 +36,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import re
 import signal
 import socket
 import sys
@@ -71,6 +76,11 @@ BACKLOG = 64
 BURSTS = 4
 #: Seconds a repeated warning stays silent.
 QUIET_SECONDS = 60.0
+#: The most bytes of a request's head (its request line and headers).
+MAX_HEAD_BYTES = 16 * 1024
+#: Seconds a refused connection is read (and what comes dropped) before it is closed, so
+#: that a client still sending reads the refusal rather than a reset.
+LINGER_SECONDS = 1.0
 
 _STOPPED_BY: dict[int, str] = {int(signal.SIGINT): "Ctrl-C", int(signal.SIGTERM): "SIGTERM"}
 
@@ -111,6 +121,11 @@ _TIMEOUT_408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; char
 _BUSY_503 = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
              b"retry-after: 1\r\ncontent-length: 51\r\nconnection: close\r\n\r\n"
              b"too many connections at once; try again in a moment")
+_HEAD_431 = (b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+             b"content-type: text/plain; charset=utf-8\r\ncontent-length: 36\r\n"
+             b"connection: close\r\n\r\nthe request's headers are over 16 KB")
+#: Where a request's head ends (h11's own rule: a blank line, with or without its CR).
+_HEAD_END = re.compile(b"\n\r?\n")
 
 
 class BoundedH11(H11Protocol):
@@ -123,6 +138,8 @@ class BoundedH11(H11Protocol):
         super().connection_made(transport)
         self._deadline: asyncio.TimerHandle | None = None
         self._waiting_since: float | None = None
+        self._refused = False  # answered and lingering: what comes is dropped
+        self._held = 0  # bytes h11 may hold towards the next request's head, at most
         self._wait_for_request()
         if len(self.connections) > self.bounds.max_connections:
             self._make_room()
@@ -168,6 +185,9 @@ class BoundedH11(H11Protocol):
         self._deadline = None
         if self.transport.is_closing():
             return
+        if self._refused:  # the refusal had its moment to be read
+            self.transport.close()
+            return
         if self._waiting_since is not None:  # headers not (all) in
             if self.conn.their_state is h11.IDLE and self.cycle is not None \
                     and self.cycle.response_complete and not self._partial():
@@ -184,11 +204,45 @@ class BoundedH11(H11Protocol):
         """Whether part of a next request has come (h11 holds bytes not yet an event)."""
         return bool(getattr(self.conn, "trailing_data", (b"",))[0])
 
+    # ------------------------------------------------------------ refusals
+    def data_received(self, data: bytes) -> None:
+        if self._refused:  # a refused connection's bytes are read and dropped
+            return
+        self._held += len(data)
+        super().data_received(data)
+
     def handle_events(self) -> None:
+        if self.conn.their_state is h11.IDLE and self._held > MAX_HEAD_BYTES \
+                and self._head_too_long():
+            self._refuse(_HEAD_431)
+            return
         super().handle_events()
         self._follow_request()
 
+    def _head_too_long(self) -> bool:
+        """Whether the request's head (the bytes h11 holds while it waits for one) is over
+        :data:`MAX_HEAD_BYTES`: not ended within them.  h11's own bound counts only a head
+        still incomplete, so one that arrives whole in one read would pass it.  (Looked
+        at only once the bytes received may pass the bound: h11's buffer is copied.)"""
+        held, _ = self.conn.trailing_data
+        self._held = len(held)
+        return len(held) > MAX_HEAD_BYTES and _HEAD_END.search(held, 0, MAX_HEAD_BYTES) is None
+
+    def _refuse(self, answer: bytes) -> None:
+        """Answer ``answer`` (a whole response, ``connection: close``) and close: at once
+        where the transport cannot half-close, else once the client has read it (its
+        end of the connection closed) or after :data:`LINGER_SECONDS`."""
+        self._refused = True
+        self._waiting_since = None
+        self.transport.write(answer)
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self._set_deadline(LINGER_SECONDS)
+        else:
+            self._drop()
+
     def on_response_complete(self) -> None:
+        self._held = MAX_HEAD_BYTES + 1  # the next head may have come with this request
         super().on_response_complete()
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
             self._wait_for_request()
@@ -315,7 +369,8 @@ def make_server(app: Any, bounds: Bounds) -> DurakServer:
     """The server of ``app`` (its ``run(sockets=[sock])`` serves until stopped)."""
     config = uvicorn.Config(app, http=protocol_for(bounds), log_level="warning",
                             timeout_keep_alive=int(KEEP_ALIVE_SECONDS),
-                            timeout_graceful_shutdown=2, lifespan="on", backlog=BACKLOG)
+                            timeout_graceful_shutdown=2, lifespan="on", backlog=BACKLOG,
+                            h11_max_incomplete_event_size=MAX_HEAD_BYTES)
     config.load()
     log = logging.getLogger("uvicorn.error")
     if not any(isinstance(f, _OncePerMinute) for f in log.filters):
@@ -331,5 +386,5 @@ def run(app: Any, sock: socket.socket, bounds: Bounds) -> DurakServer:
     return server
 
 
-__all__ = ["BODY_SECONDS", "HEADER_SECONDS", "KEEP_ALIVE_SECONDS", "Bounds", "DurakServer",
-           "bind", "connection_cap", "make_server", "protocol_for", "run"]
+__all__ = ["BODY_SECONDS", "HEADER_SECONDS", "KEEP_ALIVE_SECONDS", "MAX_HEAD_BYTES", "Bounds",
+           "DurakServer", "bind", "connection_cap", "make_server", "protocol_for", "run"]
