@@ -290,7 +290,7 @@ def test_a_request_whose_body_is_still_coming_is_answered_503_at_the_stop(tmp_pa
     assert head.startswith(b"HTTP/1.1 503 "), answer
     assert json.loads(body) == {"error": f"the server is stopping ({name}); try again once it "
                                          "is back", "exit_code": code}
-    assert took < 1.5, f"the stop took {took:.2f} s"  # uvicorn's grace period is 2 s
+    assert took < 1.8, f"the stop took {took:.2f} s"  # uvicorn waited out its 2 s grace period
 
 
 def _job_running(base: str) -> None:
