@@ -39,6 +39,7 @@ import http.client
 import json
 import os
 import random
+import shutil
 import signal
 import statistics
 import subprocess
@@ -572,6 +573,8 @@ def soak(minutes: float = 10.0, clients: int = 20, workers: int | None = None,
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.wait(10)
+        shutil.rmtree(data, ignore_errors=True)
     if warm is None and samples:
         warm = samples[0]
     return {
