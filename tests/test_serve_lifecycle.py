@@ -14,6 +14,7 @@ The machinery: :mod:`solver.web.server`, :meth:`solver.web.jobs.WorkerPool.stop`
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -246,3 +247,103 @@ def test_headers_that_do_not_come_in_time_get_408(tmp_path):
         srv.should_exit = True
         thread.join(15)
         sock.close()
+
+
+# ------------------------------------------------------------ issue 73: stopped mid-request
+
+def _half_posted(base: str, path: str = "/api/solve") -> socket.socket:
+    """A POST whose headers are in and whose body has only begun to arrive."""
+    port = int(base.rsplit(":", 1)[1])
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+              "Content-Length: 100\r\n\r\n".encode() + b'{"posi')
+    return s
+
+
+def _answer(s: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    s.settimeout(10)
+    data = b""
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := s.recv(65536):
+            data += chunk
+    return data
+
+
+@linux_only
+@pytest.mark.parametrize("sig, name, code, twice", [(signal.SIGTERM, "SIGTERM", 143, False),
+                                                    (signal.SIGINT, "Ctrl-C", 130, False),
+                                                    (signal.SIGTERM, "SIGTERM", 143, True)])
+def test_a_request_whose_body_is_still_coming_is_answered_503_at_the_stop(tmp_path, sig, name,
+                                                                          code, twice):
+    """Stopped while a POST's body is arriving: uvicorn would wait out its grace period,
+    then cancel the request (a 50-line traceback, a 500).  It is answered 503 with the
+    reason at once, and the server's only line is its goodbye -- a second signal
+    50 ms after the first too."""
+    proc = serve(tmp_path, "--workers", "1")
+    try:
+        base, _ = base_url(proc)
+        slow = _half_posted(base)
+        time.sleep(0.3)  # the request is in the app, reading its body
+        assert get(base + "/api/status")["running"] == 0
+        t = time.monotonic()
+        proc.send_signal(sig)
+        if twice:
+            time.sleep(0.05)
+            proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    answer = _answer(slow)
+    slow.close()
+    assert proc.returncode == 0, err
+    assert err.splitlines() == [f"durak: stopped serving the board ({name})"], err
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503 "), answer
+    assert json.loads(body) == {"error": f"the server is stopping ({name}); try again once it "
+                                         "is back", "exit_code": code}
+    assert took < 1.8, f"the stop took {took:.2f} s"  # uvicorn waited out its 2 s grace period
+
+
+def _job_running(base: str) -> None:
+    """An analysis in flight (its worker searching) on a server of one worker."""
+    status, job = post(base + "/api/jobs", {"task": "analyse", "position": HARD, "max_time": 60})
+    assert status == 202, job
+    deadline = time.monotonic() + 30
+    while get(base + "/api/status")["running"] != 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+@linux_only
+@pytest.mark.parametrize("sig, name, delay_ms", [
+    *[(signal.SIGTERM, "SIGTERM", ms) for ms in (10, 50, 100, 150, 200, 400)],
+    *[(signal.SIGINT, "Ctrl-C", ms) for ms in (10, 100, 200)]])
+def test_a_second_signal_during_the_stop_is_harmless(tmp_path, sig, name, delay_ms):
+    """A second SIGTERM (Ctrl-C) while the server stops: it once printed a 10-line
+    traceback (the app's shutdown skipped, its lifespan task cancelled) or, a little later,
+    ended the process by the signal (exit 143).  Now: the goodbye line alone, exit 0, and
+    no process left -- the job processes and their forkserver included."""
+    proc = serve(tmp_path, "--workers", "1")
+    try:
+        base, _ = base_url(proc)
+        _job_running(base)
+        processes = _descendants(proc.pid)
+        assert len(processes) >= 2  # the forkserver and the job process at least
+        proc.send_signal(sig)
+        time.sleep(delay_ms / 1000)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "ERROR" not in err, err
+    assert err.splitlines() == [f"durak: stopped serving the board ({name}; 1 job(s) in "
+                                "flight stopped, their requests answered 503)"], err
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in processes):
+        assert time.monotonic() < deadline, [p for p in processes if _alive(p)]
+        time.sleep(0.1)

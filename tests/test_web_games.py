@@ -134,3 +134,21 @@ def test_bad_game_requests(web):
                            ({"color": "red"}, "unknown field(s) 'color'")]:
         r = web.post("/api/games", json=body)
         assert r.status_code == 400 and fragment in r.json()["error"], (body, r.json())
+
+
+def test_the_server_keeps_nothing_per_game_once_its_moves_are_made(web):
+    """Issue 73's soak: the engine's finished background moves and a lock per game were
+    kept for good -- memory that grew with every game played.  Once the engine has
+    answered, nothing is left for the game but its session (at most 64 kept) and its
+    row in the store; a request for a game nobody has leaves nothing either."""
+    games, follows = web.app.state.games, web.app.state.follows
+    for seed in (21, 22):
+        r = web.post("/api/games", json={"players": 2, "engine": "greedy", "seed": seed})
+        g = play_to_the_end(web, r.json()["id"])
+        assert g["over"]
+    assert dict(games._advancing) == {} and len(games.locks) == 0
+    for n in range(50):  # ids nobody has: 404 each, nothing kept
+        r = web.post(f"/api/follow/nosuchgame{n}/enter", json={"entry": "1:6S"})
+        assert r.status_code == 404
+        assert web.post(f"/api/games/nosuchgame{n}/play", json={"move": "6S"}).status_code == 404
+    assert len(follows.locks) == 0 and len(games.locks) == 0

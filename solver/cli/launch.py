@@ -33,11 +33,18 @@ end at once on SIGTERM, and die with the parent (:mod:`solver.run.executor`).
   loaded the command (:func:`at_safe_point`).  So every Ctrl-C from the first
   line of :func:`run` on ends in 130 (SIGTERM 143).
 - A signal after the command has ended (its answer is out) is ignored; a
-  second one ends the process at once (exit 128 + its number).
+  second one ends the process at once (exit 128 + its number).  In the
+  interpreter's last moments -- its exit handlers done, its modules being freed,
+  a tenth of a second for the web board -- both are ignored
+  (:func:`_ignore_stops_at_exit`): Python puts the default handlers back there,
+  and a signal would end the process by the signal instead of its exit code.
 - A signal that was ignored when durak started (a background job's SIGINT,
   ``nohup``) stays ignored.
 - A command that installs its own handlers (a server's event loop) takes the
-  signals over; it should end with :func:`stop_signal` in mind.
+  signals over; it should end with :func:`stop_signal` in mind, and call
+  :func:`command_ended` before it hands them back once its work is over (``durak
+  serve`` once it has stopped serving): a late signal is then ignored as after
+  any command, rather than interrupting the goodbye.
 
 **Streams.**  Standard output closed by its reader (``| head``) ends the
 command quietly with 141 (128 + SIGPIPE), as SIGPIPE ends ``git log | head``.
@@ -50,6 +57,7 @@ show a character (``PYTHONIOENCODING=ascii``) gets it as a backslash escape
 """
 from __future__ import annotations
 
+import atexit
 import codecs
 import errno
 import io
@@ -89,6 +97,8 @@ _phase: list[str] = ["idle"]
 _deferred: list[int] = []
 #: Seconds between looks at whether a deferred stop may be raised yet.
 RECHECK_SECONDS = 0.005
+#: Whether :func:`_ignore_stops_at_exit` is registered (once per process).
+_exit_handler: list[bool] = [False]
 
 
 def stop_signal() -> int | None:
@@ -165,10 +175,34 @@ def at_safe_point() -> None:
         raise KeyboardInterrupt
 
 
+def command_ended() -> None:
+    """The command's work is over, though it has not returned yet (a server that has
+    stopped serving and is saying goodbye): from now on a stop signal is ignored, and a
+    second one ends the process at once (128 + its number), as after any command."""
+    if os.getpid() == _owner[0] and _phase[0] == "running":
+        _phase[0] = "ended"
+        _deferred.clear()
+
+
 def _install_handlers() -> None:
     for sig in STOP_SIGNALS:
         if signal.getsignal(sig) is not signal.SIG_IGN:
             signal.signal(sig, _on_stop)
+    if not _exit_handler[0]:  # registered once, and first: run last
+        _exit_handler[0] = True
+        atexit.register(_ignore_stops_at_exit)
+
+
+def _ignore_stops_at_exit() -> None:
+    """The last exit handler: the stop signals ignored while the interpreter frees its
+    modules.  Python resets a handler written in Python to the default there, so a
+    SIGTERM in that last tenth of a second would end a command that has given its
+    answer by the signal (143 to a shell, not its exit code)."""
+    if os.getpid() != _owner[0]:
+        return
+    for sig in STOP_SIGNALS:
+        if signal.getsignal(sig) is _on_stop:
+            signal.signal(sig, signal.SIG_IGN)
 
 
 # ---------------------------------------------------------------- streams

@@ -4,7 +4,9 @@ A thin command: it opens the game store (a damaged one is one line, exit 4,
 before anything is served), binds the port, builds the app of
 :mod:`solver.web.app` and runs it with uvicorn in this process, within the
 bounds of :mod:`solver.web.server` (docs/web.md).  Ctrl-C or SIGTERM stops it:
-requests in flight are answered 503, one goodbye line, exit 0.
+requests in flight are answered 503, one goodbye line, exit 0; a second signal
+while it stops changes none of that (:mod:`solver.cli.launch`'s promise for a
+signal after the command's work is over holds from the moment it has stopped).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from urllib.parse import quote
 import click
 
 from solver.cli.common import ExitCode, Seconds, fail, handles_errors
+from solver.cli.launch import command_ended
 from solver.search import DEFAULT_MAX_TIME
 from solver.web import server
 from solver.web.api import Limits
@@ -85,8 +88,8 @@ def serve_command(host: str, port: int, open_browser: bool, workers: int | None,
     if open_browser:
         _open_when_up(host, port, url + (f"?position={quote(position)}" if position else ""))
     bounds = server.Bounds(server.connection_cap(workers or default_workers()))
-    with sock:
-        stopped = server.run(app, sock, bounds)
+    with sock:  # once stopped, a late signal must not interrupt the goodbye (launch)
+        stopped = server.run(app, sock, bounds, after_stop=command_ended)
     jobs = (f"; {stopped.jobs_stopped} job(s) in flight stopped, their requests answered 503"
             if stopped.jobs_stopped else "")
     click.echo(f"durak: stopped serving the board ({stopped.stopped_by_name}{jobs})", err=True)

@@ -22,10 +22,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from solver.errors import DurakError, OptionError, PositionError
+from solver.errors import DurakError, OptionError, PositionError, shorten
 from solver.game.defaults import has_hidden_cards
 from solver.game.movegen import legal_moves
 from solver.game.outcome import outcome_info, phase_name
@@ -72,7 +72,10 @@ class BadRequest(Exception):
 
 
 def error_response(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
+    """A refusal: ``{"error": message, ...}``, its long tokens cut
+    (:func:`~solver.errors.shorten`), so a request never gets its own 50 KB path or
+    field back -- whatever raised it (a :class:`BadRequest` quotes a game's id as it came)."""
+    return JSONResponse({"error": shorten(message), **extra}, status_code=status)
 
 
 def one_line(e: BaseException) -> str:
@@ -303,13 +306,16 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def guarded(fn: Handler) -> Handler:
-    """Bad input -> 400 with the CLI's line; a full pool -> 503; a bug -> 500, one line."""
+    """Bad input -> 400 with the CLI's line; a full pool -> 503; a client gone before its
+    body came -> 499 (nobody reads it); a bug -> 500, one line."""
 
     async def wrapper(request: Request) -> Response:
         try:
             return await fn(request)
         except BadRequest as e:
             return error_response(e.status, e.message)
+        except ClientDisconnect:  # gone while its body came (or the server stopped it): no bug
+            return error_response(499, "cancelled: the client went away", exit_code=130)
         except DurakError as e:
             field = getattr(e, "field", None)
             return error_response(400, one_line(e), **({"field": field} if field else {}),

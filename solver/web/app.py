@@ -59,8 +59,7 @@ async def rules_in(request: Request) -> Response:
     browser's: the three languages link to each other."""
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
-        return JSONResponse({"error": f"no rules in {lang!r}: {', '.join(LANGUAGES)}"},
-                            status_code=404)
+        return api.error_response(404, f"no rules in {lang!r}: {', '.join(LANGUAGES)}")
     return HTMLResponse(render_page("rules", lang), headers={**PAGE_HEADERS,
                                                              "Content-Language": lang})
 
@@ -69,8 +68,7 @@ async def api_i18n(request: Request) -> Response:
     """A language's catalogue as the board's script reads it (:func:`solver.i18n.catalogue_json`)."""
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
-        return JSONResponse({"error": f"lang: {lang!r} is not one of {', '.join(LANGUAGES)}"},
-                            status_code=404)
+        return api.error_response(404, f"lang: {lang!r} is not one of {', '.join(LANGUAGES)}")
     return JSONResponse(catalogue_json(lang), headers={"Cache-Control": "no-cache"})
 
 

@@ -42,7 +42,7 @@ from solver.notation.people import drop_rule_ids, rank_letter
 from solver.web.api import BadRequest, check_fields, guarded, int_field, read_body
 from solver.web.board import move_view
 from solver.web.jobs import Job, WorkerPool
-from solver.web.play import board_of, submit_hint
+from solver.web.play import GameLocks, board_of, submit_hint
 from solver.web.store import GameStore
 
 #: Sessions kept in memory (the others are loaded from the store when asked for).
@@ -200,10 +200,7 @@ class Follows:
         self.store = store
         self.pool = pool
         self._sessions: OrderedDict[str, GameSession] = OrderedDict()
-        self._locks: dict[str, asyncio.Lock] = {}
-
-    def lock(self, game_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        self.locks = GameLocks()
 
     def session(self, game_id: str) -> GameSession:
         s = self._sessions.get(game_id)
@@ -272,14 +269,14 @@ class Follows:
                             "draw 7H KD")
         if len(entry) > MAX_ENTRY:
             raise MoveError(f"entry: {len(entry)} characters; an entry has at most {MAX_ENTRY}")
-        async with self.lock(game_id):
+        async with self.locks.hold(game_id):
             s = self.session(game_id)
             acc = s.enter(entry)  # DurakError: one line, nothing changed
             self.save(game_id, s)
         return acc.note
 
     async def undo(self, game_id: str) -> str:
-        async with self.lock(game_id):
+        async with self.locks.hold(game_id):
             s = self.session(game_id)
             gone = s.undo()
             self.save(game_id, s)

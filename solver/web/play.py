@@ -12,8 +12,9 @@ the player's moves) and sends the record (or the answer) back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import OrderedDict
-from typing import Any
+from typing import Any, AsyncIterator
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -90,6 +91,34 @@ def board_of(snap: dict[str, Any], thinking: bool, status: str | None = None
     }
 
 
+class GameLocks:
+    """One lock per game, held while a change to it is made, and kept only while some
+    request holds or waits for it: a lock kept for every game ever changed grew with
+    every game played (issue 73's soak)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}  # the lock, its users
+
+    @contextlib.asynccontextmanager
+    async def hold(self, game_id: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(game_id, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[game_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[game_id]
+            if users == 1:
+                del self._locks[game_id]
+            else:
+                self._locks[game_id] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
 class Games:
     """The server's games: sessions by id, the engine's background moves, the store."""
 
@@ -97,21 +126,20 @@ class Games:
         self.store = store
         self.pool = pool
         self._sessions: OrderedDict[str, GameSession] = OrderedDict()
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.locks = GameLocks()
+        #: The engine's background moves in progress (a finished one is dropped).
         self._advancing: dict[str, asyncio.Task[None]] = {}
         self._engine_jobs: dict[str, Job] = {}
         self._errors: dict[str, str] = {}
 
     async def close(self) -> None:
         """Stop the engine's background moves (the server is stopping)."""
-        for t in self._advancing.values():
+        moving = list(self._advancing.values())
+        for t in moving:
             t.cancel()
-        await asyncio.gather(*self._advancing.values(), return_exceptions=True)
+        await asyncio.gather(*moving, return_exceptions=True)
 
     # ------------------------------------------------------------ sessions
-    def _lock(self, game_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
-
     def session(self, game_id: str) -> GameSession:
         s = self._sessions.get(game_id)
         if s is None:
@@ -183,7 +211,7 @@ class Games:
     async def play(self, game_id: str, move: Any) -> None:
         if not isinstance(move, str) or not move.strip():
             raise MoveError("move: expected a move text, e.g. 6S, 6S/8S, take")
-        async with self._lock(game_id):
+        async with self.locks.hold(game_id):
             if self.thinking(game_id):
                 raise BadRequest(409, "the engine is choosing its move; wait for it")
             s = self.session(game_id)
@@ -201,7 +229,7 @@ class Games:
 
     async def undo(self, game_id: str) -> None:
         await self.stop_engine(game_id)
-        async with self._lock(game_id):
+        async with self.locks.hold(game_id):
             s = self.session(game_id)
             if not any(e.startswith(f"{s.me}:") for e in s.entries):
                 raise MoveError("nothing to undo: you have not moved yet")
@@ -225,7 +253,10 @@ class Games:
         if s.is_over or not s.engine_to_move:
             return
         self._errors.pop(game_id, None)
-        self._advancing[game_id] = asyncio.create_task(self._advance(game_id))
+        task = asyncio.create_task(self._advance(game_id))
+        self._advancing[game_id] = task
+        task.add_done_callback(lambda t: self._advancing.pop(game_id, None)
+                               if self._advancing.get(game_id) is t else None)
 
     async def _advance(self, game_id: str) -> None:
         try:
@@ -242,7 +273,7 @@ class Games:
                         self._errors[game_id] = job.error or "the engine failed"
                     return
                 assert job.answer is not None
-                async with self._lock(game_id):
+                async with self.locks.hold(game_id):
                     moved = GameSession.load(job.answer["record"])
                     self._keep(game_id, moved)
                     self._save(game_id, moved)

@@ -4,8 +4,10 @@ clients may hold and a quick, quiet stop.
 uvicorn alone waits forever for a request's headers, accepts connections until
 the process runs out of open files (and then prints a traceback for every
 ``accept`` it retries), answers ``limit_concurrency`` only once a request has
-arrived, and on Ctrl-C waits out its grace period before cancelling the
-requests in flight (a traceback and a 500 each).  Here:
+arrived, serves headers of any size that arrive in one read (h11 bounds only
+headers still incomplete), and on Ctrl-C waits out its grace period before
+cancelling the requests in flight (a traceback and a 500 each; a second signal
+skips the app's own shutdown, which leaves a traceback too).  Here:
 
 - **Open connections are bounded** (:func:`connection_cap`: the open-file limit
   less what the server itself needs).  A connection beyond the bound closes the
@@ -17,12 +19,18 @@ requests in flight (a traceback and a 500 each).  Here:
   connection (or of the previous answer on a kept-alive one), its body within
   :data:`BODY_SECONDS` of its headers; a slower client gets 408 and is closed.
   Idle kept-alive connections close after :data:`KEEP_ALIVE_SECONDS` (uvicorn's
-  ``timeout_keep_alive``), and headers are at most 16 KB (h11's
-  ``max_incomplete_event_size``, uvicorn's default).
+  ``timeout_keep_alive``).
+- **A request's headers are at most** :data:`MAX_HEAD_BYTES` (16 KB), however they
+  arrive: a larger head gets 431 and the connection is closed (the rest of what the
+  client sends is read and dropped for a moment first, so that it reads the answer
+  instead of a reset).
 - **Stopping** (Ctrl-C, SIGTERM): every job in flight ends at once and its
   request is answered 503 with the reason (:meth:`~solver.web.jobs.WorkerPool.stop`),
-  the worker processes are killed, and the server is gone within a second or
-  two -- no grace period to wait out, no traceback.
+  so is a request whose body is still arriving, the worker processes are killed, and
+  the server is gone within a second or two -- no grace period to wait out, no
+  traceback.  A second signal cuts short the wait for requests still being answered
+  (they are closed), and nothing else: the workers are still killed, the game store
+  still closed, the exit still 0.
 - **One line per kind of trouble**: the same warning from uvicorn (an invalid
   request) at most once a minute, the system's "out of open files" once.
 """
@@ -31,7 +39,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import json
 import logging
+import re
 import signal
 import socket
 import sys
@@ -39,7 +49,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any, Generator
+from typing import Any, Callable, Generator
 
 import h11
 import uvicorn
@@ -71,6 +81,13 @@ BACKLOG = 64
 BURSTS = 4
 #: Seconds a repeated warning stays silent.
 QUIET_SECONDS = 60.0
+#: The most bytes of a request's head (its request line and headers).
+MAX_HEAD_BYTES = 16 * 1024
+#: Seconds a refused connection is read (and what comes dropped) before it is closed, so
+#: that a client still sending reads the refusal rather than a reset.
+LINGER_SECONDS = 1.0
+#: The most seconds the stop waits for requests still being answered (uvicorn's grace).
+GRACE_SECONDS = 2.0
 
 _STOPPED_BY: dict[int, str] = {int(signal.SIGINT): "Ctrl-C", int(signal.SIGTERM): "SIGTERM"}
 
@@ -97,6 +114,9 @@ class Bounds:
     body_seconds: float = BODY_SECONDS
     closed: int = 0  # connections closed or refused to keep the bound
     said: set[str] = field(default_factory=set)
+    #: Set when the server stops: the reason and the exit code a request still arriving
+    #: is answered with (503), as the jobs in flight are.
+    stopping: tuple[str, int] | None = None
 
     def say_once(self, key: str, line: str) -> None:
         """One line on stderr the first time ``key`` comes up."""
@@ -111,6 +131,20 @@ _TIMEOUT_408 = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; char
 _BUSY_503 = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
              b"retry-after: 1\r\ncontent-length: 51\r\nconnection: close\r\n\r\n"
              b"too many connections at once; try again in a moment")
+_HEAD_431 = (b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+             b"content-type: text/plain; charset=utf-8\r\ncontent-length: 36\r\n"
+             b"connection: close\r\n\r\nthe request's headers are over 16 KB")
+#: Where a request's head ends (h11's own rule: a blank line, with or without its CR).
+_HEAD_END = re.compile(b"\n\r?\n")
+
+
+def stopping_503(why: str, exit_code: int) -> bytes:
+    """The answer to a request cut by the server's stop, as the app answers a job it
+    stopped (``{"error": why, "exit_code": 143}``)."""
+    body = json.dumps({"error": why, "exit_code": exit_code}).encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n"
+            + body)
 
 
 class BoundedH11(H11Protocol):
@@ -123,6 +157,8 @@ class BoundedH11(H11Protocol):
         super().connection_made(transport)
         self._deadline: asyncio.TimerHandle | None = None
         self._waiting_since: float | None = None
+        self._refused = False  # answered and lingering: what comes is dropped
+        self._held = 0  # bytes h11 may hold towards the next request's head, at most
         self._wait_for_request()
         if len(self.connections) > self.bounds.max_connections:
             self._make_room()
@@ -168,6 +204,9 @@ class BoundedH11(H11Protocol):
         self._deadline = None
         if self.transport.is_closing():
             return
+        if self._refused:  # the refusal had its moment to be read
+            self.transport.close()
+            return
         if self._waiting_since is not None:  # headers not (all) in
             if self.conn.their_state is h11.IDLE and self.cycle is not None \
                     and self.cycle.response_complete and not self._partial():
@@ -184,11 +223,68 @@ class BoundedH11(H11Protocol):
         """Whether part of a next request has come (h11 holds bytes not yet an event)."""
         return bool(getattr(self.conn, "trailing_data", (b"",))[0])
 
+    # ------------------------------------------------------------ refusals
+    def data_received(self, data: bytes) -> None:
+        if self._refused:  # a refused connection's bytes are read and dropped
+            return
+        self._held += len(data)
+        super().data_received(data)
+
     def handle_events(self) -> None:
+        if self.conn.their_state is h11.IDLE and self._held > MAX_HEAD_BYTES \
+                and self._head_too_long():
+            self._refuse(_HEAD_431)
+            return
         super().handle_events()
         self._follow_request()
 
+    def _head_too_long(self) -> bool:
+        """Whether the request's head (the bytes h11 holds while it waits for one) is over
+        :data:`MAX_HEAD_BYTES`: not ended within them.  h11's own bound counts only a head
+        still incomplete, so one that arrives whole in one read would pass it.  (Looked
+        at only once the bytes received may pass the bound: h11's buffer is copied.)"""
+        held, _ = self.conn.trailing_data
+        self._held = len(held)
+        return len(held) > MAX_HEAD_BYTES and _HEAD_END.search(held, 0, MAX_HEAD_BYTES) is None
+
+    def _refuse(self, answer: bytes) -> None:
+        """Answer ``answer`` (a whole response, ``connection: close``) and close: at once
+        where the transport cannot half-close, else once the client has read it (its
+        end of the connection closed) or after :data:`LINGER_SECONDS`.  The request in
+        the app, if any, sees its client gone."""
+        self._refused = True
+        self._waiting_since = None
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            cycle.disconnected = True  # its body will not come; its answer is this one
+            cycle.message_event.set()
+        self.transport.write(answer)
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self._set_deadline(LINGER_SECONDS)
+        else:
+            self._drop()
+
+    def shutdown(self) -> None:
+        """The server stops: a request whose body is still arriving is answered 503 with
+        the reason (:attr:`Bounds.stopping`) -- uvicorn would wait for the body to the end
+        of its grace period, then cancel the request; the others as uvicorn does (an idle
+        connection closed, a request being answered closes after its answer)."""
+        cycle = self.cycle
+        if (self.bounds.stopping is not None and not self._refused
+                and not self.transport.is_closing() and self.conn.their_state is h11.SEND_BODY
+                and cycle is not None and not cycle.response_started):
+            self._refuse(stopping_503(*self.bounds.stopping))
+            return
+        super().shutdown()
+
+    @property
+    def refused(self) -> bool:
+        """Answered already: the connection only waits for its client to read that."""
+        return self._refused
+
     def on_response_complete(self) -> None:
+        self._held = MAX_HEAD_BYTES + 1  # the next head may have come with this request
         super().on_response_complete()
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
             self._wait_for_request()
@@ -237,6 +333,16 @@ class _OncePerMinute(logging.Filter):
         return True
 
 
+class _CutByTheStop(logging.Filter):
+    """A request cut by the server's stop (its task cancelled: it outlived the grace
+    period, or a second signal came) is not a bug: no "Exception in ASGI application"
+    traceback for it.  uvicorn cancels a request's task only when it stops."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[0] if record.exc_info else None
+        return not (exc is not None and issubclass(exc, asyncio.CancelledError))
+
+
 class DurakServer(uvicorn.Server):
     """uvicorn's server with the stop described in the module docstring."""
 
@@ -246,11 +352,17 @@ class DurakServer(uvicorn.Server):
         self.pool = pool
         self.stopped_by: int | None = None
         self.jobs_stopped = 0
+        #: Called once serving is over, before the signals are handed back (``durak
+        #: serve``: the launcher's "the command has ended", so that a late signal does
+        #: not interrupt the goodbye).
+        self.after_stop: Callable[[], None] | None = None
 
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
-        """Ctrl-C and SIGTERM stop the server (a second one at once); unlike uvicorn's,
-        the signal is not raised again afterwards: a served board ends with exit 0."""
+        """Ctrl-C and SIGTERM stop the server (a second one cuts the stop short, see
+        :meth:`shutdown`); unlike uvicorn's, the signal is not raised again afterwards:
+        a served board ends with exit 0.  :attr:`after_stop` runs before the previous
+        handlers are back, so no signal falls between the two."""
         if threading.current_thread() is not threading.main_thread():
             yield  # signals are the main thread's (a server run in a test's thread)
             return
@@ -259,11 +371,13 @@ class DurakServer(uvicorn.Server):
         try:
             yield
         finally:
+            if self.after_stop is not None:
+                self.after_stop()
             for s, h in old.items():
                 signal.signal(s, h)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        if self.should_exit:  # asked twice: at once
+        if self.should_exit:  # asked twice: no more waiting for answers in progress
             self.force_exit = True
         else:
             self.stopped_by = sig
@@ -288,10 +402,52 @@ class DurakServer(uvicorn.Server):
         return _STOPPED_BY.get(self.stopped_by or 0, "stopped")
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        self.jobs_stopped = self.pool.stop(f"the server is stopping ({self.stopped_by_name}); "
-                                           "try again once it is back",
-                                           143 if self.stopped_by == signal.SIGTERM else 130)
-        await super().shutdown(sockets)
+        """Stop at once, in this order: the jobs in flight end (their requests answered
+        503), no connection is accepted, a request whose body is still arriving is
+        answered 503 too (:meth:`BoundedH11.shutdown`) and idle connections close; the
+        requests still being answered get up to :data:`GRACE_SECONDS` -- none after a
+        second signal -- then are closed; and the app always shuts down (the worker
+        processes killed, the game store closed), a second signal or not.
+
+        uvicorn's own stop skips the app's shutdown after a second signal (the app's
+        lifespan task is then cancelled: a traceback, the workers left to die with the
+        process) and cancels late requests with a traceback each."""
+        why = f"the server is stopping ({self.stopped_by_name}); try again once it is back"
+        code = 143 if self.stopped_by == signal.SIGTERM else 130
+        self.bounds.stopping = (why, code)
+        self.jobs_stopped = self.pool.stop(why, code)
+        for server in self.servers:
+            server.close()
+        for sock in sockets or []:
+            sock.close()
+        for connection in list(self.server_state.connections):
+            connection.shutdown()
+        await self._answer_in_flight()
+        await self.lifespan.shutdown()
+
+    def _busy(self) -> bool:
+        """Whether a request is still being answered (a connection not yet answered, or a
+        request's task still running)."""
+        return bool(self.server_state.tasks) or any(
+            not getattr(c, "refused", False) for c in self.server_state.connections)
+
+    async def _answer_in_flight(self) -> None:
+        """Give the requests in flight their moment to be answered (503 for the jobs the
+        pool stopped: a few turns of the loop), then close what is left, quietly."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + GRACE_SECONDS
+        await asyncio.sleep(0.02)  # the answers already decided are written
+        while self._busy() and not self.force_exit and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        for connection in list(self.server_state.connections):
+            connection.transport.close()  # a request still in the app sees its client go
+        tasks = list(self.server_state.tasks)
+        if tasks:
+            await asyncio.wait(tasks, timeout=0.5)  # they end on their own, mostly
+        for task in tasks:
+            task.cancel()  # what is left is cut (_CutByTheStop keeps it off stderr)
+        if tasks:
+            await asyncio.wait(tasks, timeout=1.0)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -315,21 +471,27 @@ def make_server(app: Any, bounds: Bounds) -> DurakServer:
     """The server of ``app`` (its ``run(sockets=[sock])`` serves until stopped)."""
     config = uvicorn.Config(app, http=protocol_for(bounds), log_level="warning",
                             timeout_keep_alive=int(KEEP_ALIVE_SECONDS),
-                            timeout_graceful_shutdown=2, lifespan="on", backlog=BACKLOG)
+                            timeout_graceful_shutdown=int(GRACE_SECONDS), lifespan="on",
+                            backlog=BACKLOG, h11_max_incomplete_event_size=MAX_HEAD_BYTES)
     config.load()
     log = logging.getLogger("uvicorn.error")
-    if not any(isinstance(f, _OncePerMinute) for f in log.filters):
-        log.addFilter(_OncePerMinute())
+    for kind in (_OncePerMinute, _CutByTheStop):
+        if not any(isinstance(f, kind) for f in log.filters):
+            log.addFilter(kind())
     return DurakServer(config, bounds, app.state.pool)
 
 
-def run(app: Any, sock: socket.socket, bounds: Bounds) -> DurakServer:
+def run(app: Any, sock: socket.socket, bounds: Bounds,
+        after_stop: Callable[[], None] | None = None) -> DurakServer:
     """Serve ``app`` on the bound ``sock`` until Ctrl-C or SIGTERM; returns the
-    server (what stopped it, how many jobs were stopped)."""
+    server (what stopped it, how many jobs were stopped).  ``after_stop`` is called
+    once serving is over, while the server still holds the signals."""
     server = make_server(app, bounds)
+    server.after_stop = after_stop
     server.run(sockets=[sock])
     return server
 
 
-__all__ = ["BODY_SECONDS", "HEADER_SECONDS", "KEEP_ALIVE_SECONDS", "Bounds", "DurakServer",
-           "bind", "connection_cap", "make_server", "protocol_for", "run"]
+__all__ = ["BODY_SECONDS", "HEADER_SECONDS", "KEEP_ALIVE_SECONDS", "MAX_HEAD_BYTES", "Bounds",
+           "DurakServer", "bind", "connection_cap", "make_server", "protocol_for", "run",
+           "stopping_503"]
