@@ -108,7 +108,7 @@ def test_an_impossible_entry_is_refused_with_one_line_and_nothing_changes(web):
     gid = g["id"]
     enter(web, gid, "1:KD")
     for entry, line in [("2:KD/7H", "'2:KD/7H': 7H is seen twice: it is in seat 1's hand"),
-                        ("2:KD/9D", "illegal move 'KD/9D' here"),
+                        ("2:KD/9D", "9D does not beat KD"),
                         ("1:7H", "it is seat 2's turn"),
                         ("draw 6S", "draws nothing here")]:
         r = web.post(f"/api/follow/{gid}/enter", json={"entry": entry})

@@ -221,7 +221,8 @@ def _wait_for_data(fd: int, wait: float | None, what: str, name: str) -> None:
     poller.register(fd, select.POLLIN)
     if not poller.poll(None if wait is None else max(0, int(wait * 1000))):
         raise BudgetExceeded(_("{what}: nothing arrived on {name} within {seconds} s (the "
-                               "time budget)").format(what=what, name=name, seconds=as_given(wait)))
+                               "time budget)").format(what=what, name=name,
+                                                      seconds=as_given(wait or 0)))
 
 
 def read_input(arg: str, what: str, limit: int, wait: float | None = None) -> str:

@@ -46,7 +46,7 @@ def on_every_command(command: click.Command) -> click.Command:
     """``command`` with ``--lang`` among its options, and each command of a group
     (``durak puzzle show``) too, where it is not there already."""
     if not any(p.name == "lang" for p in command.params):
-        lang_option(command)  # type: ignore[arg-type]  (click adds it to a command's params)
+        lang_option(command)  # type: ignore[arg-type]  # click adds it to the params
     for sub in getattr(command, "commands", {}).values():
         on_every_command(sub)
     return command
