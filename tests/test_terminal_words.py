@@ -52,6 +52,12 @@ RUNS = {
     "puzzle show": (["puzzle", "show", "mo-001", "--solution"], None, (0,)),
     "puzzle train": (["puzzle", "train", "--id", "mo-001"],
                      "hint\nhint\nmoves\nzz\nTH\nTC\nTH\n+KD\nquit\n", (0,)),
+    "puzzle solve": (["puzzle", "solve", "pod-001"], None, (0,)),
+    "puzzle check": (["puzzle", "check", "podkidnoy"], None, (0,)),
+    # (a collection is a file, in the notation's English: written to one, only the
+    # summary is for the person)
+    "puzzle generate": (["puzzle", "generate", "--count", "1", "--seed", "1", "--out",
+                         "generated.toml"], None, (0,)),
 }
 
 #: What a player types at the prompts in every language (the prompt's commands, the
@@ -90,6 +96,7 @@ def test_no_english_word_and_no_english_number_at_the_terminal(name, lang, tmp_p
     every line it prints -- results, prompts, narration, refusals, the budget's message
     -- in the player's language, the numbers in his separators (``2 048``, ``0,41``)."""
     args, stdin, codes = RUNS[name]
+    args = [str(tmp_path / a) if a == "generated.toml" else a for a in args]
     p = durak(args, lang, stdin, tmp_path)
     assert p.returncode in codes, (p.returncode, p.stderr)
     said = p.stdout + p.stderr

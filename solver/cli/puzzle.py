@@ -21,7 +21,7 @@ from solver.errors import Interrupted, OptionError
 from solver.game.rules import parse_rules
 from solver.game.value import value_text
 from solver.i18n import _, current, ngettext, number
-from solver.notation.people import move_text, symbols_wanted
+from solver.notation.people import move_text, symbols_wanted, value_word
 from solver.run.outfile import check_target, write_whole
 from solver.puzzles.collection import (TASK_VALUES, Collection, check_puzzle, find_puzzle,
                                        format_collection, load_all, select, tag_word)
@@ -161,32 +161,42 @@ def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
         if not res.ok:
             ctx.exit(1)
         return
-    t = Table(title=f"{p.id}: {p.title} -- {p.task_text}", title_justify="left")
+    sym = symbols_wanted(sys.stdout)
+
+    def moves(ms: Any) -> str:
+        return " ".join(move_text(m, sym) for m in ms)
+
+    def counted(n: int | None) -> str:
+        return "" if n is None else number(n)
+
+    t = Table(title=f"{p.id}: {p.text('title', current())} -- {p.task_text}",
+              title_justify="left")
     t.add_column("")
-    t.add_column("stored")
-    t.add_column("solver")
-    t.add_row("value", "/".join(v.text for v in TASK_VALUES[p.task]), value_text(an.value))
-    t.add_row("solution", " ".join(p.solution), " ".join(res.solution))
-    t.add_row("line", " ".join(p.pv), " ".join(an.pv))
-    t.add_row("plies", "" if p.plies is None else str(p.plies),
-              "" if an.distance is None else str(an.distance))
-    t.add_row("nodes", "" if p.nodes is None else str(p.nodes), str(an.nodes))
+    t.add_column(_("stored"))
+    t.add_column(_("solver"))
+    t.add_row(_("value"), "/".join(value_word(v.text) for v in TASK_VALUES[p.task]),
+              value_word(value_text(an.value)))
+    t.add_row(_("solution"), moves(p.solution), moves(res.solution))
+    t.add_row(_("line"), moves(p.pv), moves(an.pv))
+    t.add_row(_("plies"), counted(p.plies), counted(an.distance))
+    t.add_row(_("nodes"), counted(p.nodes), counted(an.nodes))
     con = stdout_console()
     con.print(t)
-    mt = Table(title="every move", title_justify="left")
-    mt.add_column("move")
-    mt.add_column("value")
-    mt.add_column("plies")
+    mt = Table(title=_("every move"), title_justify="left")
+    mt.add_column(_("move"))
+    mt.add_column(_("value"))
+    mt.add_column(_("plies"))
     for m in an.moves:
-        note = " (greedy)" if m.move == res.greedy else ""
-        mt.add_row(m.move + note, value_text(m.value), "" if m.distance is None else str(m.distance))
+        note = " " + _("(the greedy player's)") if m.move == res.greedy else ""
+        mt.add_row(move_text(m.move, sym) + note, value_word(value_text(m.value)),
+                   counted(m.distance))
     con.print(mt)
     if res.ok:
-        con.print("The solver agrees with the stored solution; the greedy move "
-                  f"{res.greedy} fails.")
+        con.print(_("The solver agrees with the stored solution; the greedy player's move {move} "
+                    "fails.").format(move=move_text(res.greedy, sym)))
     else:
         for prob in res.problems:
-            con.print(f"MISMATCH: {prob}")
+            con.print(_("MISMATCH: {problem}").format(problem=prob))
         ctx.exit(1)
 
 
@@ -231,17 +241,24 @@ def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...],
     else:
         for r in bad:
             for prob in r.problems:
-                click.echo(f"MISMATCH {r.puzzle.id}: {prob}")
+                click.echo(_("MISMATCH {id}: {problem}").format(id=r.puzzle.id, problem=prob))
         per: dict[str, list[int]] = {}
         for r in results:
             per.setdefault(r.puzzle.collection, [0, 0])
             per[r.puzzle.collection][0] += 1
             per[r.puzzle.collection][1] += 0 if r.ok else 1
         for cid, (n, nb) in per.items():
-            click.echo(f"{cid}: {n} puzzles, {n - nb} ok, {nb} failed")
+            click.echo(ngettext("{collection}: {n} puzzle, {ok} ok, {failed} failed",
+                                "{collection}: {n} puzzles, {ok} ok, {failed} failed", n).format(
+                collection=cid, n=n, ok=n - nb, failed=nb))
         nodes = sum(r.nodes for r in results)
-        click.echo(f"checked {len(results)} puzzles in {seconds:.1f} s ({nodes} nodes): "
-                   f"{len(results) - len(bad)} ok, {len(bad)} failed")
+        n = len(results)
+        click.echo(ngettext("checked {n} puzzle in {seconds} s ({nodes} nodes): {ok} ok, {failed} "
+                            "failed",
+                            "checked {n} puzzles in {seconds} s ({nodes} nodes): {ok} ok, {failed} "
+                            "failed", n).format(
+            n=n, seconds=number(seconds, 1), nodes=number(nodes), ok=n - len(bad),
+            failed=len(bad)))
     if bad:
         sys.exit(1)
 
@@ -364,8 +381,10 @@ def generate_cmd(count: int, seed: int, players: int, rules_text: str, min_depth
                    "puzzles": [{**f.puzzle.to_dict(), "score": f.score} for f in found]})
     elif not out_path:
         click.echo(text, nl=False)
-    err.print(f"found {len(found)} of {count} puzzles in {seconds:.1f} s"
-              + (f", written to {out_path}" if out_path else ""))
+    err.print(ngettext("found {n} of {count} puzzle in {seconds} s",
+                       "found {n} of {count} puzzles in {seconds} s", count).format(
+        n=len(found), count=count, seconds=number(seconds, 1))
+        + (_(", written to {path}").format(path=out_path) if out_path else ""))
     if interrupted:
         click.echo("durak: interrupted", err=True)
         sys.exit(int(ExitCode.INTERRUPTED))
