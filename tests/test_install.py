@@ -44,7 +44,7 @@ except ImportError:  # Python 3.10
 ROOT = Path(__file__).resolve().parent.parent
 LOWEST = Path(__file__).resolve().parent / "lowest-versions.txt"
 #: The extras a user installs (the test and docs extras are the developers').
-USER_EXTRAS = ("plot", "cluster", "train")
+USER_EXTRAS = ("plot", "cluster", "train", "lan")
 #: pip may compile the core on a loaded machine: minutes, not seconds.
 PIP_TIMEOUT = 1200
 

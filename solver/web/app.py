@@ -26,8 +26,10 @@ from solver.i18n import LANGUAGES, catalogue_json, use_language
 from solver.i18n.choose import for_request
 from solver.web import api, follow, play, puzzles, records
 from solver.web.jobs import WorkerPool
+from solver.web.lan import Pairing, TokenGuard
 from solver.web.openapi import openapi_spec
 from solver.web.pages import render_page
+from solver.web.pair import pair_html
 from solver.web.store import DATA_DIR_ENV, GameStore, default_data_dir
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -52,6 +54,14 @@ def page(name: str) -> Any:
 
     endpoint.__name__ = f"page_{name}"
     return endpoint
+
+
+async def pair_page(request: Request) -> Response:
+    """``/pair``: the pairing address and its QR code (:mod:`solver.web.pair`)."""
+    lang = request_language(request)
+    body = render_page("pair", lang).replace("<!--pair-->", pair_html(request), 1)
+    return HTMLResponse(body, headers={**PAGE_HEADERS, "Content-Language": lang,
+                                       "Cache-Control": "no-store"})
 
 
 async def rules_in(request: Request) -> Response:
@@ -94,13 +104,15 @@ async def openapi(request: Request) -> Response:
 
 
 def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
-               data_dir: str | None = None, allowed_hosts: list[str] | None = None
-               ) -> Starlette:
+               data_dir: str | None = None, allowed_hosts: list[str] | None = None,
+               pairing: Pairing | None = None) -> Starlette:
     """The app; ``workers`` processes answer heavy requests (default: one per core).
 
     ``data_dir`` holds the games (default: ``$DURAK_DATA_DIR``, else the user's data
     directory, :func:`~solver.web.store.default_data_dir`).  ``allowed_hosts`` (the ``Host`` header's names) guards a server on 127.0.0.1
-    against DNS rebinding; None allows any (the tests' client).
+    against DNS rebinding; None allows any (the tests' client).  ``pairing`` (`durak
+    serve --lan`, :mod:`solver.web.lan`) puts every route behind its token for every
+    request that is not this machine's own.
     """
     pool = WorkerPool(workers)
     data = data_dir or os.environ.get(DATA_DIR_ENV) or str(default_data_dir())
@@ -124,6 +136,7 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
         Route("/review", page("review")),
         Route("/puzzles", page("puzzles")),
         Route("/rules", page("rules")),
+        Route("/pair", pair_page),
         Route("/rules/{lang}", rules_in),
         Route("/api/openapi.json", openapi),
         Route("/api/status", api.api_status),
@@ -160,11 +173,16 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
         Route("/api/puzzles/{puzzle_id}/move", puzzles.api_puzzle_move, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(LanguageMiddleware)]
+    # outermost first: the Host check, the language (the refusals' words), the token
+    middleware = []
     if allowed_hosts is not None:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    middleware.append(Middleware(LanguageMiddleware))
+    if pairing is not None:
+        middleware.append(Middleware(TokenGuard, pairing=pairing))
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.pool = pool
     app.state.limits = limits or api.Limits()
     app.state.version = __version__
+    app.state.pairing = pairing
     return app
