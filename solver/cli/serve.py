@@ -79,7 +79,7 @@ def _say_pairing(pairing: Pairing, with_qr: bool = True) -> None:
 
 def _open_when_up(host: str, port: int, url: str) -> None:
     def wait_and_open() -> None:
-        for _ in range(100):
+        for _try in range(100):
             try:
                 with socket.create_connection(("127.0.0.1" if host == EVERYWHERE else host,
                                                port), timeout=0.2):

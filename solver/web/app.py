@@ -22,11 +22,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from solver import __version__
-from solver.i18n import LANGUAGES, catalogue_json, use_language
+from solver.i18n import LANGUAGES, _, catalogue_json, use_language
 from solver.i18n.choose import for_request
 from solver.web import api, follow, play, puzzles, records
 from solver.web.jobs import WorkerPool
-from solver.web.lan import Pairing, TokenGuard
+from solver.web.lan import Pairing, TokenGuard, is_local
 from solver.web.openapi import openapi_spec
 from solver.web.pages import render_page
 from solver.web.pair import pair_html
@@ -44,12 +44,20 @@ def request_language(request: Request) -> str:
     return for_request(request.cookies, request.headers.get("accept-language"))
 
 
+def pairing_state(request: Request) -> dict[str, bool]:
+    """What the header says of pairing (``templates/base.html``): *Pair a phone* on this
+    computer's own board when it is served to the network; *paired* on a paired device."""
+    served = getattr(request.app.state, "pairing", None) is not None
+    return {"pair_link": served and is_local(request.scope),
+            "paired": bool(request.scope.get("state", {}).get("paired"))}
+
+
 def page(name: str) -> Any:
     """A page in the reader's language (:mod:`solver.web.pages`): ``/`` (board, editor,
     analysis and play), ``/follow``, ``/review``, ``/puzzles`` (their state in the URL)."""
     async def endpoint(request: Request) -> Response:
         lang = request_language(request)
-        return HTMLResponse(render_page(name, lang),
+        return HTMLResponse(render_page(name, lang, **pairing_state(request)),
                             headers={**PAGE_HEADERS, "Content-Language": lang})
 
     endpoint.__name__ = f"page_{name}"
@@ -59,7 +67,8 @@ def page(name: str) -> Any:
 async def pair_page(request: Request) -> Response:
     """``/pair``: the pairing address and its QR code (:mod:`solver.web.pair`)."""
     lang = request_language(request)
-    body = render_page("pair", lang).replace("<!--pair-->", pair_html(request), 1)
+    body = render_page("pair", lang, **pairing_state(request)).replace(
+        "<!--pair-->", pair_html(request), 1)
     return HTMLResponse(body, headers={**PAGE_HEADERS, "Content-Language": lang,
                                        "Cache-Control": "no-store"})
 
@@ -70,8 +79,24 @@ async def rules_in(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
         return api.error_response(404, f"no rules in {lang!r}: {', '.join(LANGUAGES)}")
-    return HTMLResponse(render_page("rules", lang), headers={**PAGE_HEADERS,
-                                                             "Content-Language": lang})
+    return HTMLResponse(render_page("rules", lang, **pairing_state(request)),
+                        headers={**PAGE_HEADERS, "Content-Language": lang})
+
+
+async def manifest(request: Request) -> Response:
+    """The web app manifest: the board installable from the browser, opening on the
+    follow page (a phone at a real table), in the reader's language."""
+    return JSONResponse({
+        "name": _("Durak board"), "short_name": "Durak", "start_url": "/follow",
+        "scope": "/", "display": "standalone", "background_color": "#f4f1ea",
+        "theme_color": "#2f6b4a", "lang": request_language(request),
+        "description": _("Follow a real game from a phone, with the engine's hints"),
+        "icons": [{"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png"},
+                  {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png"},
+                  {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png",
+                   "purpose": "maskable"},
+                  {"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}]},
+        media_type="application/manifest+json", headers={"Cache-Control": "no-cache"})
 
 
 async def api_i18n(request: Request) -> Response:
@@ -137,6 +162,7 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
         Route("/puzzles", page("puzzles")),
         Route("/rules", page("rules")),
         Route("/pair", pair_page),
+        Route("/manifest.webmanifest", manifest),
         Route("/rules/{lang}", rules_in),
         Route("/api/openapi.json", openapi),
         Route("/api/status", api.api_status),

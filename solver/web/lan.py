@@ -48,6 +48,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from solver.errors import OptionError
 from solver.i18n import _
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
+
 #: The environment variable that fixes the token (``--token``).
 TOKEN_ENV = "DURAK_TOKEN"
 #: The cookie a paired device keeps.
@@ -102,9 +107,7 @@ def is_local(scope: Scope) -> bool:
 def interface_addresses() -> list[str]:
     """The IPv4 address of each network interface (Linux's ``SIOCGIFADDR``; elsewhere
     none), loopback left out.  Asks the kernel only: nothing is sent."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
+    if fcntl is None:  # pragma: no cover - not POSIX
         return []
     found: list[str] = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:

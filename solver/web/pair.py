@@ -40,38 +40,43 @@ def qr_terminal(text: str, out: Any) -> bool:
     return True
 
 
+def _panel(body: str) -> str:
+    title = html.escape(_("Pair a phone"))
+    return f'<div class="panel"><div class="panel-title">{title}</div>{body}</div>'
+
+
 def pair_html(request: Request) -> str:
     """The body of ``/pair`` for this request."""
     pairing: Pairing | None = getattr(request.app.state, "pairing", None)
     if pairing is None:
-        return (f'<div class="panel"><div class="panel-title">{_("Pair a phone")}</div>'
-                f'<p>{_("This board is served to this computer only.")} '
-                f'{_("To follow a game from a phone on the same network, stop the server and start it with:")}'
-                f'</p><pre translate="no">durak serve --lan</pre></div>')
+        here = _("This board is served to this computer only.")
+        how = _("To follow a game from a phone on the same network, stop the server and "
+                "start it with:")
+        return _panel(f'<p>{here} {how}</p><pre translate="no">durak serve --lan</pre>')
     if not is_local(request.scope):
-        return (f'<div class="panel"><div class="panel-title">{_("Pair a phone")}</div>'
-                f'<p id="pair-done">{_("This device is paired with the board.")}</p>'
-                f'<p><a class="button primary" href="/follow">{_("Follow a real game")}</a></p>'
-                '</div>')
+        done = _("This device is paired with the board.")
+        follow = _("Follow a real game")
+        return _panel(f'<p id="pair-done">{done}</p>'
+                      f'<p><a class="button primary" href="/follow">{follow}</a></p>')
     url = pairing.url()
     svg = qr_svg(url)
-    code = (f'<div class="pair-qr" id="pair-qr" role="img" aria-label="{html.escape(_("QR code of the address"), quote=True)}">{svg}</div>'
+    label = html.escape(_("QR code of the address"), quote=True)
+    needs = _("The QR code needs segno:")
+    code = (f'<div class="pair-qr" id="pair-qr" role="img" aria-label="{label}">{svg}</div>'
             if svg else
-            f'<p class="field-error" id="pair-no-qr">{_("The QR code needs segno:")} '
-            f'<code>{html.escape(EXTRA)}</code></p>')
+            f'<p class="field-error" id="pair-no-qr">{needs} <code>{html.escape(EXTRA)}</code></p>')
     scan = _("Scan the code with the phone's camera, or type the address into its browser. "
-              "The phone keeps a pass (a cookie) and the address loses its token; then the "
-              "phone sees the same games as this computer.")
+             "The phone keeps a pass (a cookie) and the address loses its token; then the "
+             "phone sees the same games as this computer.")
     elsewhere = _("The same board at the computer's other addresses:")
+    who = _("Whoever has this address can use the board until the server stops: show it "
+            "only to your own devices. This computer needs no token.")
     others = "".join(f'<li><code>{html.escape(pairing.url(i=i))}</code></li>'
                      for i in range(1, len(pairing.urls)))
-    more = (f'<p class="muted small">{elsewhere}</p>'
-            f'<ul class="small">{others}</ul>') if others else ""
-    return (f'<div class="panel"><div class="panel-title">{_("Pair a phone")}</div>'
-            f'<p>{scan}</p>'
-            f'{code}<p class="pair-url"><code id="pair-url">{html.escape(url)}</code></p>{more}'
-            f'<p class="muted small">{_("Whoever has this address can use the board until the server stops: show it only to your own devices. This computer needs no token.")}</p>'
-            '</div>')
+    more = (f'<p class="muted small">{elsewhere}</p><ul class="small">{others}</ul>'
+            if others else "")
+    return _panel(f'<p>{scan}</p>{code}<p class="pair-url"><code id="pair-url" translate="no">'
+                  f'{html.escape(url)}</code></p>{more}<p class="muted small">{who}</p>')
 
 
 __all__ = ["EXTRA", "pair_html", "qr_svg", "qr_terminal"]
