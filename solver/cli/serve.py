@@ -64,7 +64,7 @@ def _listen(host: str, port: int, lan: bool) -> list[socket.socket]:
 
 def _pairing(host: str, port: int, token: str | None) -> Pairing:
     """The run's pairing: the token (fresh unless fixed) and the addresses to pair by."""
-    addresses = network_addresses() if host == EVERYWHERE else [host]
+    addresses = network_addresses() if host in (EVERYWHERE, "::") else [host]
     urls = [_url(a, port) for a in addresses] or [_url("127.0.0.1", port)]
     return Pairing(check_token(token) if token else new_token(), urls)
 
