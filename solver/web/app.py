@@ -1,7 +1,7 @@
 """The web app: one Starlette application, its routes, its worker pool.
 
 ``create_app()`` builds it; `durak serve` runs it with uvicorn.  The page
-(``static/index.html`` and its scripts) is a thin front end over the API of
+(``templates/index.html`` and its scripts in ``static/``) is a thin front end over the API of
 :mod:`solver.web.api` (the commands' ``--json`` answers) and the games of
 :mod:`solver.web.play` (the game-session model).
 """
