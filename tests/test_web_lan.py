@@ -231,3 +231,33 @@ def test_without_segno_the_command_says_what_to_install(monkeypatch, capsys):
     serve._say_pairing(lan.Pairing(TOKEN, ["http://192.0.2.7:8000/"]))
     err = capsys.readouterr().err
     assert "the QR code needs segno: pip install 'durak-solver[lan]'" in err
+
+
+def test_serve_lan_open_opens_the_paired_address(tmp_path):
+    # a stand-in browser ($BROWSER) that keeps cookies, as a browser does, and loads the page
+    seen = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.py"
+    browser.write_text(
+        "import sys, urllib.request, http.cookiejar\n"
+        "opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor("
+        "http.cookiejar.CookieJar()))\n"
+        "with opener.open(sys.argv[1], timeout=10) as r:\n"
+        "    page, where = r.read().decode(), r.url\n"
+        f"open({str(seen)!r}, 'w').write(sys.argv[1] + '\\n' + where + '\\n' "
+        "+ str('Durak board' in page))\n")
+    port = free_port()
+    proc = _serve("--lan", "--host", "127.0.0.2", "--port", str(port), "--data-dir",
+                  str(tmp_path), "--workers", "1", "--open", "--token", TOKEN,
+                  env={"BROWSER": f"{sys.executable} {browser} %s"})
+    try:
+        deadline = time.monotonic() + 60
+        while not seen.exists() or not seen.read_text().endswith(("True", "False")):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the browser was not opened"
+            time.sleep(0.1)
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+    opened, landed, loaded = seen.read_text().splitlines()
+    assert opened == f"http://127.0.0.2:{port}/?token={TOKEN}"
+    assert landed == f"http://127.0.0.2:{port}/" and loaded == "True"
