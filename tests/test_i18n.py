@@ -25,13 +25,13 @@ from solver.i18n import (LANGUAGES, catalogue_json, ngettext, pgettext, translat
 from solver.i18n.choose import for_request, from_accept_language, from_environment
 from solver.notation.people import card_text, move_text, move_word, people_text
 from solver.puzzles.collection import WORD_LANGUAGES, load_all
-from solver.web.pages import STATIC, messages, render_page
+from solver.web.pages import messages, render_page, source
 
 babel = pytest.importorskip("babel", reason="the catalogue checks need Babel (the test extra)")
 from solver.i18n import tools  # noqa: E402  (Babel first)
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ("index", "follow", "review", "puzzles", "rules")
+PAGES = ("index", "follow", "review", "puzzles", "rules", "pair")
 
 
 # ------------------------------------------------------------------ the catalogues
@@ -235,8 +235,8 @@ def test_each_page_is_served_in_the_browsers_language_with_nothing_left_in_engli
     same = {lang: {k for k, v in catalogue_json(lang)["messages"].items() if v == k}
             for lang in ("lt", "ru")}
     with client(tmp_path) as c:
-        for page, path in zip(PAGES, ("/", "/follow", "/review", "/puzzles", "/rules")):
-            english = {m for _line, m in messages((STATIC / f"{page}.html").read_text())}
+        for page, path in zip(PAGES, ("/", "/follow", "/review", "/puzzles", "/rules", "/pair")):
+            english = {m for _line, m in messages(source(page))}
             for lang in ("lt", "ru"):
                 r = c.get(path, headers={"Accept-Language": f"{lang},en;q=0.5"})
                 assert r.status_code == 200

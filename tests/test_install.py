@@ -44,7 +44,7 @@ except ImportError:  # Python 3.10
 ROOT = Path(__file__).resolve().parent.parent
 LOWEST = Path(__file__).resolve().parent / "lowest-versions.txt"
 #: The extras a user installs (the test and docs extras are the developers').
-USER_EXTRAS = ("plot", "cluster", "train")
+USER_EXTRAS = ("plot", "cluster", "train", "lan")
 #: pip may compile the core on a loaded machine: minutes, not seconds.
 PIP_TIMEOUT = 1200
 
@@ -110,9 +110,10 @@ def test_the_sdist_carries_every_file_the_build_and_the_package_need(sdist):
     needed = {str(p.relative_to(ROOT)) for pattern in (
         "ext/*.pyx", "ext/*.pxi", "ext/*.pxd", "ext/solver/*.pxd", "solver/**/*.py",
         "solver/_core.pyi", "solver/py.typed", "solver/models/*.json",
-        "solver/web/static/*", "puzzles/*.toml", "puzzles/README.md")
+        "solver/web/static/*", "solver/web/templates/*", "puzzles/*.toml", "puzzles/README.md")
         for p in ROOT.glob(pattern) if "__pycache__" not in p.parts}
-    assert {"ext/_core.pyx", "solver/web/static/index.html", "puzzles/motifs.toml",
+    assert {"ext/_core.pyx", "solver/web/templates/base.html",
+            "solver/web/templates/index.html", "solver/web/static/icon-192.png", "puzzles/motifs.toml",
             "solver/models/policy.json"} <= needed
     assert needed - names == set()
     assert not {n for n in names if n.endswith(".c") or n.startswith("tests/")}

@@ -19,7 +19,7 @@ import solver
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "solver"
 #: Function-level imports that are allowed: optional heavy dependencies only.
-OPTIONAL = {"matplotlib", "dask", "distributed", "babel"}
+OPTIONAL = {"matplotlib", "dask", "distributed", "babel", "segno"}
 
 #: The layers, lowest first (docs/design/layout.md draws the same table): a module
 #: imports modules of its own package and of packages in lower layers, never of a

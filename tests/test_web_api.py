@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from web_support import HARD, HIDDEN, SMALL, client
 
 from solver.hints import PERSON_SAMPLES
+from solver.web.pages import PAGES, source
 from solver.cli import main
 from solver.web import jobs
 from solver.web.api import Limits
@@ -309,22 +310,28 @@ def test_the_page_and_its_files_are_served(web):
 
 def test_the_pages_files_are_tracked_and_shipped():
     # a fresh clone and `pip install .` have every file the pages load (a *.html
-    # ignore rule once left index.html out of the repository)
-    static = ROOT / "solver" / "web" / "static"
-    pages = {p.name for p in static.glob("*.html")}
-    wanted = pages | {name for page in pages
-                      for name in re.findall(r'/static/([\w.-]+)', (static / page).read_text())}
-    assert {"index.html", "app.js", "board.js", "style.css"} <= wanted
+    # ignore rule once left index.html out of the repository): the templates, the
+    # layout they extend, and every static file the rendered pages name
+    templates = ROOT / "solver" / "web" / "templates"
+    pages = {p.stem for p in templates.glob("*.html")} - {"base"}
+    assert pages == set(PAGES) and {"index", "follow", "pair"} <= pages
+    rendered = "".join(source(page, pair_link=True, paired=True) for page in pages)
+    wanted = {f"static/{name}" for name in re.findall(r'/static/([\w.-]+)', rendered)}
+    wanted |= {f"templates/{page}.html" for page in pages | {"base"}}
+    assert {"static/app.js", "static/board.js", "static/style.css", "static/live.js",
+            "static/icon-192.png", "templates/base.html"} <= wanted
     if not (ROOT / ".git").exists():  # .ci/run works in a clone: this skips only elsewhere
         pytest.skip(f"{ROOT} is not a git checkout: which files are tracked is not known")
-    r = subprocess.run(["git", "ls-files", "solver/web/static"], cwd=ROOT,
-                       capture_output=True, text=True)
+    r = subprocess.run(["git", "ls-files", "solver/web/static", "solver/web/templates"],
+                       cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, f"git ls-files exited {r.returncode}: {r.stderr}"
-    tracked = {Path(line).name for line in r.stdout.splitlines()}
+    tracked = {"/".join(Path(line).parts[-2:]) for line in r.stdout.splitlines()}
     assert wanted - tracked == set(), "not in the repository"
     pyproject = (ROOT / "pyproject.toml").read_text()
-    # the static folder is a package of data (tests/test_install.py checks the sdist)
-    assert '"solver.web.static" = ["*"]' in pyproject and '"solver.web.static"]' in pyproject
+    # the folders are packages of data (tests/test_install.py checks the sdist)
+    assert '"solver.web.static" = ["*"]' in pyproject and '"solver.web.static",' in pyproject
+    assert '"solver.web.templates" = ["*.html"]' in pyproject
+    assert '"solver.web.templates"]' in pyproject
 
 
 def test_the_openapi_document_lists_every_api_route(web):

@@ -205,12 +205,13 @@ def match_record(tmp_path_factory) -> str:
 def test_a_match_record_reviewed_and_its_decisive_move_jumped_to(page, server, match_record):
     ready(page, f"{server}/review")
     page.fill("#rv-text", match_record)
+    page.fill("#rv-time", "600")  # the whole review, however busy the machine
     page.click("#rv-go")
     page.wait_for_selector("#rv-progress:not([hidden])")
     # the table and the chart fill in while the review goes on
     page.wait_for_selector("#rv-chart .pt")
-    page.wait_for_selector("#rv-summary .status-line", timeout=120_000)
-    want = json.loads(CliRunner().invoke(main, ["review", "--json", "-"],
+    page.wait_for_selector("#rv-summary .status-line", timeout=300_000)
+    want = json.loads(CliRunner().invoke(main, ["review", "--json", "--max-time", "600", "-"],
                                          input=match_record).stdout)
     assert want["decisive"] == [65]
     assert page.locator("#rv-chart .pt").count() == len(want["decisions"])

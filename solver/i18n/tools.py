@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
+import jinja2
+
 from solver.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 from solver.i18n.compile import compile_catalogues
 from solver.i18n.html import messages as page_messages
@@ -47,6 +49,21 @@ def _html(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
         yield line, None, msgid, []
 
 
+def _template(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+              ) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """Babel's extraction method for the board's page templates: each page rendered from
+    its layout (every part of it shown: the pairing link and mark too), then walked as
+    the server walks it to translate it (solver/web/pages.py)."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
+    page = env.get_template(Path(fileobj.name).name).render(pair_link=True, paired=True)
+    for line, msgid in page_messages(page):
+        yield line, None, msgid, []
+
+
+#: The board's page templates (``base.html`` is their layout: its words come with each page).
+TEMPLATES = ROOT / "web" / "templates"
+
+
 def extract() -> Any:
     """The template: every marked message of the package, with where it is used."""
     from babel.messages.catalog import Catalog
@@ -61,6 +78,9 @@ def extract() -> Any:
         sources.append((p, "javascript", JS_KEYWORDS))
     for p in sorted(static.glob("*.html")):
         sources.append((p, _html, {}))
+    for p in sorted(TEMPLATES.glob("*.html")):
+        if p.name != "base.html":
+            sources.append((p, _template, {}))
     for path, method, keywords in sources:
         rel = path.relative_to(ROOT.parent).as_posix()
         for line, msg, comments, context in extract_from_file(

@@ -39,11 +39,13 @@ from solver.games.session import GameSession
 from solver.i18n import N_, _, ngettext
 from solver.notation.build import MAX_POSITION_CHARS
 from solver.notation.people import drop_rule_ids, rank_letter
-from solver.web.api import BadRequest, check_fields, guarded, int_field, read_body
+from solver.web.api import (BadRequest, check_fields, error_response, guarded, int_field,
+                            read_body)
 from solver.web.board import move_view
 from solver.web.jobs import Job, WorkerPool
 from solver.web.play import GameLocks, board_of, submit_hint
 from solver.web.store import GameStore
+from solver.web.sync import Stale, Sync, fields, optional_body
 
 #: Sessions kept in memory (the others are loaded from the store when asked for).
 CACHED = 64
@@ -171,8 +173,8 @@ def snap_status(snap: dict[str, Any]) -> str:
     return _(what[snap["turn"]["phase"]])
 
 
-def view(game_id: str, s: GameSession, note: str = "") -> dict[str, Any]:
-    """The followed game as the page draws it."""
+def view(game_id: str, s: GameSession, note: str = "", version: int = 0) -> dict[str, Any]:
+    """The followed game as the page draws it (``version``: :mod:`solver.web.sync`)."""
     snap = s.snapshot()
     where = places(snap)
     a = ask(s, snap, where)
@@ -190,7 +192,7 @@ def view(game_id: str, s: GameSession, note: str = "") -> dict[str, Any]:
             "grid": [suits[x] for x in "SHDC" if x in suits], "me": s.me,
             "over": s.is_over, "outcome": s.outcome, "entries": list(s.entries),
             "held": s.held, "note": drop_rule_ids(note), "moves_played": len(s.game.moves),
-            "exact": snap["exact"], "log": s.log()}
+            "exact": snap["exact"], "log": s.log(), "version": version}
 
 
 class Follows:
@@ -200,6 +202,7 @@ class Follows:
         self.store = store
         self.pool = pool
         self._sessions: OrderedDict[str, GameSession] = OrderedDict()
+        self._syncs: dict[str, Sync] = {}
         self.locks = GameLocks()
 
     def session(self, game_id: str) -> GameSession:
@@ -211,15 +214,25 @@ class Follows:
             s = GameSession.load(row[1])
             s.held = row[0].get("held")
             self._sessions[game_id] = s
+            self._syncs[game_id] = Sync.of(row[0])
         self._sessions.move_to_end(game_id)
         while len(self._sessions) > CACHED:
-            self._sessions.popitem(last=False)  # the store has it
+            old, _s = self._sessions.popitem(last=False)  # the store has it
+            self._syncs.pop(old, None)
         return s
+
+    def sync(self, game_id: str) -> Sync:
+        """The game's version and latest entry ids (:mod:`solver.web.sync`)."""
+        self.session(game_id)
+        return self._syncs.setdefault(game_id, Sync())
+
+    def view(self, game_id: str, note: str = "") -> dict[str, Any]:
+        return view(game_id, self.session(game_id), note, self.sync(game_id).version)
 
     def save(self, game_id: str, s: GameSession) -> None:
         meta = {"kind": "follow", "players": s.game.players, "me": s.me,
                 "rules": s.game.rules.names(), "held": s.held,
-                "moves": len(s.game.moves)}
+                "moves": len(s.game.moves), **self._syncs.setdefault(game_id, Sync()).meta()}
         self.store.save(game_id, meta, s.record_text(), s.is_over)
 
     def create(self, body: dict[str, Any]) -> str:
@@ -260,10 +273,14 @@ class Follows:
                                    rules=rules)
         game_id = self.store.new_id()
         self._sessions[game_id] = s
+        self._syncs[game_id] = Sync()
         self.save(game_id, s)
         return game_id
 
-    async def enter(self, game_id: str, entry: Any) -> str:
+    async def enter(self, game_id: str, entry: Any, made_on: int | None = None,
+                    entry_id: str | None = None) -> str:
+        """One entry; made on another version: :class:`~solver.web.sync.Stale`; an
+        ``entry_id`` entered already: nothing done, no error (a page sending again)."""
         if not isinstance(entry, str) or not entry.strip():
             raise MoveError("entry: expected what happened, e.g. 2:6D, 1:6D/8D, 2:take, "
                             "draw 7H KD")
@@ -271,14 +288,25 @@ class Follows:
             raise MoveError(f"entry: {len(entry)} characters; an entry has at most {MAX_ENTRY}")
         async with self.locks.hold(game_id):
             s = self.session(game_id)
+            sync = self.sync(game_id)
+            if sync.seen(entry_id):
+                return _("entered already (sent again after a lost connection)")
+            sync.check(made_on)
             acc = s.enter(entry)  # DurakError: one line, nothing changed
+            sync.bump(entry_id)
             self.save(game_id, s)
         return acc.note
 
-    async def undo(self, game_id: str) -> str:
+    async def undo(self, game_id: str, made_on: int | None = None,
+                   entry_id: str | None = None) -> str:
         async with self.locks.hold(game_id):
             s = self.session(game_id)
+            sync = self.sync(game_id)
+            if sync.seen(entry_id):
+                return ""
+            sync.check(made_on)
             gone = s.undo()
+            sync.bump(entry_id)
             self.save(game_id, s)
         return _("took back {entry}").format(entry=gone)
 
@@ -301,7 +329,7 @@ async def api_follow_create(request: Request) -> Response:
     f = _follows(request)
     body = await read_body(request)
     game_id = await asyncio.to_thread(f.create, body)
-    return JSONResponse(view(game_id, f.session(game_id)), status_code=201)
+    return JSONResponse(f.view(game_id), status_code=201)
 
 
 @guarded
@@ -314,7 +342,13 @@ async def api_follow_list(request: Request) -> Response:
 async def api_follow(request: Request) -> Response:
     """A followed game: the board, the grid of cards, what to enter next."""
     game_id = request.path_params["game_id"]
-    return JSONResponse(view(game_id, _follows(request).session(game_id)))
+    return JSONResponse(_follows(request).view(game_id))
+
+
+@guarded
+async def api_follow_version(request: Request) -> Response:
+    """The game's version: the pages poll it and fetch the game when it moved on."""
+    return JSONResponse({"version": _follows(request).sync(request.path_params["game_id"]).version})
 
 
 @guarded
@@ -324,19 +358,29 @@ async def api_follow_enter(request: Request) -> Response:
     f = _follows(request)
     game_id = request.path_params["game_id"]
     body = await read_body(request)
-    check_fields(body, ("entry",))
+    check_fields(body, ("entry", "version", "entry_id"))
     f.session(game_id)
-    note = await f.enter(game_id, body.get("entry"))
-    return JSONResponse(view(game_id, f.session(game_id), note))
+    try:
+        note = await f.enter(game_id, body.get("entry"), *fields(body))
+    except Stale as e:
+        return error_response(409, e.message, game=f.view(game_id))
+    return JSONResponse(f.view(game_id, note))
 
 
 @guarded
 async def api_follow_undo(request: Request) -> Response:
-    """Take back exactly the last entry."""
+    """Take back exactly the last entry (``{"version": N}``: only if no other device
+    changed the game since)."""
     f = _follows(request)
     game_id = request.path_params["game_id"]
-    note = await f.undo(game_id)
-    return JSONResponse(view(game_id, f.session(game_id), note))
+    body = await optional_body(request)
+    check_fields(body, ("version", "entry_id"))
+    f.session(game_id)
+    try:
+        note = await f.undo(game_id, *fields(body))
+    except Stale as e:
+        return error_response(409, e.message, game=f.view(game_id))
+    return JSONResponse(f.view(game_id, note))
 
 
 @guarded

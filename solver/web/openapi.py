@@ -14,6 +14,19 @@ _SEAT = {"type": "integer", "minimum": 1}
 _SECONDS = {"type": "number", "exclusiveMinimum": 0}
 _SEED = {"type": "integer", "minimum": 0}
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+#: An entry's optional fields for two devices on one game (solver/web/sync.py).
+_SYNC = {"version": {"type": "integer", "minimum": 0,
+                     "description": "the game's version the entry was made on: another is "
+                                    "refused with 409 and the game as it is now (`game`)"},
+         "entry_id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$",
+                      "description": "an id the client made: sent again, the entry is not "
+                                     "entered twice"}}
+_STALE = {"409": {"description": "made on an older version: `{\"error\": ..., \"game\": the "
+                                 "game as it is now}`, nothing changed"}}
+_VERSION = {"summary": "The game's version, one more at every change: poll it, and fetch "
+                       "the game when it moved on (two devices on one game)",
+            "parameters": [], "responses": {"200": {"description": "`{\"version\": N}`"},
+                                            "404": {"description": "no such game"}}}
 _PUZZLE_ID = {"name": "puzzle_id", "in": "path", "required": True, "schema": {"type": "string"}}
 
 
@@ -138,13 +151,18 @@ def openapi_spec(version: str) -> dict[str, Any]:
                                                     "404": {"description": "no such game"}}}},
         "/api/games/{game_id}/play": {**post(
             "The player's move (the engine answers in the background)",
-            _body({"move": {"type": "string"}}, ("move",)),
-            {"200": {"description": "the game"}, "409": {"description": "the engine is moving"},
+            _body({"move": {"type": "string"}, **_SYNC}, ("move",)),
+            {"200": {"description": "the game"}, "409": {"description": "the engine is moving, "
+                                                         "or another device moved first "
+                                                         "(`game`: the game as it is now)"},
              **_ERRORS}), "parameters": [_GAME_ID]},
+        "/api/games/{game_id}/version": {"get": {**_VERSION, "parameters": [_GAME_ID]}},
         "/api/games/{game_id}/undo": {**post(
             "Take back the player's last move and the engine's answers",
-            {"required": False, "content": {"application/json": {"schema": {"type": "object"}}}},
-            {"200": {"description": "the game"}, **_ERRORS}), "parameters": [_GAME_ID]},
+            {"required": False, "content": {"application/json": {"schema": {
+                "type": "object", "additionalProperties": False, "properties": _SYNC}}}},
+            {"200": {"description": "the game"}, **_STALE, **_ERRORS}),
+            "parameters": [_GAME_ID]},
         "/api/games/{game_id}/hint": {**post(
             "A hint for the player's move, as a job (poll /api/jobs/{id}): `durak hint --json`",
             _body({"samples": {"type": "integer", "minimum": 1}, "time": _SECONDS}, ()),
@@ -180,11 +198,19 @@ def openapi_spec(version: str) -> dict[str, Any]:
         "/api/follow/{game_id}/enter": {**post(
             "One entry of what happened at the table (`2:6D`, `1:6D/8D`, `3:+8C`, `2:take`, "
             "`3:pass`, `draw 7H KD`); a bad one is 400 with the session's line, nothing "
-            "changed", _body({"entry": {"type": "string", "maxLength": 200}}, ("entry",)),
-            {"200": {"description": "the game after the entry"}, **_ERRORS}),
+            "changed", _body({"entry": {"type": "string", "maxLength": 200}, **_SYNC},
+                             ("entry",)),
+            {"200": {"description": "the game after the entry"}, **_STALE, **_ERRORS}),
             "parameters": [_GAME_ID]},
-        "/api/follow/{game_id}/undo": {**post("Take back the last entry", _body({}, ()),
-                                              {"200": {"description": "the game"}, **_ERRORS}),
+        "/api/follow/{game_id}/version": {"get": {**_VERSION, "parameters": [_GAME_ID]}},
+        "/api/follow/{game_id}/undo": {**post("Take back the last entry",
+                                              {"required": False, "content": {
+                                                  "application/json": {"schema": {
+                                                      "type": "object",
+                                                      "additionalProperties": False,
+                                                      "properties": _SYNC}}}},
+                                              {"200": {"description": "the game"}, **_STALE,
+                                               **_ERRORS}),
                                        "parameters": [_GAME_ID]},
         "/api/follow/{game_id}/hint": {**post(
             "A hint for your move, as a job: the exact analysis once every card is placed, "

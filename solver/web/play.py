@@ -28,11 +28,12 @@ from solver.games.narration import game_over
 from solver.games.session import DEFAULT_STRENGTH
 from solver.i18n import N_, _
 from solver.play.seats import GameSession
-from solver.web.api import (BadRequest, check_fields, guarded, int_field, read_body,
-                            seconds_field)
+from solver.web.api import (BadRequest, check_fields, error_response, guarded, int_field,
+                            read_body, seconds_field)
 from solver.web.board import move_view
 from solver.web.jobs import Job, WorkerPool
 from solver.web.store import GameStore
+from solver.web.sync import Stale, Sync, fields, optional_body
 
 #: The strengths the page offers (the session's, but ``random``, which is for tests).
 STRENGTHS = ("greedy", "hint", "strong")
@@ -126,6 +127,7 @@ class Games:
         self.store = store
         self.pool = pool
         self._sessions: OrderedDict[str, GameSession] = OrderedDict()
+        self._syncs: dict[str, Sync] = {}
         self.locks = GameLocks()
         #: The engine's background moves in progress (a finished one is dropped).
         self._advancing: dict[str, asyncio.Task[None]] = {}
@@ -150,9 +152,15 @@ class Games:
                 raise BadRequest(404, f"no game {game_id!r} against the engine (it is a game "
                                       f"followed at a table: /api/follow/{game_id})")
             s = GameSession.load(row[1])
+            self._syncs[game_id] = Sync.of(row[0])
             self._keep(game_id, s)
         self._sessions.move_to_end(game_id)
         return s
+
+    def sync(self, game_id: str) -> Sync:
+        """The game's version and latest entry ids (:mod:`solver.web.sync`)."""
+        self.session(game_id)
+        return self._syncs.setdefault(game_id, Sync())
 
     def _keep(self, game_id: str, s: GameSession) -> None:
         self._sessions[game_id] = s
@@ -160,12 +168,17 @@ class Games:
         idle = [g for g in self._sessions if not self.thinking(g) and g != game_id]
         for old in idle[:max(0, len(self._sessions) - CACHED)]:
             del self._sessions[old]  # the store has it
+            self._syncs.pop(old, None)
 
-    def _save(self, game_id: str, s: GameSession, meta: dict[str, Any] | None = None) -> None:
+    def _save(self, game_id: str, s: GameSession, meta: dict[str, Any] | None = None,
+              entry_id: str | None = None) -> None:
+        """Keep the game in the store, one version on (:mod:`solver.web.sync`)."""
         if meta is None:
             row = self.store.load(game_id)
             meta = row[0] if row else {}
-        self.store.save(game_id, meta, s.record_text(), s.is_over)
+        sync = self._syncs.setdefault(game_id, Sync.of(meta))
+        sync.bump(entry_id)
+        self.store.save(game_id, {**meta, **sync.meta()}, s.record_text(), s.is_over)
 
     def thinking(self, game_id: str) -> bool:
         t = self._advancing.get(game_id)
@@ -178,7 +191,7 @@ class Games:
         out = {"id": game_id, "board": board_of(snap, thinking), "snapshot": snap,
                "thinking": thinking, "over": s.is_over, "outcome": s.outcome,
                "me": s.me, "strength": s.strength, "moves_played": len(s.entries),
-               "log": s.log()}
+               "log": s.log(), "version": self.sync(game_id).version}
         err = self._errors.get(game_id)
         if err:
             out["engine_error"] = err
@@ -203,15 +216,20 @@ class Games:
         game_id = self.store.new_id()
         meta = {"kind": "play", "players": players, "rules": rules.names(), "engine": engine, "human": 1,
                 "seed": seed}
+        self._syncs[game_id] = Sync()
         self._keep(game_id, s)
         self._save(game_id, s, meta)
         self.advance(game_id)
         return game_id
 
-    async def play(self, game_id: str, move: Any) -> None:
+    async def play(self, game_id: str, move: Any, made_on: int | None = None,
+                   entry_id: str | None = None) -> None:
         if not isinstance(move, str) or not move.strip():
             raise MoveError("move: expected a move text, e.g. 6S, 6S/8S, take")
         async with self.locks.hold(game_id):
+            if self.sync(game_id).seen(entry_id):
+                return  # sent again after a lost connection: played already
+            self.sync(game_id).check(made_on)
             if self.thinking(game_id):
                 raise BadRequest(409, "the engine is choosing its move; wait for it")
             s = self.session(game_id)
@@ -224,17 +242,21 @@ class Games:
                 raise MoveError(_("move {move}: you play seat {seat}").format(move=repr(move),
                                                                                seat=s.me))
             s.play(body, seat=s.me)  # DurakError: one line, nothing changed
-            self._save(game_id, s)
+            self._save(game_id, s, entry_id=entry_id)
         self.advance(game_id)
 
-    async def undo(self, game_id: str) -> None:
+    async def undo(self, game_id: str, made_on: int | None = None,
+                   entry_id: str | None = None) -> None:
+        if self.sync(game_id).seen(entry_id):
+            return
+        self.sync(game_id).check(made_on)
         await self.stop_engine(game_id)
         async with self.locks.hold(game_id):
             s = self.session(game_id)
             if not any(e.startswith(f"{s.me}:") for e in s.entries):
                 raise MoveError("nothing to undo: you have not moved yet")
             s.undo_turn()
-            self._save(game_id, s)
+            self._save(game_id, s, entry_id=entry_id)
         self.advance(game_id)
 
     async def stop_engine(self, game_id: str) -> None:
@@ -336,10 +358,19 @@ async def api_game_play(request: Request) -> Response:
     games = _games(request)
     game_id = request.path_params["game_id"]
     body = await read_body(request)
-    check_fields(body, ("move",))
+    check_fields(body, ("move", "version", "entry_id"))
     games.session(game_id)
-    await games.play(game_id, body.get("move"))
+    try:
+        await games.play(game_id, body.get("move"), *fields(body))
+    except Stale as e:
+        return error_response(409, e.message, game=games.view(game_id))
     return JSONResponse(games.view(game_id))
+
+
+@guarded
+async def api_game_version(request: Request) -> Response:
+    """The game's version: the pages poll it and fetch the game when it moved on."""
+    return JSONResponse({"version": _games(request).sync(request.path_params["game_id"]).version})
 
 
 @guarded
@@ -347,8 +378,13 @@ async def api_game_undo(request: Request) -> Response:
     """Take back the player's last move and the engine's answers after it."""
     games = _games(request)
     game_id = request.path_params["game_id"]
+    body = await optional_body(request)
+    check_fields(body, ("version", "entry_id"))
     games.session(game_id)
-    await games.undo(game_id)
+    try:
+        await games.undo(game_id, *fields(body))
+    except Stale as e:
+        return error_response(409, e.message, game=games.view(game_id))
     return JSONResponse(games.view(game_id))
 
 

@@ -481,14 +481,15 @@ def make_server(app: Any, bounds: Bounds) -> DurakServer:
     return DurakServer(config, bounds, app.state.pool)
 
 
-def run(app: Any, sock: socket.socket, bounds: Bounds,
+def run(app: Any, sock: socket.socket | list[socket.socket], bounds: Bounds,
         after_stop: Callable[[], None] | None = None) -> DurakServer:
-    """Serve ``app`` on the bound ``sock`` until Ctrl-C or SIGTERM; returns the
+    """Serve ``app`` on the bound ``sock`` (or sockets: ``--lan`` on one address listens
+    on 127.0.0.1 too) until Ctrl-C or SIGTERM; returns the
     server (what stopped it, how many jobs were stopped).  ``after_stop`` is called
     once serving is over, while the server still holds the signals."""
     server = make_server(app, bounds)
     server.after_stop = after_stop
-    server.run(sockets=[sock])
+    server.run(sockets=sock if isinstance(sock, list) else [sock])
     return server
 
 

@@ -17,10 +17,14 @@ async function api(path, body, method) {
   try {
     resp = await fetch(path, opts);
   } catch (e) {
+    if (typeof DurakLive !== "undefined") DurakLive.seen(false);
     return { ok: false, status: 0, data: { error: gt("the server does not answer (is `durak serve` running?)") } };
   }
+  if (typeof DurakLive !== "undefined") DurakLive.seen(true);
   let data = null;
-  try { data = await resp.json(); } catch (e) { data = { error: `HTTP ${resp.status}` }; }
+  const text = await resp.text().catch(() => "");
+  // a refusal of the pairing check (solver/web/lan.py) is one line of text
+  try { data = JSON.parse(text); } catch (e) { data = { error: text.trim().split("\n")[0] || `HTTP ${resp.status}` }; }
   return { ok: resp.ok, status: resp.status, data, headers: resp.headers };
 }
 

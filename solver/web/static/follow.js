@@ -162,6 +162,9 @@ const Follow = {
 
   init() {
     this.board = new DurakBoard($("fw-board"), { onMove: (m) => this.enter(`${this.view.me}:${m}`) });
+    // the same game on another device: its entries appear here within a second
+    DurakLive.watch(() => (this.id && !this.busy && !this.outbox().all().length ? `/api/follow/${encodeURIComponent(this.id)}/version` : null),
+                    () => (this.view ? this.view.version : null), () => this.open(this.id));
     $("fw-undo").addEventListener("click", () => this.undo());
     $("fw-hint").addEventListener("click", () => this.hint());
     $("fw-hint-cancel").addEventListener("click", () => { if (this.job) api(`/api/jobs/${this.job}`, undefined, "DELETE"); });
@@ -176,14 +179,22 @@ const Follow = {
 
   async open(id) {
     const r = await api(`/api/follow/${encodeURIComponent(id)}`);
-    if (!r.ok) { window.localStorage.removeItem("durak.follow"); return false; }
+    if (!r.ok) {
+      if (r.status === 404) window.localStorage.removeItem("durak.follow");
+      return false;
+    }
     this.show(r.data);
+    if (this.outbox().all().length) this.flush();  // kept from before a reload or a lost connection
     return true;
   },
+
+  // the entries made here and not yet answered, kept in the browser's storage
+  outbox() { return DurakLive.outbox(`durak.follow.outbox.${this.id}`); },
 
   show(v, error) {
     this.id = v.id;
     this.view = v;
+    DurakLive.keepAwake(!v.over);
     this.sel = [];
     window.localStorage.setItem("durak.follow", v.id);
     setUrl({ id: v.id });
@@ -304,26 +315,59 @@ const Follow = {
     this.drawEntry();
   },
 
+  // an entry is kept on this device (with the game's version it was made on and an id)
+  // until the server has answered it: a lost connection sends it again once it is back,
+  // and the id keeps it from being entered twice
   async enter(entry) {
     if (this.busy) return;
-    this.busy = true;
     $("fw-hint-result").textContent = "";
     $("fw-hint-error").textContent = "";
-    const r = await api(`/api/follow/${this.id}/enter`, { entry });
-    this.busy = false;
-    if (!r.ok) {
-      this.sel = [];
-      $("fw-error").textContent = r.data.error;
-      this.board.draw();
-      this.drawEntry();
-      return;
+    this.outbox().put({ entry, version: this.view.version, entry_id: DurakLive.entryId() });
+    await this.flush();
+  },
+
+  async flush() {
+    if (this.flushing) return;
+    this.flushing = this.busy = true;
+    const box = this.outbox();
+    try {
+      for (const item of box.all()) {
+        const r = await api(`/api/follow/${this.id}/enter`, item);
+        if (r.status === 0) {  // no answer: kept, sent again when the server is back
+          this.drawEntry();
+          DurakLive.whenBack(() => this.flush());
+          return;
+        }
+        box.drop(item.entry_id);
+        if (r.status === 409 && r.data.game) {  // another device was first: its game, ours dropped
+          box.clear();
+          this.busy = false;
+          this.show(r.data.game, r.data.error);
+          return;
+        }
+        if (!r.ok) {
+          box.clear();
+          this.busy = false;
+          this.sel = [];
+          $("fw-error").textContent = r.data.error;
+          this.board.draw();
+          this.drawEntry();
+          return;
+        }
+        this.busy = false;
+        this.show(r.data);
+        this.busy = true;
+      }
+    } finally {
+      this.flushing = false;
+      this.busy = box.all().length > 0;
     }
-    this.show(r.data);
   },
 
   async undo() {
     $("fw-hint-result").textContent = "";
-    const r = await api(`/api/follow/${this.id}/undo`, {});
+    const r = await api(`/api/follow/${this.id}/undo`, { version: this.view.version });
+    if (r.status === 409 && r.data.game) { this.show(r.data.game, r.data.error); return; }
     if (!r.ok) { $("fw-error").textContent = r.data.error; return; }
     this.show(r.data);
   },

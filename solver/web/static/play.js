@@ -8,6 +8,9 @@ const Play = {
 
   init() {
     this.board = new DurakBoard($("play-board"), { onMove: (m) => this.move(m) });
+    // the same game on another device: its moves appear here within a second
+    DurakLive.watch(() => (this.id && this.game && !this.game.thinking ? `/api/games/${encodeURIComponent(this.id)}/version` : null),
+                    () => (this.game ? this.game.version : null), () => this.open(this.id, true));
     rulesBox($("pl-rules"));
     $("pl-start").addEventListener("click", () => this.create());
     $("play-again").addEventListener("click", () => this.newPanel());
@@ -76,6 +79,7 @@ const Play = {
   show(g) {
     this.id = g.id;
     this.game = g;
+    DurakLive.keepAwake(!g.over);
     window.localStorage.setItem("durak.game", g.id);
     if (document.getElementById("page-play").classList.contains("active")) setUrl({ game: g.id });
     $("play-new-panel").hidden = true;
@@ -107,7 +111,8 @@ const Play = {
   async move(m) {
     $("play-error").textContent = "";
     $("play-hint-result").textContent = "";
-    const r = await api(`/api/games/${this.id}/play`, { move: m });
+    const r = await api(`/api/games/${this.id}/play`, { move: m, version: this.game.version, entry_id: DurakLive.entryId() });
+    if (r.status === 409 && r.data.game) { this.show(r.data.game); $("play-error").textContent = r.data.error; return; }
     if (!r.ok) { $("play-error").textContent = r.data.error; this.board.draw(); return; }
     this.show(r.data);
     boardInView($("play-dock"));
@@ -115,7 +120,8 @@ const Play = {
 
   async undo() {
     $("play-hint-result").textContent = "";
-    const r = await api(`/api/games/${this.id}/undo`, {});
+    const r = await api(`/api/games/${this.id}/undo`, { version: this.game.version });
+    if (r.status === 409 && r.data.game) { this.show(r.data.game); $("play-error").textContent = r.data.error; return; }
     if (!r.ok) { $("play-error").textContent = r.data.error; return; }
     this.show(r.data);
   },
