@@ -316,7 +316,9 @@ def test_the_review_never_marks_the_hints_move_down(seed, players, rules):
             continue
         t = s.turn()
         if len(t.moves) > 1:
-            res = s.hint(samples=32)
+            # the exact advice without a time limit: on a busy machine a 10 s limit once
+            # let the hint fall back to its estimate where the review then solved exactly
+            res = s.hint(samples=32, exact_time=None)
             best = res.best if isinstance(res, HintResult) else res.best[0]
             hinted[sum(1 for e in s.entries if not e.startswith("draw")) + 1] = best
             s.enter(best)
