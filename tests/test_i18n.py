@@ -20,12 +20,13 @@ from web_support import client
 from solver.cli import main
 from solver.game.cards import make_card, parse_card
 from solver.games.narration import Told
-from solver.i18n import (LANGUAGES, catalogue_json, ngettext, pgettext, translations,
+from solver.i18n import (LANGUAGES, catalogue_json, ngettext, translations,
                          use_language)
 from solver.i18n.choose import for_request, from_accept_language, from_environment
 from solver.notation.people import card_text, move_text, move_word, people_text
 from solver.puzzles.collection import WORD_LANGUAGES, load_all
-from solver.web.pages import messages, render_page, source
+from solver.i18n.html import translate
+from solver.web.pages import messages, source
 
 babel = pytest.importorskip("babel", reason="the catalogue checks need Babel (the test extra)")
 from solver.i18n import tools  # noqa: E402  (Babel first)
@@ -255,6 +256,24 @@ def test_each_page_is_served_in_the_browsers_language_with_nothing_left_in_engli
         assert "Padėtis ir analizė" in c.get("/", headers={"Accept-Language": "ru"}).text
         c.cookies.clear()
         assert ">Position &amp; analysis<" in c.get("/").text
+
+
+def test_a_page_text_given_a_context_is_a_message_of_its_own(tmp_path):
+    """``data-i18n-context``: a page link's short name on a phone ("Review": the review
+    page) is not the button's "Review" (review this game); extracted with its context,
+    translated with it, and its own text where a catalogue lacks it (issue 69)."""
+    src = ('<nav><a><span data-i18n-context="page link">Review</span></a></nav>'
+           '<button>Review</button><span data-i18n-context="nowhere">Keep me</span>')
+    assert [m for _line, m in messages(src)] == ["page link\x04Review", "Review",
+                                                 "nowhere\x04Keep me"]
+    ru = translate(src, translations("ru").gettext, "ru")
+    assert ">Разбор</span>" in ru and ">Разобрать</button>" in ru and ">Keep me<" in ru
+    template = tools.extract()
+    assert template.get("Review", context="page link") is not None
+    assert template.get("Analysis", context="tab") is not None
+    with client(tmp_path) as c:
+        page = c.get("/follow", headers={"Accept-Language": "lt"}).text
+    assert '<span class="short" data-i18n-context="page link">Sekti</span>' in page
 
 
 def test_the_catalogue_as_json(tmp_path):

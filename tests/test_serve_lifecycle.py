@@ -34,6 +34,9 @@ from web_support import HARD, SMALL
 
 from test_web_server import _alive, _descendants
 
+from solver.i18n import use_language
+from solver.web.server import stopping_message
+
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
@@ -73,9 +76,10 @@ def get(url: str, timeout: float = 10) -> dict:
         return json.loads(r.read())
 
 
-def post(url: str, body: dict) -> tuple[int, dict]:
+def post(url: str, body: dict, lang: str = "en") -> tuple[int, dict]:
     req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+                                 headers={"Content-Type": "application/json",
+                                          "Accept-Language": lang})
     try:
         with urllib.request.urlopen(req, timeout=60) as r:
             return r.status, json.loads(r.read())
@@ -93,9 +97,10 @@ def test_stopping_answers_the_requests_in_flight_503_and_leaves_nothing(tmp_path
     proc = serve(tmp_path, "--workers", "2")
     try:
         base, first = base_url(proc)
-        answers: list[tuple[int, dict]] = []
-        clients = [threading.Thread(target=lambda: answers.append(
-            post(base + "/api/analyse", {"position": HARD, "max_time": 60}))) for _ in range(3)]
+        answers: list[tuple[str, int, dict]] = []  # each in its browser's language
+        clients = [threading.Thread(target=lambda lang=lang: answers.append((lang, *post(
+            base + "/api/analyse", {"position": HARD, "max_time": 60}, lang))))
+            for lang in ("en", "lt", "ru")]
         for c in clients:
             c.start()
         deadline = time.monotonic() + 30
@@ -118,10 +123,12 @@ def test_stopping_answers_the_requests_in_flight_503_and_leaves_nothing(tmp_path
     assert err.splitlines() == [f"durak: stopped serving the board ({name}; 3 job(s) in "
                                 "flight stopped, their requests answered 503)"], err
     assert len(answers) == 3
-    for status, answer in answers:
+    for lang, status, answer in answers:
         assert status == 503, answer
-        assert answer == {"error": f"the server is stopping ({name}); try again once it is "
-                                   "back", "exit_code": code}
+        with use_language(lang):
+            assert answer == {"error": str(stopping_message(name)), "exit_code": code}
+        if lang == "en":
+            assert answer["error"] == f"the server is stopping ({name}); try again once it is back"
     deadline = time.monotonic() + 5
     while any(_alive(p) for p in processes):
         assert time.monotonic() < deadline, [p for p in processes if _alive(p)]
@@ -251,12 +258,13 @@ def test_headers_that_do_not_come_in_time_get_408(tmp_path):
 
 # ------------------------------------------------------------ issue 73: stopped mid-request
 
-def _half_posted(base: str, path: str = "/api/solve") -> socket.socket:
-    """A POST whose headers are in and whose body has only begun to arrive."""
+def _half_posted(base: str, path: str = "/api/solve", language: str = "") -> socket.socket:
+    """A POST whose headers are in and whose body has only begun to arrive (``language``:
+    a header line that asks for one)."""
     port = int(base.rsplit(":", 1)[1])
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-              "Content-Length: 100\r\n\r\n".encode() + b'{"posi')
+              f"{language}Content-Length: 100\r\n\r\n".encode() + b'{"posi')
     return s
 
 
@@ -271,11 +279,11 @@ def _answer(s: socket.socket) -> bytes:
 
 
 @linux_only
-@pytest.mark.parametrize("sig, name, code, twice", [(signal.SIGTERM, "SIGTERM", 143, False),
-                                                    (signal.SIGINT, "Ctrl-C", 130, False),
-                                                    (signal.SIGTERM, "SIGTERM", 143, True)])
+@pytest.mark.parametrize("sig, name, code, twice, lang", [
+    (signal.SIGTERM, "SIGTERM", 143, False, "en"), (signal.SIGINT, "Ctrl-C", 130, False, "ru"),
+    (signal.SIGTERM, "SIGTERM", 143, True, "lt")])
 def test_a_request_whose_body_is_still_coming_is_answered_503_at_the_stop(tmp_path, sig, name,
-                                                                          code, twice):
+                                                                          code, twice, lang):
     """Stopped while a POST's body is arriving: uvicorn would wait out its grace period,
     then cancel the request (a 50-line traceback, a 500).  It is answered 503 with the
     reason at once, and the server's only line is its goodbye -- a second signal
@@ -283,7 +291,9 @@ def test_a_request_whose_body_is_still_coming_is_answered_503_at_the_stop(tmp_pa
     proc = serve(tmp_path, "--workers", "1")
     try:
         base, _ = base_url(proc)
-        slow = _half_posted(base)
+        # in the request's language: the browser's, or the switcher's cookie
+        slow = _half_posted(base, language={"en": "", "ru": "Accept-Language: ru\r\n",
+                                            "lt": "Cookie: durak_lang=lt\r\n"}[lang])
         time.sleep(0.3)  # the request is in the app, reading its body
         assert get(base + "/api/status")["running"] == 0
         t = time.monotonic()
@@ -302,8 +312,10 @@ def test_a_request_whose_body_is_still_coming_is_answered_503_at_the_stop(tmp_pa
     assert err.splitlines() == [f"durak: stopped serving the board ({name})"], err
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 503 "), answer
-    assert json.loads(body) == {"error": f"the server is stopping ({name}); try again once it "
-                                         "is back", "exit_code": code}
+    with use_language(lang):
+        assert json.loads(body) == {"error": str(stopping_message(name)), "exit_code": code}
+    if lang != "en":
+        assert "stopping" not in json.loads(body)["error"]
     assert took < 1.8, f"the stop took {took:.2f} s"  # uvicorn waited out its 2 s grace period
 
 

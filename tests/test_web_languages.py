@@ -19,7 +19,7 @@ from browser_support import chromium
 from english_words import left_in_english as english_left
 from web_support import live_server
 
-from solver.i18n import ngettext, use_language
+from solver.i18n import catalogue_json, ngettext, use_language
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 390, "height": 844}
@@ -229,6 +229,36 @@ def test_the_board_and_play_fit_the_screen_in_each_language(browser, server, lan
         start_a_game_and_move(pg, seed=7)
         assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         shoot(pg, f"play-{lang}-{viewport['width']}")
+    finally:
+        ctx.close()
+    assert errors == [], errors
+
+
+def refuse(status: int, text: str):
+    """A route answered as the server answers before the app: plain text."""
+    return lambda route: route.fulfill(status=status, body=text,
+                                       content_type="text/plain; charset=utf-8")
+
+
+@pytest.mark.parametrize("lang", ["lt", "ru"])
+def test_a_refusal_the_page_reads_is_in_its_language(browser, server, lang):
+    """The server's refusals in the page's language (issue 69): a position refused with
+    a number of 5,000 digits, and the answers that are not the app's JSON (too many
+    connections, 503; the headers too slow, 408), which the page words itself."""
+    ctx, pg, errors = new_page(browser, lang)
+    try:
+        ready(pg, f"{server}/?position={quote(SMALL + '; pile ' + '1' * 5000)}")
+        shown = pg.inner_text("#position-error")
+        assert shown.startswith("pile: ") and not english_left(shown[6:]), shown
+        for status, text in ((503, "too many connections at once; try again in a moment"),
+                             (408, "the request did not arrive in time; try again")):
+            pg.route("**/api/board", refuse(status, text))
+            pg.fill("#position-text", SMALL)
+            pg.click("#position-show")
+            pg.wait_for_function("document.getElementById('position-error').textContent")
+            shown = pg.inner_text("#position-error")
+            assert shown == catalogue_json(lang)["messages"][text] != text, shown
+            pg.unroute("**/api/board")
     finally:
         ctx.close()
     assert errors == [], errors

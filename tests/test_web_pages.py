@@ -159,13 +159,14 @@ def test_a_whole_game_followed_by_clicks_on_a_phone_downloads_the_hand_written_r
     # the review right here: every chance marked exact or an estimate, the page's width kept
     page.click("#fw-review-here")
     page.wait_for_selector("#fw-hint-result .review-table", timeout=120_000)
-    hows = page.locator("#fw-hint-result .review-table td.how").all_inner_texts()
+    hows = page.locator("#fw-hint-result .review-table td .how").all_inner_texts()
     assert hows and all(h == "exact" or h.startswith(("est. ", "all ")) for h in hows), hows
     assert "exact" in hows and any(h.startswith("est. ") for h in hows)
-    # chances and losses as percentages, the exact ones as values
+    # chances and losses as percentages, the exact ones as values; every column shown
     heads = page.locator("#fw-hint-result .review-table th").all_inner_texts()
-    assert heads[2] == "chance" and heads[5] == "loss"
-    losses = page.locator("#fw-hint-result .review-table tbody td:nth-child(6)").all_inner_texts()
+    assert heads[1].split() == ["played", "chance"] and heads[3] == "loss"
+    assert heads[2].split() == ["best", "best", "chance"]
+    losses = page.locator("#fw-hint-result .review-table tbody td.loss").all_inner_texts()
     assert losses and all(re.fullmatch(r"\d+%", x) for x in losses), losses
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 

@@ -10,6 +10,11 @@ so what is translated and what is served cannot drift apart.  A message is:
   ``<code>`` inside it stays one message, its tags kept by the translation);
 * the attributes a person reads: ``title``, ``placeholder``, ``aria-label``, ``alt``.
 
+An element marked ``data-i18n-context="CONTEXT"`` gives the texts inside it that context
+(gettext's ``pgettext``): a short word such as a page link's ``Review`` (the review page)
+is then not the ``Review`` of a button (review this game).  Such a message's id is
+``CONTEXT\x04TEXT``, as the catalogues and the board's script (``pgt``) write it.
+
 Left alone: ``<script>``, ``<style>``, ``<code>``, ``<kbd>`` and any element marked
 ``translate="no"`` (HTML's own flag: notation, example positions), and text with no
 letter in it.
@@ -45,7 +50,8 @@ class _Walk(HTMLParser):
         self.source = source
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", source)]
         self._found: list[tuple[int, int, str, str, int]] = []
-        self.stack: list[tuple[str, bool, int | None]] = []  # tag, skipped, data-i18n start
+        # tag, skipped, data-i18n start, the context of the texts inside
+        self.stack: list[tuple[str, bool, int | None, str | None]] = []
         self.text_start: int | None = None
         self._text = ""
 
@@ -56,12 +62,17 @@ class _Walk(HTMLParser):
     def skipping(self) -> bool:
         return bool(self.stack) and self.stack[-1][1]
 
+    def context(self, msgid: str) -> str:
+        """``msgid`` in the context of the element it lies in (``CONTEXT\x04msgid``)."""
+        ctx = self.stack[-1][3] if self.stack else None
+        return f"{ctx}\x04{msgid}" if ctx else msgid
+
     def _end_text(self) -> None:
         if self.text_start is not None:
             end = self._at()
             if not self.skipping() and _LETTER.search(self._text) and fold(self._text):
-                self._found.append((self.text_start, end, "text", fold(self._text),
-                                   self.getpos()[0]))
+                self._found.append((self.text_start, end, "text",
+                                    self.context(fold(self._text)), self.getpos()[0]))
             self.text_start = None
             self._text = ""
 
@@ -88,8 +99,9 @@ class _Walk(HTMLParser):
         if tag in VOID:
             return
         inner = start + len(raw) if ("data-i18n" in a and not skipped) else None
+        context = a.get("data-i18n-context") or (self.stack[-1][3] if self.stack else None)
         # the inside of a data-i18n element is one message: nothing in it on its own
-        self.stack.append((tag, skipped or inner is not None, inner))
+        self.stack.append((tag, skipped or inner is not None, inner, context))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
@@ -100,11 +112,13 @@ class _Walk(HTMLParser):
         self._end_text()
         end = self._at()
         while self.stack:
-            name, _, inner = self.stack.pop()
+            name, _, inner, _ctx = self.stack[-1]
             if inner is not None:
                 msgid = fold(self.source[inner:end])
                 if msgid:
-                    self._found.append((inner, end, "html", msgid, self.getpos()[0]))
+                    self._found.append((inner, end, "html", self.context(msgid),
+                                        self.getpos()[0]))
+            self.stack.pop()
             if name == tag:
                 break
 
@@ -127,7 +141,8 @@ def _walk(source: str) -> list[tuple[int, int, str, str, int]]:
 
 
 def messages(source: str) -> list[tuple[int, str]]:
-    """A page's messages, each with its line (the extraction tool's view of the page)."""
+    """A page's messages, each with its line (the extraction tool's view of the page);
+    a message with a context is ``CONTEXT\x04TEXT``."""
     return [(line, msgid) for _, _, _, msgid, line in _walk(source)]
 
 
@@ -138,6 +153,8 @@ def translate(source: str, gettext: Callable[[str], str], lang: str) -> str:
     for start, end, kind, msgid, _ in _walk(source):
         raw = source[start:end]
         text = gettext(msgid)
+        if "\x04" in text:  # a message with a context the catalogue lacks: its text
+            text = text.split("\x04", 1)[1]
         if kind == "text":
             lead = raw[: len(raw) - len(raw.lstrip())]
             trail = raw[len(raw.rstrip()):]

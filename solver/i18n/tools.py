@@ -43,21 +43,29 @@ TAG = re.compile(r"<[^>]+>")
 
 
 def _html(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
-          ) -> Iterator[tuple[int, str | None, str, list[str]]]:
+          ) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
     """Babel's extraction method for the board's pages."""
     for line, msgid in page_messages(fileobj.read().decode("utf-8")):
-        yield line, None, msgid, []
+        if "\x04" in msgid:  # data-i18n-context: a message with its context
+            context, text = msgid.split("\x04", 1)
+            yield line, "pgettext", (context, text), []
+        else:
+            yield line, None, msgid, []
 
 
 def _template(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
-              ) -> Iterator[tuple[int, str | None, str, list[str]]]:
+              ) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
     """Babel's extraction method for the board's page templates: each page rendered from
     its layout (every part of it shown: the pairing link and mark too), then walked as
     the server walks it to translate it (solver/web/pages.py)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
     page = env.get_template(Path(fileobj.name).name).render(pair_link=True, paired=True)
     for line, msgid in page_messages(page):
-        yield line, None, msgid, []
+        if "\x04" in msgid:  # data-i18n-context: a message with its context
+            context, text = msgid.split("\x04", 1)
+            yield line, "pgettext", (context, text), []
+        else:
+            yield line, None, msgid, []
 
 
 #: The board's page templates (``base.html`` is their layout: its words come with each page).
@@ -77,10 +85,10 @@ def extract() -> Any:
     for p in sorted(static.glob("*.js")):
         sources.append((p, "javascript", JS_KEYWORDS))
     for p in sorted(static.glob("*.html")):
-        sources.append((p, _html, {}))
+        sources.append((p, _html, {"_": None, "pgettext": PYTHON_KEYWORDS["pgettext"]}))
     for p in sorted(TEMPLATES.glob("*.html")):
         if p.name != "base.html":
-            sources.append((p, _template, {}))
+            sources.append((p, _template, {"_": None, "pgettext": PYTHON_KEYWORDS["pgettext"]}))
     for path, method, keywords in sources:
         rel = path.relative_to(ROOT.parent).as_posix()
         for line, msg, comments, context in extract_from_file(

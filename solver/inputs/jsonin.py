@@ -23,6 +23,7 @@ import sys
 from typing import Any
 
 from solver.errors import DurakError
+from solver.i18n import ngettext, number
 
 #: The most digits Python turns into an integer (4,300 unless the interpreter was told otherwise).
 MAX_DIGITS: int = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") \
@@ -35,7 +36,9 @@ class NumberTooLong(DurakError):
 
     ``where``: its place (a JSON path such as ``hands[1].unknown``; empty for a
     bare number); ``field``: the top-level field it is in; ``digits``: how many
-    it has.  The message is ``FIELD: a number of N digits at WHERE (...)``."""
+    it has.  The message is ``FIELD: a number of N digits at WHERE (...)``, in the
+    language current where it is raised (the player's: a terminal's ``--lang``, a web
+    request's; English in ``--json`` and batch lines)."""
 
     def __init__(self, where: str, digits: int):
         self.where = where
@@ -46,9 +49,16 @@ class NumberTooLong(DurakError):
     @property
     def problem(self) -> str:
         """The message without the field: what a reader puts after its own field name."""
-        at = f" at {self.where}" if self.where and self.where != self.field else ""
-        return (f"a number of {self.digits:,} digits{at} (numbers of more than "
-                f"{MAX_DIGITS:,} digits are not read)")
+        if self.where and self.where != self.field:
+            text = ngettext("a number of {digits} digit at {where} (numbers of more than "
+                            "{most} digits are not read)", "a number of {digits} digits at "
+                            "{where} (numbers of more than {most} digits are not read)",
+                            self.digits)
+        else:
+            text = ngettext("a number of {digits} digit (numbers of more than {most} digits "
+                            "are not read)", "a number of {digits} digits (numbers of more "
+                            "than {most} digits are not read)", self.digits)
+        return text.format(digits=number(self.digits), where=self.where, most=number(MAX_DIGITS))
 
 
 def check_digits(text: str, where: str) -> None:

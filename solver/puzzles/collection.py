@@ -406,7 +406,7 @@ def find_puzzle(collections: Iterable[Collection], pid: str) -> Puzzle:
         for p in c.puzzles:
             if p.id == pid:
                 return p
-    raise OptionError(f"ID: no puzzle {pid!r}")
+    raise OptionError(_("ID: no puzzle {id}").format(id=repr(pid)))
 
 
 # ------------------------------------------------------------------ writing

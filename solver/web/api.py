@@ -8,8 +8,12 @@ game record) and the command's options as fields, and answer exactly what
 heavy answer runs in the worker pool (:mod:`solver.web.jobs`) under a budget:
 the commands' defaults, capped by the server (:class:`Limits`).  A budget that
 runs out still answers 200 with what was proven, as the commands print it
-(exit 3): the headers ``X-Durak-Exit-Code: 3`` and ``X-Durak-Budget`` say so.
-A client that goes away cancels its search.
+(exit 3): the headers ``X-Durak-Exit-Code: 3`` and ``X-Durak-Budget`` say so
+(the message percent-encoded: a header is ASCII).  A client that goes away
+cancels its search.
+
+Every refusal's words are in the request's language (:mod:`solver.i18n`; the
+field names and the JSON keys stay English).
 
 ``/api/jobs`` runs the same tasks as jobs the page follows (progress, cancel).
 """
@@ -19,8 +23,10 @@ import asyncio
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
+from urllib.parse import quote
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
@@ -32,6 +38,8 @@ from solver.game.outcome import outcome_info, phase_name
 from solver.games import Game
 from solver.games.review import REVIEW_MAX_TIME, REVIEW_SAMPLES
 from solver.hints import person_samples
+from solver.i18n import _, number
+from solver.i18n.lazy import Lazy
 from solver.inputs.jsonin import loads
 from solver.notation import format_position, parse_position
 from solver.notation.build import MAX_POSITION_CHARS
@@ -39,7 +47,7 @@ from solver.notation.position import Position, show_json
 from solver.search import DEFAULT_MAX_TIME
 from solver.search.exact import MAX_NODES
 from solver.web.board import board_view, line, show_view
-from solver.web.jobs import Job, PoolBusy, WorkerPool
+from solver.web.jobs import CANCELLED, GONE, Job, PoolBusy, WorkerPool
 
 #: A request body may hold a position of the notation's cap and this much more
 #: (the other fields, JSON quoting); a larger body is refused with 413.
@@ -63,7 +71,8 @@ class Limits:
 
 
 class BadRequest(Exception):
-    """A request that cannot be answered: its status and one line."""
+    """A request that cannot be answered: its status and one line (in the request's
+    language: write it with ``_``)."""
 
     def __init__(self, status: int, message: str):
         super().__init__(message)
@@ -71,16 +80,32 @@ class BadRequest(Exception):
         self.message = message
 
 
-def error_response(status: int, message: str, **extra: Any) -> JSONResponse:
-    """A refusal: ``{"error": message, ...}``, its long tokens cut
-    (:func:`~solver.errors.shorten`), so a request never gets its own 50 KB path or
+def error_response(status: int, message: str | Lazy, **extra: Any) -> JSONResponse:
+    """A refusal: ``{"error": message, ...}`` in the request's language, its long tokens
+    cut (:func:`~solver.errors.shorten`), so a request never gets its own 50 KB path or
     field back -- whatever raised it (a :class:`BadRequest` quotes a game's id as it came)."""
-    return JSONResponse({"error": shorten(message), **extra}, status_code=status)
+    return JSONResponse({"error": shorten(str(message)), **extra}, status_code=status)
+
+
+#: What a header carries of a message as it is: printable ASCII, but the percent sign.
+HEADER_SAFE = "".join(chr(c) for c in range(0x20, 0x7f) if chr(c) != "%")
+
+
+def header_text(message: str) -> str:
+    """A message for an HTTP header, which carries ASCII only: percent-encoded as UTF-8
+    (RFC 3986), so English reads as it is and ``unquote`` (``decodeURIComponent``)
+    gives back any language's text."""
+    return quote(message, safe=HEADER_SAFE)
+
+
+#: The line breaks and runs of blanks a one-line message folds (not the no-break space
+#: that holds a number together: ``5 000`` in Lithuanian and Russian).
+_BLANKS = re.compile(r"[ \t\r\n\f\v]+")
 
 
 def one_line(e: BaseException) -> str:
     """The CLI's one line for an error (`durak: error: ...` without the prefix)."""
-    return " ".join(str(e).split()) or type(e).__name__
+    return _BLANKS.sub(" ", str(e)).strip() or type(e).__name__
 
 
 # ------------------------------------------------------------------ reading
@@ -97,20 +122,22 @@ async def read_body(request: Request) -> dict[str, Any]:
         return dict(request.query_params)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
-        raise BadRequest(415, f"the body must be JSON, sent as Content-Type: application/json "
-                              f"(got {ctype or 'none'!r})")
+        raise BadRequest(415, _("the body must be JSON, sent as Content-Type: application/json "
+                                "(got {type})").format(type=repr(ctype) if ctype else _("none")))
     cap = MAX_POSITION_CHARS + BODY_SLACK
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > cap:
-        raise BadRequest(413, f"the request body has {int(length):,} bytes; at most {cap:,} "
-                              f"(a position is at most {MAX_POSITION_CHARS:,} characters)")
+        raise BadRequest(413, _("the request body has {size} bytes; at most {most} (a position "
+                                "is at most {chars} characters)").format(
+            size=number(int(length)), most=number(cap), chars=number(MAX_POSITION_CHARS)))
     chunks = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > cap:
-            raise BadRequest(413, f"the request body has more than {cap:,} bytes "
-                                  f"(a position is at most {MAX_POSITION_CHARS:,} characters)")
+            raise BadRequest(413, _("the request body has more than {most} bytes (a position "
+                                    "is at most {chars} characters)").format(
+                most=number(cap), chars=number(MAX_POSITION_CHARS)))
         chunks.append(chunk)
     raw = b"".join(chunks)
     if not raw.strip():
@@ -118,19 +145,19 @@ async def read_body(request: Request) -> dict[str, Any]:
     try:
         obj = loads(raw)  # a number too long to read: 400 naming its field (NumberTooLong)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise BadRequest(400, f"body: not JSON: {e}") from None
+        raise BadRequest(400, _("body: not JSON: {error}").format(error=e)) from None
     except RecursionError:
-        raise BadRequest(400, "body: nested too deeply") from None
+        raise BadRequest(400, _("body: nested too deeply")) from None
     if not isinstance(obj, dict):
-        raise BadRequest(400, "body: expected a JSON object with a \"position\" field")
+        raise BadRequest(400, _("body: expected a JSON object with a \"position\" field"))
     return obj
 
 
 def check_fields(body: dict[str, Any], allowed: tuple[str, ...]) -> None:
     extra = sorted(set(body) - set(allowed))
     if extra:
-        raise OptionError(f"unknown field(s) {', '.join(map(repr, extra))}; this endpoint takes "
-                          f"{', '.join(allowed)}")
+        raise OptionError(_("unknown field(s) {fields}; this endpoint takes {allowed}").format(
+            fields=", ".join(map(repr, extra)), allowed=", ".join(allowed)))
 
 
 def int_field(body: dict[str, Any], key: str, lo: int, hi: int | None = None) -> int | None:
@@ -138,10 +165,11 @@ def int_field(body: dict[str, Any], key: str, lo: int, hi: int | None = None) ->
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, int):
-        raise OptionError(f"{key}: {v!r} is not a whole number")
+        raise OptionError(_("{key}: {value} is not a whole number").format(key=key, value=repr(v)))
     if v < lo or (hi is not None and v > hi):
-        span = f"{lo}..{hi:,}" if hi is not None else f"{lo} or more"
-        raise OptionError(f"{key}: {v} is out of range ({span})")
+        span = f"{lo}..{number(hi)}" if hi is not None else _("{lo} or more").format(lo=lo)
+        raise OptionError(_("{key}: {value} is out of range ({span})").format(
+            key=key, value=v, span=span))
     return v
 
 
@@ -150,32 +178,34 @@ def seconds_field(body: dict[str, Any], key: str) -> float | None:
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
-        raise OptionError(f"{key}: {v!r} is not a positive, finite number of seconds")
+        raise OptionError(_("{key}: {value} is not a positive, finite number of seconds")
+                          .format(key=key, value=repr(v)))
     return float(v)
 
 
 def bool_field(body: dict[str, Any], key: str) -> bool:
     v = body.get(key, False)
     if not isinstance(v, bool):
-        raise OptionError(f"{key}: {v!r} is not true or false")
+        raise OptionError(_("{key}: {value} is not true or false").format(key=key, value=repr(v)))
     return v
 
 
 def position_source(body: dict[str, Any]) -> str | dict[str, Any]:
     """The ``position`` field: a position string (text or JSON text) or a JSON object."""
     if "position" not in body or body["position"] is None:
-        raise PositionError("position", "required field missing (a position string or a JSON "
-                                        "position, as `durak show` reads)")
+        raise PositionError("position", _("required field missing (a position string or a "
+                                          "JSON position, as `durak show` reads)"))
     src = body["position"]
     if isinstance(src, str):
         if len(src) > MAX_POSITION_CHARS:
-            raise BadRequest(413, f"position: {len(src):,} characters is more than the "
-                                  f"{MAX_POSITION_CHARS:,} a position may have")
+            raise BadRequest(413, _("position: {n} characters is more than the {most} a "
+                                    "position may have").format(
+                n=number(len(src)), most=number(MAX_POSITION_CHARS)))
         return src
     if isinstance(src, dict):
         return src
-    raise PositionError("position", f"expected a position string or a JSON object, got "
-                                    f"{type(src).__name__}")
+    raise PositionError("position", _("expected a position string or a JSON object, got "
+                                      "{type}").format(type=type(src).__name__))
 
 
 async def parse(body: dict[str, Any]) -> Position:
@@ -204,7 +234,8 @@ def _hero(body: dict[str, Any], pos: Position, hidden_ok: bool) -> int | None:
     hero = int_field(body, "hero", 1)
     players = pos.state.players
     if hero is not None and hero > players and not (hidden_ok and has_hidden_cards(pos.state)):
-        raise PositionError("hero", f"seat {hero} is not in a {players}-player game")
+        raise PositionError("hero", _("seat {seat} is not in a {n}-player game").format(
+            seat=hero, n=players))
     return hero
 
 
@@ -246,14 +277,15 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
         game = body.get("game")
         if isinstance(game, str):
             if len(game) > MAX_POSITION_CHARS:
-                raise BadRequest(413, f"game: {len(game):,} characters is more than the "
-                                      f"{MAX_POSITION_CHARS:,} a record may have here")
+                raise BadRequest(413, _("game: {n} characters is more than the {most} a record "
+                                        "may have here").format(
+                    n=number(len(game)), most=number(MAX_POSITION_CHARS)))
         elif not isinstance(game, dict):
-            raise OptionError("game: required field missing (a game record's text or its JSON "
-                              "object, docs/game-record.md)")
+            raise OptionError(_("game: required field missing (a game record's text or its "
+                                "JSON object, docs/game-record.md)"))
         seat = int_field(body, "seat", 1)
         if seat is not None and bool_field(body, "all"):
-            raise OptionError("give seat or all, not both")
+            raise OptionError(_("give seat or all, not both"))
         # the record's canonical text: bad records get 400 here, and the same game
         # sent as text or JSON is the same request (its answer is kept by content)
         game = await asyncio.to_thread(_canonical_record, game)
@@ -267,7 +299,8 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
                   # the whole review's wall-clock cap: past it, the decisions scored so far
                   "wall": limits.review_wall}
         return params, limits.review_wall + GRACE_SECONDS
-    raise OptionError(f"unknown task {kind!r}; tasks are solve, analyse, hint, review")
+    raise OptionError(_("unknown task {task}; tasks are solve, analyse, hint, review").format(
+        task=repr(kind)))
 
 
 def _canonical_record(game: str | dict[str, Any]) -> str:
@@ -289,17 +322,17 @@ def answer_response(job: Job) -> Response:
     """A finished job as the command's answer: 200 and its JSON, or the error's status."""
     if job.state == "done":
         headers = {"X-Durak-Exit-Code": str(job.exit_code)}
-        if job.budget:
-            headers["X-Durak-Budget"] = job.budget.encode("ascii", "replace").decode()
+        if job.budget:  # the message in the request's language, as a header carries it
+            headers["X-Durak-Budget"] = header_text(job.budget)
         return JSONResponse(job.answer, headers=headers)
     code = job.exit_code
     if job.state == "cancelled":
         # the server stopping (Ctrl-C, SIGTERM) is its own doing: 503, the reason, try again
-        return error_response(503 if job.stopped else 499, job.error or "cancelled",
+        return error_response(503 if job.stopped else 499, job.error or CANCELLED,
                               exit_code=job.exit_code or 130)
     # a job process that could not start is the server's state, not a bug: 503 and why
     status = 400 if code == 2 else 503 if code == 3 or job.unavailable else 500
-    return error_response(status, job.error or "error", exit_code=code)
+    return error_response(status, job.error or _("error"), exit_code=code)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -315,7 +348,7 @@ def guarded(fn: Handler) -> Handler:
         except BadRequest as e:
             return error_response(e.status, e.message)
         except ClientDisconnect:  # gone while its body came (or the server stopped it): no bug
-            return error_response(499, "cancelled: the client went away", exit_code=130)
+            return error_response(499, GONE, exit_code=130)
         except DurakError as e:
             field = getattr(e, "field", None)
             return error_response(400, one_line(e), **({"field": field} if field else {}),
@@ -323,8 +356,8 @@ def guarded(fn: Handler) -> Handler:
         except PoolBusy as e:
             return error_response(503, str(e))
         except Exception as e:  # a bug: one line, the server goes on
-            return error_response(500, f"internal error: {type(e).__name__}: {one_line(e)}",
-                                  exit_code=1)
+            return error_response(500, _("internal error: {error}").format(
+                error=f"{type(e).__name__}: {one_line(e)}"), exit_code=1)
 
     wrapper.__name__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
@@ -346,12 +379,12 @@ async def run_until_answer(request: Request, job: Job) -> Response:
     pool = _pool(request)
     assert job.future is not None
     while True:
-        done, _ = await asyncio.wait({job.future}, timeout=0.25)
+        done, _pending = await asyncio.wait({job.future}, timeout=0.25)
         if done:
             return answer_response(job)
         if await request.is_disconnected():
-            pool.cancel(job, "cancelled: the client went away")
-            return error_response(499, "cancelled: the client went away", exit_code=130)
+            pool.cancel(job, GONE)
+            return error_response(499, GONE, exit_code=130)
 
 
 def heavy(kind: str) -> Handler:
@@ -409,7 +442,8 @@ async def api_jobs_create(request: Request) -> Response:
     body = await read_body(request)
     kind = body.pop("task", None)
     if kind not in ("solve", "analyse", "hint", "review"):
-        raise OptionError(f"task: {kind!r}; tasks are solve, analyse, hint, review")
+        raise OptionError(_("task: {task}; tasks are solve, analyse, hint, review").format(
+            task=repr(kind)))
     params, wall = await prepare(kind, body, _limits(request))
     job = _pool(request).submit(kind, params, wall, watched=True, key=answer_key(kind, params))
     return JSONResponse(job.to_json(), status_code=202)
@@ -418,8 +452,8 @@ async def api_jobs_create(request: Request) -> Response:
 def _job(request: Request) -> Job:
     job = _pool(request).get(request.path_params["job_id"])
     if job is None:
-        raise BadRequest(404, f"no job {request.path_params['job_id']!r} (finished jobs are "
-                              "kept for 10 minutes)")
+        raise BadRequest(404, _("no job {id} (finished jobs are kept for 10 minutes)").format(
+            id=repr(request.path_params["job_id"])))
     return job
 
 
@@ -433,7 +467,7 @@ async def api_job(request: Request) -> Response:
 async def api_job_cancel(request: Request) -> Response:
     """Cancel a job: its search stops at once."""
     job = _job(request)
-    _pool(request).cancel(job, "cancelled")
+    _pool(request).cancel(job, CANCELLED)
     return JSONResponse(job.to_json())
 
 
@@ -449,7 +483,8 @@ async def api_status(request: Request) -> Response:
                                   "position_chars": MAX_POSITION_CHARS}})
 
 
-__all__ = ["BadRequest", "Limits", "answer_response", "bool_field", "check_fields", "int_field",
+__all__ = ["BadRequest", "Limits", "answer_response", "bool_field", "check_fields",
+           "header_text", "int_field",
            "seconds_field", "api_board", "api_job", "api_job_cancel",
            "api_jobs_create", "api_line", "api_moves", "api_show", "api_status", "guarded",
            "heavy", "moves_json", "prepare", "read_body"]

@@ -78,7 +78,8 @@ async def rules_in(request: Request) -> Response:
     browser's: the three languages link to each other."""
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
-        return api.error_response(404, f"no rules in {lang!r}: {', '.join(LANGUAGES)}")
+        return api.error_response(404, _("no rules in {lang}: {languages}").format(
+            lang=repr(lang), languages=", ".join(LANGUAGES)))
     return HTMLResponse(render_page("rules", lang, **pairing_state(request)),
                         headers={**PAGE_HEADERS, "Content-Language": lang})
 
@@ -103,7 +104,8 @@ async def api_i18n(request: Request) -> Response:
     """A language's catalogue as the board's script reads it (:func:`solver.i18n.catalogue_json`)."""
     lang = request.path_params["lang"]
     if lang not in LANGUAGES:
-        return api.error_response(404, f"lang: {lang!r} is not one of {', '.join(LANGUAGES)}")
+        return api.error_response(404, _("lang: {lang} is not one of {languages}").format(
+            lang=repr(lang), languages=", ".join(LANGUAGES)))
     return JSONResponse(catalogue_json(lang), headers={"Cache-Control": "no-cache"})
 
 

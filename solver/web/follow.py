@@ -36,7 +36,7 @@ from solver.game.cards import card_name, cards_of, deck_mask, parse_card
 from solver.game.moves import Kind, Move
 from solver.game.rules import parse_rules
 from solver.games.session import GameSession
-from solver.i18n import N_, _, ngettext
+from solver.i18n import N_, _, ngettext, number
 from solver.notation.build import MAX_POSITION_CHARS
 from solver.notation.people import drop_rule_ids, rank_letter
 from solver.web.api import (BadRequest, check_fields, error_response, guarded, int_field,
@@ -210,7 +210,7 @@ class Follows:
         if s is None:
             row = self.store.load(game_id)
             if row is None or row[0].get("kind") != "follow":
-                raise BadRequest(404, f"no followed game {game_id!r}")
+                raise BadRequest(404, _("no followed game {id}").format(id=repr(game_id)))
             s = GameSession.load(row[1])
             s.held = row[0].get("held")
             self._sessions[game_id] = s
@@ -240,19 +240,22 @@ class Follows:
         record = body.get("record")
         if record is not None:
             if set(body) != {"record"}:
-                raise OptionError("give a record, or the deal (players, rules, seat, attacker, "
-                                  "trump, deal), not both")
+                raise OptionError(_("give a record, or the deal (players, rules, seat, "
+                                    "attacker, trump, deal), not both"))
             if not isinstance(record, str):
-                raise OptionError("record: expected a game record's text (docs/game-record.md)")
+                raise OptionError(_("record: expected a game record's text "
+                                    "(docs/game-record.md)"))
             if len(record) > MAX_POSITION_CHARS:
-                raise BadRequest(413, f"record: {len(record):,} characters is more than the "
-                                      f"{MAX_POSITION_CHARS:,} a record may have")
+                raise BadRequest(413, _("record: {n} characters is more than the {most} a "
+                                        "record may have").format(
+                    n=number(len(record)), most=number(MAX_POSITION_CHARS)))
             s = GameSession.load(record)
         else:
             players = int_field(body, "players", 2, 6) or 2
             names = body.get("rules") or []
             if not isinstance(names, list) or not all(isinstance(r, str) for r in names):
-                raise OptionError("rules: expected a list of option names, e.g. [\"transfer\"]")
+                raise OptionError(_("rules: expected a list of option names, e.g. {example}")
+                                  .format(example='["transfer"]'))
             try:
                 rules = parse_rules(names)
             except ValueError as e:
@@ -261,14 +264,14 @@ class Follows:
             attacker = int_field(body, "attacker", 1, players)
             trump = body.get("trump")
             if not isinstance(trump, str) or not trump.strip():
-                raise OptionError("trump: the face-up trump card, e.g. 9H (the suit, e.g. H, "
-                                  "when the deal leaves no pile)")
+                raise OptionError(_("trump: the face-up trump card, e.g. 9H (the suit, e.g. H, "
+                                    "when the deal leaves no pile)"))
             deal = body.get("deal")
             if isinstance(deal, list) and all(isinstance(c, str) for c in deal):
                 deal = " ".join(deal)
             if not isinstance(deal, str) or not deal.strip():
-                raise OptionError("deal: your six cards, e.g. [\"6S\", \"7S\", \"KH\", \"8C\", "
-                                  "\"9C\", \"AC\"]")
+                raise OptionError(_("deal: your six cards, e.g. {example}").format(
+                    example='["6S", "7S", "KH", "8C", "9C", "AC"]'))
             s = GameSession.follow(players, trump.strip(), deal, me=seat, attacker=attacker,
                                    rules=rules)
         game_id = self.store.new_id()
@@ -282,10 +285,11 @@ class Follows:
         """One entry; made on another version: :class:`~solver.web.sync.Stale`; an
         ``entry_id`` entered already: nothing done, no error (a page sending again)."""
         if not isinstance(entry, str) or not entry.strip():
-            raise MoveError("entry: expected what happened, e.g. 2:6D, 1:6D/8D, 2:take, "
-                            "draw 7H KD")
+            raise MoveError(_("entry: expected what happened, e.g. {example}").format(
+                example="2:6D, 1:6D/8D, 2:take, draw 7H KD"))
         if len(entry) > MAX_ENTRY:
-            raise MoveError(f"entry: {len(entry)} characters; an entry has at most {MAX_ENTRY}")
+            raise MoveError(_("entry: {n} characters; an entry has at most {most}").format(
+                n=number(len(entry)), most=MAX_ENTRY))
         async with self.locks.hold(game_id):
             s = self.session(game_id)
             sync = self.sync(game_id)

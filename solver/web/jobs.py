@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Any
 
 import solver
-from solver.i18n import current
+from solver.i18n import N_, _, as_given, current, ngettext
+from solver.i18n.lazy import Lazy, text
 from solver.web import worker
 
 #: Jobs that may wait for a slot before the pool answers "busy" (HTTP 503).
@@ -173,8 +174,14 @@ def check_workers(ctx: Any | None = None, timeout: float = START_SECONDS) -> str
 
 
 def unavailable_message(reason: str) -> str:
-    """The one line a job gets when its process cannot start (HTTP 503)."""
-    return f"the server's worker processes cannot start: {reason}"
+    """The one line a job gets when its process cannot start (HTTP 503), in the current
+    language (the reason is the system's)."""
+    return _("the server's worker processes cannot start: {reason}").format(reason=reason)
+
+
+#: Why a job was cancelled, in the words of whoever reads it (:class:`Lazy`).
+CANCELLED = Lazy(N_("cancelled"))
+GONE = Lazy(N_("cancelled: the client went away"))
 
 
 @dataclass
@@ -197,7 +204,9 @@ class Job:
     partial: list[Any] = field(default_factory=list)  # items sent before the answer
     exit_code: int | None = None
     budget: str | None = None
-    error: str | None = None
+    #: Why it failed: the worker's line (in the job's language), or the pool's own
+    #: words (:class:`Lazy`), written in the language of the request that reads them.
+    error: str | Lazy | None = None
     unavailable: bool = False  # its process could not start (HTTP 503, not a bug's 500)
     cancel_requested: bool = False
     stopped: bool = False  # cancelled because the server is stopping (its request: 503)
@@ -227,7 +236,7 @@ class Job:
             out.update(answer=self.answer, exit_code=self.exit_code, budget=self.budget,
                        cached=self.cached)
         elif self.state in ("error", "cancelled"):
-            out.update(error=self.error, exit_code=self.exit_code)
+            out.update(error=text(self.error), exit_code=self.exit_code)
         return out
 
 
@@ -273,13 +282,13 @@ class WorkerPool:
         self.workers = workers or default_workers()
         self.max_queue = max_queue
         self._ctx = job_context()
-        self._slots = [_Slot(self._ctx) for _ in range(self.workers)]
+        self._slots = [_Slot(self._ctx) for _i in range(self.workers)]
         self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="durak-web-wait")
         self._queue: asyncio.Queue[Job] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._jobs: dict[str, Job] = {}
         self._answers: OrderedDict[str, tuple[Any, int, str | None]] = OrderedDict()
-        self.stopping: str | None = None  # why no job is taken any more (the server stops)
+        self.stopping: str | Lazy | None = None  # why no job is taken any more (the server stops)
 
     # ---------------------------------------------------------------- life
     async def start(self) -> None:
@@ -292,7 +301,7 @@ class WorkerPool:
         self._tasks = [asyncio.create_task(self._run_slot(i)) for i in range(self.workers)]
         self._tasks.append(asyncio.create_task(self._reap()))
 
-    def stop(self, why: str, exit_code: int = 130) -> int:
+    def stop(self, why: str | Lazy, exit_code: int = 130) -> int:
         """The server is stopping: every unfinished job ends now, cancelled with
         ``why`` (:attr:`Job.stopped`: its request is answered 503), and no new job
         is taken; ``exit_code`` is theirs (130 Ctrl-C, 143 SIGTERM).  Their processes are
@@ -328,7 +337,7 @@ class WorkerPool:
         this job's answer is kept under it (unless an interruption cut it)."""
         assert self._queue is not None, "the pool is not started"
         if self.stopping is not None:
-            raise PoolBusy(self.stopping)
+            raise PoolBusy(str(self.stopping))
         # the answer's words in the language of the request that asked (solver/i18n): the
         # worker writes them in it, and an answer is kept per language
         params = {**params, "lang": current()}
@@ -344,8 +353,10 @@ class WorkerPool:
             self._finish(job, "done", answer=answer, exit_code=code, budget=budget)
             return job
         if self._queue.qsize() >= self.max_queue:
-            raise PoolBusy(f"the server is busy: {self._queue.qsize()} jobs are waiting "
-                           f"for its {self.workers} worker(s); try again later")
+            waiting = self._queue.qsize()
+            raise PoolBusy(ngettext("the server is busy: {n} job is waiting for a worker; try "
+                                    "again later", "the server is busy: {n} jobs are waiting "
+                                    "for a worker; try again later", waiting).format(n=waiting))
         job = Job(kind, params, wall_cap, watched=watched, key=key)
         job.future = asyncio.get_running_loop().create_future()
         self._jobs[job.id] = job
@@ -358,7 +369,7 @@ class WorkerPool:
             job.seen = time.monotonic()
         return job
 
-    def cancel(self, job: Job, why: str = "cancelled") -> None:
+    def cancel(self, job: Job, why: str | Lazy = CANCELLED) -> None:
         """Stop a job: a queued one never starts, a running one's process is killed."""
         if job.finished_state:
             return
@@ -411,7 +422,8 @@ class WorkerPool:
                 msg = await loop.run_in_executor(self._threads, self._exchange, slot, job)
             except asyncio.CancelledError:
                 slot.stop()
-                self._finish(job, "cancelled", exit_code=130, error="the server stopped")
+                self._finish(job, "cancelled", exit_code=130,
+                             error=Lazy(N_("the server stopped")))
                 raise
             if msg[0] == "done":
                 self._finish(job, "done", answer=msg[1], exit_code=msg[2], budget=msg[3])
@@ -424,19 +436,20 @@ class WorkerPool:
                     with contextlib.suppress(OSError):  # else the next job's exchange says why
                         await loop.run_in_executor(self._threads, slot.ensure)
                 if msg[0] == "cancelled":
-                    self._finish(job, "cancelled", exit_code=130,
-                                 error=job.error or "cancelled")
+                    self._finish(job, "cancelled", exit_code=130, error=job.error or CANCELLED)
                 elif msg[0] == "cap":
-                    self._finish(job, "error", exit_code=3,
-                                 error=f"the server's cap of {job.wall_cap:g} s for one job "
-                                       "ran out before an answer")
+                    cap = job.wall_cap
+                    self._finish(job, "error", exit_code=3, error=Lazy(
+                        N_("the server's cap of {seconds} s for one job ran out before an "
+                           "answer"), seconds=lambda: as_given(cap)))
                 elif (reason := await loop.run_in_executor(self._threads, self.check)):
-                    self._finish(job, "error", exit_code=1, unavailable=True,
-                                 error=unavailable_message(reason))
+                    self._finish(job, "error", exit_code=1, unavailable=True, error=Lazy(
+                        N_("the server's worker processes cannot start: {reason}"),
+                        reason=reason))
                 else:
-                    self._finish(job, "error", exit_code=1,
-                                 error="internal error: the worker process died "
-                                       f"({msg[1]}); a fresh one took its place")
+                    self._finish(job, "error", exit_code=1, error=Lazy(
+                        N_("internal error: the worker process died ({why}); a fresh one "
+                           "took its place"), why=msg[1]))
 
     def _exchange(self, slot: _Slot, job: Job) -> tuple[Any, ...]:
         """In a pool thread: send the job, follow its messages until the last one."""
@@ -473,7 +486,8 @@ class WorkerPool:
             now = time.monotonic()
             for job in list(self._jobs.values()):
                 if job.watched and not job.finished_state and now - job.seen > STALE_SECONDS:
-                    self.cancel(job, f"cancelled: nobody asked about it for {STALE_SECONDS:g} s")
+                    self.cancel(job, Lazy(N_("cancelled: nobody asked about it for {seconds} s"),
+                                          seconds=lambda: as_given(STALE_SECONDS)))
             done = sorted((j for j in self._jobs.values() if j.finished_state),
                           key=lambda j: j.finished or 0.0)
             for j in done[:max(0, len(done) - KEEP_JOBS)]:

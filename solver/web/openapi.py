@@ -55,7 +55,8 @@ def _answer(what: str) -> dict[str, Any]:
     return {"200": {"description": f"Exactly what `{what} --json` prints. When a budget ran "
                                    "out (the command's exit 3) the answer says what was proven "
                                    "and the headers `X-Durak-Exit-Code: 3` and `X-Durak-Budget` "
-                                   "say so.",
+                                   "say so (the message in the request's language, "
+                                   "percent-encoded as UTF-8: a header is ASCII).",
                     "content": {"application/json": {"schema": {"type": "object"}}}}}
 
 

@@ -27,6 +27,7 @@ from solver.games import session
 from solver.games.narration import game_over
 from solver.games.session import DEFAULT_STRENGTH
 from solver.i18n import N_, _
+from solver.i18n.lazy import Lazy, text
 from solver.play.seats import GameSession
 from solver.web.api import (BadRequest, check_fields, error_response, guarded, int_field,
                             read_body, seconds_field)
@@ -132,7 +133,7 @@ class Games:
         #: The engine's background moves in progress (a finished one is dropped).
         self._advancing: dict[str, asyncio.Task[None]] = {}
         self._engine_jobs: dict[str, Job] = {}
-        self._errors: dict[str, str] = {}
+        self._errors: dict[str, str | Lazy] = {}  # the engine's failure, in the reader's words
 
     async def close(self) -> None:
         """Stop the engine's background moves (the server is stopping)."""
@@ -147,10 +148,11 @@ class Games:
         if s is None:
             row = self.store.load(game_id)
             if row is None:
-                raise BadRequest(404, f"no game {game_id!r}")
+                raise BadRequest(404, _("no game {id}").format(id=repr(game_id)))
             if row[0].get("kind", "play") != "play":
-                raise BadRequest(404, f"no game {game_id!r} against the engine (it is a game "
-                                      f"followed at a table: /api/follow/{game_id})")
+                raise BadRequest(404, _("no game {id} against the engine (it is a game "
+                                        "followed at a table: {path})").format(
+                    id=repr(game_id), path=f"/api/follow/{game_id}"))
             s = GameSession.load(row[1])
             self._syncs[game_id] = Sync.of(row[0])
             self._keep(game_id, s)
@@ -194,7 +196,7 @@ class Games:
                "log": s.log(), "version": self.sync(game_id).version}
         err = self._errors.get(game_id)
         if err:
-            out["engine_error"] = err
+            out["engine_error"] = text(err)
         return out
 
     # ------------------------------------------------------------ changes
@@ -203,14 +205,16 @@ class Games:
         players = int_field(body, "players", 2, 6) or 2
         rules_names = body.get("rules") or []
         if not isinstance(rules_names, list) or not all(isinstance(r, str) for r in rules_names):
-            raise OptionError("rules: expected a list of option names, e.g. [\"transfer\"]")
+            raise OptionError(_("rules: expected a list of option names, e.g. {example}").format(
+                example='["transfer"]'))
         try:
             rules = parse_rules(rules_names)
         except ValueError as e:
             raise OptionError(f"rules: {e}") from None
         engine = body.get("engine") or DEFAULT_STRENGTH
         if engine not in STRENGTHS:
-            raise OptionError(f"engine: {engine!r}; the engine plays at {', '.join(STRENGTHS)}")
+            raise OptionError(_("engine: {engine}; the engine plays at {strengths}").format(
+                engine=repr(engine), strengths=", ".join(STRENGTHS)))
         seed = int_field(body, "seed", 0)
         s = await asyncio.to_thread(GameSession.new, players, rules, seed, 1, engine)
         game_id = self.store.new_id()
@@ -225,13 +229,14 @@ class Games:
     async def play(self, game_id: str, move: Any, made_on: int | None = None,
                    entry_id: str | None = None) -> None:
         if not isinstance(move, str) or not move.strip():
-            raise MoveError("move: expected a move text, e.g. 6S, 6S/8S, take")
+            raise MoveError(_("move: expected a move text, e.g. {example}").format(
+                example="6S, 6S/8S, take"))
         async with self.locks.hold(game_id):
             if self.sync(game_id).seen(entry_id):
                 return  # sent again after a lost connection: played already
             self.sync(game_id).check(made_on)
             if self.thinking(game_id):
-                raise BadRequest(409, "the engine is choosing its move; wait for it")
+                raise BadRequest(409, _("the engine is choosing its move; wait for it"))
             s = self.session(game_id)
             t = s.turn()
             if t.seat != s.me:
@@ -254,7 +259,7 @@ class Games:
         async with self.locks.hold(game_id):
             s = self.session(game_id)
             if not any(e.startswith(f"{s.me}:") for e in s.entries):
-                raise MoveError("nothing to undo: you have not moved yet")
+                raise MoveError(_("nothing to undo: you have not moved yet"))
             s.undo_turn()
             self._save(game_id, s, entry_id=entry_id)
         self.advance(game_id)
@@ -262,7 +267,7 @@ class Games:
     async def stop_engine(self, game_id: str) -> None:
         job = self._engine_jobs.get(game_id)
         if job is not None:
-            self.pool.cancel(job, "the player took a move back")
+            self.pool.cancel(job, Lazy(N_("the player took a move back")))
         task = self._advancing.get(game_id)
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)
@@ -292,7 +297,7 @@ class Games:
                 self._engine_jobs.pop(game_id, None)
                 if job.state != "done":
                     if job.state != "cancelled":
-                        self._errors[game_id] = job.error or "the engine failed"
+                        self._errors[game_id] = job.error or Lazy(N_("the engine failed"))
                     return
                 assert job.answer is not None
                 async with self.locks.hold(game_id):
@@ -300,13 +305,14 @@ class Games:
                     self._keep(game_id, moved)
                     self._save(game_id, moved)
         except Exception as e:  # noqa: BLE001 -- reported to the page, the server goes on
-            self._errors[game_id] = f"internal error: {type(e).__name__}: {e}"
+            self._errors[game_id] = Lazy(N_("internal error: {error}"),
+                                         error=f"{type(e).__name__}: {e}")
 
     def hint_job(self, game_id: str, body: dict[str, Any]) -> Job:
         check_fields(body, ("samples", "time"))
         s = self.session(game_id)
         if self.thinking(game_id):
-            raise BadRequest(409, "the engine is choosing its move; a hint is for your turn")
+            raise BadRequest(409, _("the engine is choosing its move; a hint is for your turn"))
         return submit_hint(self.pool, s, body)
 
 

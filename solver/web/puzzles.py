@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from solver.errors import OptionError
-from solver.i18n import current
+from solver.i18n import _, current
 from solver.puzzles.collection import Collection, find_puzzle
 from solver.web.api import check_fields, guarded, read_body, run_until_answer
 from solver.web.board import board_view
@@ -79,13 +79,15 @@ async def api_puzzle_move(request: Request) -> Response:
     find_puzzle(await _collections(), request.path_params["puzzle_id"])  # 400 when unknown
     line = body.get("line") or []
     if not isinstance(line, list) or not all(isinstance(m, str) for m in line):
-        raise OptionError("line: expected a list of move texts, e.g. [\"1:6S\", \"2:6S/AH\"]")
+        raise OptionError(_("line: expected a list of move texts, e.g. {example}").format(
+            example='["1:6S", "2:6S/AH"]'))
     if len(line) > MAX_LINE:
-        raise OptionError(f"line: {len(line)} moves, at most {MAX_LINE}")
+        raise OptionError(_("line: {n} moves, at most {most}").format(n=len(line), most=MAX_LINE))
     move = body.get("move")
     if move is not None and (not isinstance(move, str) or not move.strip()
                              or len(move) > 100):
-        raise OptionError("move: expected a move text, e.g. 6S, 6S/8S, take")
+        raise OptionError(_("move: expected a move text, e.g. {example}").format(
+            example="6S, 6S/8S, take"))
     pool: WorkerPool = request.app.state.pool
     job = pool.submit("puzzle", {"id": request.path_params["puzzle_id"], "line": line,
                                  "move": move.strip() if move else None}, PUZZLE_WALL)

@@ -19,7 +19,7 @@ from solver.errors import OptionError
 from solver.games import Game
 from solver.notation.build import MAX_POSITION_CHARS
 from solver.notation.position import Position
-from solver.i18n import _
+from solver.i18n import _, number
 from solver.web.api import BadRequest, check_fields, guarded, read_body
 from solver.web.board import board_view
 from solver.web.store import GameStore
@@ -29,13 +29,14 @@ def parse_game(src: Any) -> Game:
     """The ``game`` field: a record's text or its JSON object (413 past the cap)."""
     if isinstance(src, str):
         if len(src) > MAX_POSITION_CHARS:
-            raise BadRequest(413, f"game: {len(src):,} characters is more than the "
-                                  f"{MAX_POSITION_CHARS:,} a record may have here")
+            raise BadRequest(413, _("game: {n} characters is more than the {most} a record "
+                                    "may have here").format(
+                n=number(len(src)), most=number(MAX_POSITION_CHARS)))
         return Game.parse(src)
     if isinstance(src, dict):
         return Game.from_json(src)
-    raise OptionError("game: required field missing (a game record's text or its JSON object, "
-                      "docs/game-record.md)")
+    raise OptionError(_("game: required field missing (a game record's text or its JSON "
+                        "object, docs/game-record.md)"))
 
 
 def record_view(g: Game) -> dict[str, Any]:
@@ -72,6 +73,6 @@ async def api_kept_record(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     row = store.load(game_id)
     if row is None:
-        raise BadRequest(404, f"no game {game_id!r}")
+        raise BadRequest(404, _("no game {id}").format(id=repr(game_id)))
     return PlainTextResponse(row[1], headers={
         "Content-Disposition": f'attachment; filename="durak-game-{game_id}.txt"'})

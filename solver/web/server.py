@@ -53,9 +53,13 @@ from typing import Any, Callable, Generator
 
 import h11
 import uvicorn
+from starlette.requests import Request
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from solver.errors import OptionError
+from solver.i18n import N_, use_language
+from solver.i18n.lazy import Lazy
+from solver.web.app import request_language
 
 try:
     import resource
@@ -114,9 +118,9 @@ class Bounds:
     body_seconds: float = BODY_SECONDS
     closed: int = 0  # connections closed or refused to keep the bound
     said: set[str] = field(default_factory=set)
-    #: Set when the server stops: the reason and the exit code a request still arriving
-    #: is answered with (503), as the jobs in flight are.
-    stopping: tuple[str, int] | None = None
+    #: Set when the server stops: the reason (written in each request's language) and the
+    #: exit code a request still arriving is answered with (503), as the jobs in flight are.
+    stopping: tuple[str | Lazy, int] | None = None
 
     def say_once(self, key: str, line: str) -> None:
         """One line on stderr the first time ``key`` comes up."""
@@ -136,6 +140,13 @@ _HEAD_431 = (b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
              b"connection: close\r\n\r\nthe request's headers are over 16 KB")
 #: Where a request's head ends (h11's own rule: a blank line, with or without its CR).
 _HEAD_END = re.compile(b"\n\r?\n")
+
+
+def stopping_message(stopped_by: str) -> Lazy:
+    """Why a request is refused while the server stops (``stopped_by``: ``Ctrl-C``,
+    ``SIGTERM``), in the words of the request's language."""
+    return Lazy(N_("the server is stopping ({signal}); try again once it is back"),
+                signal=stopped_by)
 
 
 def stopping_503(why: str, exit_code: int) -> bytes:
@@ -274,7 +285,10 @@ class BoundedH11(H11Protocol):
         if (self.bounds.stopping is not None and not self._refused
                 and not self.transport.is_closing() and self.conn.their_state is h11.SEND_BODY
                 and cycle is not None and not cycle.response_started):
-            self._refuse(stopping_503(*self.bounds.stopping))
+            why, code = self.bounds.stopping
+            scope: Any = cycle.scope  # its headers are in: the language they ask for
+            with use_language(request_language(Request(scope))):
+                self._refuse(stopping_503(str(why), code))
             return
         super().shutdown()
 
@@ -412,7 +426,7 @@ class DurakServer(uvicorn.Server):
         uvicorn's own stop skips the app's shutdown after a second signal (the app's
         lifespan task is then cancelled: a traceback, the workers left to die with the
         process) and cancels late requests with a traceback each."""
-        why = f"the server is stopping ({self.stopped_by_name}); try again once it is back"
+        why = stopping_message(self.stopped_by_name)
         code = 143 if self.stopped_by == signal.SIGTERM else 130
         self.bounds.stopping = (why, code)
         self.jobs_stopped = self.pool.stop(why, code)
@@ -495,4 +509,4 @@ def run(app: Any, sock: socket.socket | list[socket.socket], bounds: Bounds,
 
 __all__ = ["BODY_SECONDS", "HEADER_SECONDS", "KEEP_ALIVE_SECONDS", "MAX_HEAD_BYTES", "Bounds",
            "DurakServer", "bind", "connection_cap", "make_server", "protocol_for", "run",
-           "stopping_503"]
+           "stopping_503", "stopping_message"]

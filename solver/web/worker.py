@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import signal
 import time
 from multiprocessing.connection import Connection
@@ -31,7 +32,7 @@ from solver.games import Game
 from solver.games.review import review
 from solver.games.narration import result_text
 from solver.games.session import OnlyMove
-from solver.i18n import set_language
+from solver.i18n import _, as_given, ngettext, number, set_language
 from solver.play.seats import GameSession
 from solver.puzzles import train
 from solver.puzzles.collection import find_puzzle, load_all
@@ -111,12 +112,15 @@ def _review(params: dict[str, Any], solver: Solver, progress: Progress,
                          solver=solver, progress=progress,
                          on_decision=(lambda d: partial(d.to_json())) if partial else None)
     except KeyboardInterrupt:  # the cap rang outside the decisions' loop
-        raise DurakError(f"review: the server's cap of {wall:g} s ran out before the first "
-                         "decision was scored") from None
+        raise DurakError(_("review: the server's cap of {seconds} s ran out before the first "
+                           "decision was scored").format(seconds=as_given(wall or 0))) from None
     if res.interrupted:
-        return res.to_json(), 3, (f"the server's cap of {wall:g} s for one review ran out after "
-                                  f"{len(res.decisions)} decision(s) of the {res.total} moves "
-                                  "to review; the rest were not scored")
+        return res.to_json(), 3, ngettext(
+            "the server's cap of {seconds} s for one review ran out after {n} decision of the "
+            "{total} moves to review; the rest were not scored",
+            "the server's cap of {seconds} s for one review ran out after {n} decisions of the "
+            "{total} moves to review; the rest were not scored", len(res.decisions)).format(
+            seconds=as_given(wall or 0), n=len(res.decisions), total=res.total)
     budget = res.budget_text()
     return res.to_json(), (0 if budget is None else 3), budget
 
@@ -143,8 +147,12 @@ def _game_hint(params: dict[str, Any], solver: Solver, progress: Progress,
                                          for m in s.turn().moves or ()])
     if isinstance(res, (SolveResult, OnlyMove)) or res.complete:
         return answer, 0, None
-    return answer, 3, (f"{res.samples} of the {res.wanted} deals asked for were scored "
-                       f"in {params.get('max_time'):g} s; the answer rests on fewer deals")
+    # the words of `durak hint`'s budget (solver/answers/commands.py)
+    return answer, 3, ngettext(
+        "{n} of the {wanted} deal asked for was scored in {seconds} s; the answer rests on "
+        "fewer deals", "{n} of the {wanted} deals asked for were scored in {seconds} s; the "
+        "answer rests on fewer deals", res.wanted).format(
+        n=number(res.samples), wanted=number(res.wanted), seconds=as_given(params["max_time"]))
 
 
 @functools.lru_cache(maxsize=1)
@@ -171,9 +179,11 @@ def _puzzle(params: dict[str, Any], solver: Solver) -> tuple[dict[str, Any], int
         try:
             mv = Move.parse(text.split(":", 1)[-1], state.rules.deck)
         except MoveError as e:
-            raise MoveError(f"line: move {i} {text!r}: {e}") from None
+            raise MoveError(_("line: move {n} {move}: {error}").format(
+                n=i, move=repr(text), error=e)) from None
         if str(mv) not in legal:
-            raise MoveError(f"line: move {i} {text!r} is not legal there")
+            raise MoveError(_("line: move {n} {move} is not legal there").format(
+                n=i, move=repr(text)))
         state = play(state, legal[str(mv)])
     out: dict[str, Any] = {"id": p.id, "line": line}
     if params.get("move") is None:  # the position after the line, the solver to answer
@@ -181,9 +191,10 @@ def _puzzle(params: dict[str, Any], solver: Solver) -> tuple[dict[str, Any], int
         out.update(replies=replies, line=line + replies)
     else:
         if state.is_over:
-            raise MoveError("the puzzle is over: no move may follow")
+            raise MoveError(_("the puzzle is over: no move may follow"))
         if not train.mine(p, state):
-            raise MoveError(f"it is seat {state.to_move + 1}'s move (the solver's), not yours")
+            raise MoveError(_("it is seat {seat}'s move (the solver's), not yours").format(
+                seat=state.to_move + 1))
         j = train.judge(p, state, params["move"], solver)
         out.update(move=j.move, ok=j.ok, good=j.good if not j.ok else [],
                    value=j.value.text if j.value is not None else None, distance=j.distance)
@@ -223,7 +234,7 @@ def run_task(kind: str, params: dict[str, Any], solver: Solver,
         while time.monotonic() < end:
             time.sleep(0.02)
         return {"slept": params.get("seconds", 1.0)}, 0, None
-    raise DurakError(f"unknown task {kind!r}")
+    raise DurakError(_("unknown task {task}").format(task=repr(kind)))
 
 
 def serve(conn: Connection) -> None:
@@ -253,9 +264,11 @@ def serve(conn: Connection) -> None:
             answer, code, budget = run_task(kind, params, solver, progress, partial)
             msg: tuple[Any, ...] = ("done", answer, code, budget)
         except DurakError as e:
-            msg = ("error", " ".join(str(e).split()) or type(e).__name__, 2)
+            # one line; the no-break spaces of a number (5 000) kept
+            msg = ("error", re.sub(r"[ \t\r\n\f\v]+", " ", str(e)).strip() or type(e).__name__, 2)
         except Exception as e:  # a bug: one line, the worker goes on
-            msg = ("error", f"internal error: {type(e).__name__}: {' '.join(str(e).split())}", 1)
+            msg = ("error", _("internal error: {error}").format(
+                error=f"{type(e).__name__}: {' '.join(str(e).split())}"), 1)
         try:
             conn.send(msg)
         except (BrokenPipeError, OSError):

@@ -179,7 +179,7 @@ const Analysis = {
     if (ans.estimate) {
       for (const e of ans.estimate.moves) est[e.move] = e;
       out.appendChild(el("div", "muted small", gt("Estimate (not a proof): a UCT search against {model}, {n} playouts, {seconds} s; the hero's mean result, +1 win, 0 draw, \u22121 loss.",
-        { model: ESTIMATE_MODEL[ans.estimate.model], n: ans.estimate.iterations.toLocaleString(), seconds: ans.estimate.seconds.toFixed(2) })));
+        { model: ESTIMATE_MODEL[ans.estimate.model], n: numberText(ans.estimate.iterations), seconds: numberText(ans.estimate.seconds, 2) })));
       if (!(ans.moves && ans.moves.length)) {
         out.appendChild(el("div", "estimate-line", gt("Estimate: {moves}", { moves: ans.estimate.moves.slice(0, 8)
           .map((e) => `${prettyMove(e.move)} ${estimateText(e)}`).join(" \u00b7 ") })));
@@ -223,7 +223,7 @@ const Analysis = {
       t.appendChild(tb);
       out.appendChild(t);
     }
-    out.appendChild(el("div", "muted small", gt("{nodes} nodes, {seconds} s", { nodes: (ans.nodes || 0).toLocaleString(), seconds: ans.seconds })));
+    out.appendChild(el("div", "muted small", gt("{nodes} nodes, {seconds} s", { nodes: numberText(ans.nodes || 0), seconds: numberText(ans.seconds, 3) })));
   },
 
   pvStep() {
@@ -252,5 +252,5 @@ function recommendedBasis(ans) {
 
 function estimateText(e) {
   if (e.solved) return gt("{value} (solved)", { value: valueWord(e.solved) });
-  return e.visits ? (e.score >= 0 ? "+" : "") + e.score.toFixed(2) : "";
+  return e.visits ? (e.score >= 0 ? "+" : "") + numberText(e.score, 2) : "";
 }

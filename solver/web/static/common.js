@@ -24,8 +24,16 @@ async function api(path, body, method) {
   let data = null;
   const text = await resp.text().catch(() => "");
   // a refusal of the pairing check (solver/web/lan.py) is one line of text
-  try { data = JSON.parse(text); } catch (e) { data = { error: text.trim().split("\n")[0] || `HTTP ${resp.status}` }; }
+  try { data = JSON.parse(text); } catch (e) { data = { error: text.trim().split("\n")[0] || httpError(resp.status) }; }
   return { ok: resp.ok, status: resp.status, data, headers: resp.headers };
+}
+// an answer that is not the app's JSON -- the server refused the connection before the
+// request reached it (solver/web/server.py) -- in the page's words
+function httpError(status) {
+  if (status === 503) return gt("too many connections at once; try again in a moment");
+  if (status === 408) return gt("the request did not arrive in time; try again");
+  if (status === 431) return gt("the request's headers are over 16 KB");
+  return gt("the server answered HTTP {status}", { status });
 }
 
 // numbers in the page's language, as the terminal writes them (solver.i18n.number and
@@ -35,6 +43,13 @@ async function api(path, body, method) {
 // on the cards (solver/web/chances.py) and at the terminal.
 function numberText(x, digits) {
   const d = digits || 0;
+  // past 2^53 a number read from JSON has lost its last digits: said as about 1.51 × 10^25,
+  // not as 15,123,429,792,247,711,000,000,000
+  if (Math.abs(x) > Number.MAX_SAFE_INTEGER) {
+    const e = Math.floor(Math.log10(Math.abs(x)));
+    const sup = String(e).replace(/\d/g, (c) => "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"[c]);
+    return "\u2248\u00a0" + numberText(x / 10 ** e, 2) + "\u00a0\u00d7\u00a010" + sup;
+  }
   return new Intl.NumberFormat(DurakI18n.lang, { minimumFractionDigits: d, maximumFractionDigits: d }).format(x);
 }
 function percentText(share, digits) {
@@ -206,17 +221,27 @@ function hintHow(ans) {
 function hintDetails(ans) {
   const box = el("details", "hint-details");
   box.appendChild(el("summary", null, gt("details")));
+  // the shares of deals won, drawn and lost stacked in one column: the table fits a
+  // phone and a laptop's side column in every language
   const t = el("table", "moves hint-engine");
-  const head = headRow([gt("move"), gt("deals won"), gt("drawn"), gt("lost"), gt("mean score"), gt("best in"), gt("card margin")]);
+  const head = headRow([gt("move"), gt("deals won"), gt("mean score"), gt("best in"), gt("card margin")]);
   head.querySelectorAll("th").forEach((th, i) => { if (i) th.className = "num"; });
+  const wdl = head.querySelectorAll("th")[1];
+  wdl.appendChild(el("div", null, gt("drawn")));
+  wdl.appendChild(el("div", null, gt("lost")));
   t.appendChild(head);
   const signed = (x, d) => new Intl.NumberFormat(DurakI18n.lang, { minimumFractionDigits: d, maximumFractionDigits: d, signDisplay: "always" }).format(x);
   const tb = el("tbody");
   for (const m of ans.moves) {
     const tr = el("tr");
     tr.appendChild(el("td", null, prettyMove(m.move)));
-    for (const v of [percentText(m.win, 1), percentText(m.draw, 1), percentText(m.loss, 1), signed(m.score, 3),
-                     percentText(m.deals_best_share), signed(m.card_margin, 2)]) tr.appendChild(el("td", "num", v));
+    const shares = el("td", "num wdl-cell");
+    shares.appendChild(el("div", "value-win", percentText(m.win, 1)));
+    shares.appendChild(el("div", "value-draw", percentText(m.draw, 1)));
+    shares.appendChild(el("div", "value-loss", percentText(m.loss, 1)));
+    tr.appendChild(shares);
+    for (const v of [signed(m.score, 3), percentText(m.deals_best_share), signed(m.card_margin, 2)])
+      tr.appendChild(el("td", "num", v));
     tb.appendChild(tr);
   }
   t.appendChild(tb);
@@ -276,11 +301,11 @@ async function runJob(body, ui) {
         ui.fill.classList.remove("indeterminate");
         ui.fill.style.width = Math.min(100, 100 * p.elapsed / p.budget) + "%";
         ui.text.textContent = job.state === "queued" ? gt("waiting for a worker…")
-          : gt("searching… {elapsed} s of at most {budget} s", { elapsed: p.elapsed.toFixed(1), budget: p.budget });
+          : gt("searching… {elapsed} s of at most {budget} s", { elapsed: numberText(p.elapsed, 1), budget: numberText(p.budget, p.budget % 1 ? 1 : 0) });
       } else {
         ui.fill.classList.add("indeterminate");
         ui.text.textContent = job.state === "queued" ? gt("waiting for a worker…")
-          : gt("working… {elapsed} s", { elapsed: p.elapsed.toFixed(1) });
+          : gt("working… {elapsed} s", { elapsed: numberText(p.elapsed, 1) });
       }
       await new Promise(res => setTimeout(res, 250));
       const g = await api(`/api/jobs/${job.id}`);

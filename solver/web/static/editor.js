@@ -212,7 +212,9 @@ const Editor = {
     grid.textContent = "";
     const ranks = this.ranks();
     grid.style.gridTemplateColumns = `repeat(${ranks.length}, minmax(0, 52px))`;
-    const tag = { ta: gt("table"), tc: gt("cover"), out: gt("out"), pile: gt("face-up") };
+    // each place in a word short enough for a card's tag on a phone
+    const tag = { ta: gt("table"), tc: pgt("card place", "cover"), out: pgt("card place", "out"),
+                  pile: pgt("card place", "trump") };
     for (const s of "SHDC") {
       for (const r of ranks) {
         const c = r + s;
@@ -220,7 +222,7 @@ const Editor = {
         const w = this.where(c);
         if (w) {
           e.classList.add("placed");
-          e.appendChild(el("span", "where", w[0] === "h" ? gt("seat {seat}", { seat: w.slice(1) }) : tag[w]));
+          e.appendChild(el("span", "where", w[0] === "h" ? pgt("card place", "seat {seat}").replace("{seat}", w.slice(1)) : tag[w]));
         }
         e.addEventListener("click", () => this.clickCard(c));
         grid.appendChild(e);

@@ -7,11 +7,13 @@
 const SUITS = "SHDC", RANKS = "6789TJQKA";
 const MAX_FILE = 1000000;  // a record file is read in the browser and sent as text
 
-// where a card is, in words: the server's places (you, seat N, table, out, face-up)
-const PLACE_WORDS = { yours: gt("yours"), out: gt("out"), table: gt("table"), trump: gt("trump") };
+// where a card is, in words short enough for a card's tag on a phone: the server's places
+// (you, seat N, table, out: the discards, face-up)
+const PLACE_WORDS = { yours: gt("yours"), out: pgt("card place", "out"), table: gt("table"),
+                      trump: pgt("card place", "trump") };
 function placeWord(place) {
   const seat = /^seat (\d+)$/.exec(place);
-  return seat ? gt("seat {seat}", { seat: seat[1] }) : PLACE_WORDS[place] || place;
+  return seat ? pgt("card place", "seat {seat}").replace("{seat}", seat[1]) : PLACE_WORDS[place] || place;
 }
 
 function gridCard(card, place, opts = {}) {
@@ -52,7 +54,7 @@ const Setup = {
       const f = e.target.files[0];
       e.target.value = "";
       if (!f) return;
-      if (f.size > MAX_FILE) { $("fs-record-error").textContent = gt("record: the file has {size} bytes; at most {most}", { size: f.size.toLocaleString(), most: MAX_FILE.toLocaleString() }); return; }
+      if (f.size > MAX_FILE) { $("fs-record-error").textContent = gt("record: the file has {size} bytes; at most {most}", { size: numberText(f.size), most: numberText(MAX_FILE) }); return; }
       const text = await f.text();
       $("fs-record").value = text;
       this.openRecord(text);
@@ -202,6 +204,8 @@ const Follow = {
     $("game").hidden = false;
     const a = v.ask;
     this.board.set(v.board, { interactive: a.kind === "mine", bottomSeat: v.me });
+    $("fw-dock").dataset.over = a.kind === "over" ? "1" : "";
+    fitDocks();
     $("fw-error").textContent = error || "";
     $("fw-note").textContent = v.note || "";
     $("fw-hint").disabled = a.kind !== "mine";

@@ -71,28 +71,43 @@ function reviewAnswer(out, r, me) {
     note.id = "play-lost-after";
     box.appendChild(note);
   }
-  const t = el("table", "moves");
-  const head = headRow(["#", gt("played"), gt("chance"), gt("best"), gt("best chance"), pgt("review column", "loss"), gt("label"), gt("how")]);
+  // five columns, each a decision's facts stacked, so that the table fits a phone and a
+  // laptop's side column in every language: the move played and its chance, the best
+  // move and its chance, the loss, the label and how the chances were found
+  const t = el("table", "moves review-moves");
+  const head = headRow(["#", gt("played"), gt("best"), pgt("review column", "loss"), pgt("review column", "label")]);
   const ths = head.querySelectorAll("th");
-  ths[2].className = ths[5].className = "num";
-  ths[4].className = "num bc";
+  ths[1].appendChild(el("div", "sub", gt("chance")));
+  ths[2].appendChild(el("div", "sub", gt("best chance")));
+  ths[3].className = "num";
+  ths[4].appendChild(el("div", "sub", gt("how")));
   t.appendChild(head);
   const tb = el("tbody");
   // the server's numbers as `durak review` prints them: exact, the value (bold); else a percentage
   const chance = (c, v) => c === null ? "?" : v ? valueWord(v) : percentText(c);
   const colour = { best: "value-win", good: "value-win", blunder: "value-loss", mistake: "value-loss" };
+  const stacked = (cls, move, chanceText, exact) => {
+    const td = el("td", cls, prettyMove(move));
+    td.appendChild(el("div", exact ? "chance exact" : "chance", chanceText));
+    return td;
+  };
   for (const d of r.decisions) {
     const tr = el("tr", d.move === r.lost_after ? "current" : "");
     const how = d.exact ? gt("exact") : d.how === "unsolved" ? gt("ran out")
       : d.every_deal ? gt("all {n}", { n: d.deals }) : gt("est. {n}", { n: d.deals });
-    for (const [v, cls] of [[String(d.move)], [prettyMove(d.played)], [chance(d.played_chance, d.played_value), d.exact ? "num exact" : "num"],
-                            [d.best ? prettyMove(d.best) : "?"], [chance(d.best_chance, d.best_value), d.exact ? "num exact bc" : "num bc"],
-                            [d.loss === null ? "" : percentText(d.loss), "num"],
-                            [labelWord(d.label), colour[d.label]], [how, "muted small how"]]) tr.appendChild(el("td", cls || null, v));
+    tr.appendChild(el("td", null, String(d.move)));
+    const played = stacked("played", d.played, chance(d.played_chance, d.played_value), d.exact);
+    tr.appendChild(played);
+    tr.appendChild(stacked("best", d.best || "?", chance(d.best_chance, d.best_value), d.exact));
+    tr.appendChild(el("td", "num loss", d.loss === null ? "" : percentText(d.loss)));
+    const label = el("td", "label-cell " + (colour[d.label] || ""), labelWord(d.label));
+    label.appendChild(el("div", "muted small how", how));
+    tr.appendChild(label);
     if (d.as_good && d.best !== d.played) {  // labelled best though another move has the highest chance
       tr.classList.add("as-good");
-      const note = el("div", "as-good-note", "= " + gt("as good as the best within the noise"));
-      tr.cells[6].appendChild(note);
+      const eq = el("span", "as-good-tag", "=");
+      eq.title = gt("as good as the best within the noise");
+      played.querySelector(".chance").appendChild(eq);
     }
     if (d.note) tr.title = d.note;
     tb.appendChild(tr);
@@ -102,6 +117,8 @@ function reviewAnswer(out, r, me) {
   scroll.appendChild(t);
   box.appendChild(scroll);
   box.appendChild(el("div", "muted small", gt("exact: every card placed, the solver's value with best play (win, draw, loss); est. N: the hint you could have asked, on N deals of the hidden cards; ran out: every card placed, the exact solve ran out (no value given).")));
+  if (r.decisions.some(d => d.as_good && d.best !== d.played))
+    box.appendChild(el("div", "as-good-note", "= " + gt("as good as the best within the noise")));
   out.appendChild(box);
 }
 
@@ -113,16 +130,18 @@ function boardInView(root) {
 }
 
 // On a phone the board docks at the top of the screen while the page below it is read
-// (style.css, .docked) -- where it leaves room for that: at most 3/4 of the window.
+// (style.css, .docked) -- where it leaves room for that: at most 3/4 of the window --
+// while there is a move to make: a finished game's board (data-over) stays in the page
+// and leaves the screen to its review.  fitDocks() again after a game ends or goes on.
+function fitDocks() {
+  for (const d of document.querySelectorAll(".board-dock"))
+    d.classList.toggle("docked", d.dataset.over !== "1" && d.scrollHeight <= 0.75 * window.innerHeight);
+}
 (function dockBoards() {
-  const docks = [...document.querySelectorAll(".board-dock")];
-  const fit = () => {
-    for (const d of docks) d.classList.toggle("docked", d.scrollHeight <= 0.75 * window.innerHeight);
-  };
   if (window.ResizeObserver) {
-    const watch = new ResizeObserver(fit);
-    for (const d of docks) watch.observe(d);
+    const watch = new ResizeObserver(fitDocks);
+    for (const d of document.querySelectorAll(".board-dock")) watch.observe(d);
   }
-  window.addEventListener("resize", fit);
-  fit();
+  window.addEventListener("resize", fitDocks);
+  fitDocks();
 })();

@@ -95,6 +95,8 @@ const Play = {
     $("play-hint").disabled = !mine;
     $("play-analyse").disabled = !g.snapshot.position;
     $("play-review").hidden = !g.over;
+    $("play-dock").dataset.over = g.over ? "1" : "";
+    fitDocks();
     $("play-review-page").hidden = !g.over;
     $("play-review-page").href = `/review?id=${encodeURIComponent(g.id)}`;
     $("play-undo").disabled = g.thinking || !g.snapshot.history.some(e => e.startsWith(`${g.me}:`));

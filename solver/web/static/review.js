@@ -52,7 +52,7 @@ const Review = {
       const f = e.target.files[0];
       e.target.value = "";
       if (!f) return;
-      if (f.size > MAX_FILE) { $("rv-error").textContent = gt("record: the file has {size} bytes; at most {most}", { size: f.size.toLocaleString(), most: MAX_FILE.toLocaleString() }); return; }
+      if (f.size > MAX_FILE) { $("rv-error").textContent = gt("record: the file has {size} bytes; at most {most}", { size: numberText(f.size), most: numberText(MAX_FILE) }); return; }
       $("rv-text").value = await f.text();
       this.start($("rv-text").value);
     });
@@ -116,7 +116,7 @@ const Review = {
     this.answer = job.answer;
     this.decisions = {};
     for (const d of job.answer.decisions) this.decisions[d.move] = d;
-    if (job.budget) $("rv-error").textContent = gt("Budget: {what}", { what: job.budget });
+    this.budget = job.budget;  // a budget that ran out: a note beside the summary, not an error
     if (job.cached) $("rv-kept").textContent = gt("The server's answer from an earlier review of this record.");
     this.drawSummary();
     this.drawMoves();
@@ -163,7 +163,7 @@ const Review = {
   drawMoves() {
     const t = $("rv-moves");
     t.textContent = "";
-    const head = headRow(["#", gt("seat"), gt("move"), gt("chance"), gt("how"), gt("label")]);
+    const head = headRow(["#", gt("seat"), gt("move"), gt("chance"), gt("how"), pgt("review column", "label")]);
     head.querySelectorAll("th")[4].className = "how";  // (a phone leaves it to the move's detail)
     t.appendChild(head);
     const tb = el("tbody");
@@ -201,7 +201,7 @@ const Review = {
     const box = $("rv-chart");
     box.textContent = "";
     const n = Math.max(2, this.rec.moves.length);
-    const W = 640, H = 210, L = 38, R = 12, T = 14, B = 26;
+    const W = 640, H = 210, L = 50, R = 12, T = 14, B = 26;  // L: room for "100 %"
     const x = (m) => L + (m - 1) / (n - 1) * (W - L - R);
     const y = (c) => T + (1 - c) * (H - T - B);
     const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
@@ -215,12 +215,13 @@ const Review = {
     s.appendChild(svg("text", { x: L, y: H - 6 }, gt("move {n}", { n: 1 })));
     const ds = Object.values(this.decisions).sort((a, b) => a.move - b.move);
     const lost = this.lostAfter();
+    const notes = [];  // the words on the chart, drawn over its points
     if (lost) {
       s.appendChild(svg("line", { x1: x(lost), x2: x(lost), y1: T, y2: H - B, stroke: "#cf222e",
                                   "stroke-dasharray": "3 3" }));
       const right = x(lost) > W * 0.6;
-      s.appendChild(svg("text", { x: x(lost) + (right ? -4 : 4), y: T + 9, fill: "#cf222e", class: "lost-label",
-                                  "text-anchor": right ? "end" : "start" }, gt("lost after move {n}", { n: lost })));
+      notes.push(svg("text", { x: x(lost) + (right ? -4 : 4), y: T + 9, fill: "#cf222e", class: "lost-label",
+                               "text-anchor": right ? "end" : "start" }, gt("lost after move {n}", { n: lost })));
     }
     const known = ds.filter(d => d.played_chance !== null);
     if (known.length > 1) {
@@ -242,8 +243,8 @@ const Review = {
       if (decisive.has(d.move)) {
         s.appendChild(svg("circle", { cx, cy, r: 9, fill: "none", stroke: "#cf222e", "stroke-width": 2 }));
         const right = cx > W * 0.6;
-        s.appendChild(svg("text", { x: cx + (right ? -10 : 10), y: cy + (cy < H / 2 ? 14 : -6), fill: "#cf222e",
-                                    "text-anchor": right ? "end" : "start" }, gt("decisive")));
+        notes.push(svg("text", { x: cx + (right ? -10 : 10), y: cy + (cy < H / 2 ? 14 : -6), fill: "#cf222e",
+                                 "text-anchor": right ? "end" : "start" }, gt("decisive")));
       }
       const common = { fill: LABEL_COLOURS[d.label] || "#999", stroke: "#222", "stroke-width": 0.8,
                        class: "pt", "data-move": d.move };
@@ -254,6 +255,7 @@ const Review = {
       pt.addEventListener("click", () => this.go(d.move - 1));
       s.appendChild(pt);
     }
+    for (const n of notes) s.appendChild(n);
     box.appendChild(s);
     const leg = $("rv-legend");
     leg.textContent = "";
@@ -339,6 +341,7 @@ const Review = {
   drawSummary() {
     const out = $("rv-summary"), r = this.answer;
     out.textContent = "";
+    if (this.budget) out.appendChild(el("div", "budget-note", gt("Budget: {what}", { what: this.budget })));
     for (const s of r.summary) {
       out.appendChild(el("div", "status-line", ngt("Seat {seat}: {n} decision ({exact} exact): {counts}; mean loss {loss}",
         "Seat {seat}: {n} decisions ({exact} exact): {counts}; mean loss {loss}", s.decisions,
