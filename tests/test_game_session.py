@@ -310,17 +310,21 @@ def test_the_review_never_marks_the_hints_move_down(seed, players, rules):
     table, or the exact analysis once every card is placed (#48)."""
     s = GameSession.new(players, parse_rules(rules), seed=seed, human=1, engine="greedy")
     hinted: dict[int, str] = {}
+    estimated: set[int] = set()  # decisions whose exact analysis ran out of time
     while not s.is_over:
         if s.engine_to_move:
             s.engine_move()
             continue
         t = s.turn()
         if len(t.moves) > 1:
-            # the exact advice without a time limit: on a busy machine a 10 s limit once
-            # let the hint fall back to its estimate where the review then solved exactly
-            res = s.hint(samples=32, exact_time=None)
+            number = sum(1 for e in s.entries if not e.startswith("draw")) + 1
+            # the advice a player sees: the exact analysis within its 10 s, else the
+            # estimate (a three-player analysis may not finish in any time a test has)
+            res = s.hint(samples=32)
             best = res.best if isinstance(res, HintResult) else res.best[0]
-            hinted[sum(1 for e in s.entries if not e.startswith("draw")) + 1] = best
+            if isinstance(res, HintResult) and s.known_state() is not None:
+                estimated.add(number)
+            hinted[number] = best
             s.enter(best)
         else:
             s.enter(t.moves[0])
@@ -333,6 +337,8 @@ def test_the_review_never_marks_the_hints_move_down(seed, players, rules):
         assert d.played == hinted[d.number]
         if d.how == "unsolved":  # a busy machine may spend the review's time on one solve:
             continue             # unclear, never marked down
+        if d.exact and d.number in estimated:  # the player saw the estimate, the review
+            continue                           # solved it: judged by another answer
         assert d.label == "best" and d.loss == 0.0, d
         if not d.exact:  # the best is the highest chance; the hint's move as good as it
             assert (d.best == d.played or d.as_good) and d.deals == d.wanted <= 32
