@@ -23,8 +23,12 @@ async function api(path, body, method) {
   if (typeof DurakLive !== "undefined") DurakLive.seen(true);
   let data = null;
   const text = await resp.text().catch(() => "");
-  // a refusal of the pairing check (solver/web/lan.py) is one line of text
-  try { data = JSON.parse(text); } catch (e) { data = { error: text.trim().split("\n")[0] || httpError(resp.status) }; }
+  // an answer that is not the app's JSON: the server's own refusals (solver/web/server.py)
+  // in the page's words, a refusal of the pairing check (solver/web/lan.py) as its one line
+  try { data = JSON.parse(text); } catch (e) {
+    const line = text.trim().split("\n")[0];
+    data = { error: [503, 408, 431].includes(resp.status) || !line ? httpError(resp.status) : gt(line) };
+  }
   return { ok: resp.ok, status: resp.status, data, headers: resp.headers };
 }
 // an answer that is not the app's JSON -- the server refused the connection before the
