@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from contextlib import nullcontext
 from typing import Any, Callable
 
@@ -246,11 +247,17 @@ class GamePrompt:
         return True
 
     def _engine_moves(self) -> None:
+        """The engine's moves, each under the spinner; a throw-in decision (throw or
+        pass, F2) is shown for at least :data:`THROW_IN_PACE` seconds, so the spinner's
+        length does not tell a seat that could throw in from one that could not."""
         s = self.session
         while s.engine_to_move:
-            seat = s.turn().seat
-            with self._busy(_("seat {seat} (engine) is thinking").format(seat=seat)):
+            t = s.turn()
+            began = time.monotonic()
+            with self._busy(_("seat {seat} (engine) is thinking").format(seat=t.seat)):
                 acc = s.engine_move()
+                if sys.stderr.isatty() and t.phase in ("throw", "taken"):
+                    time.sleep(max(0.0, THROW_IN_PACE - (time.monotonic() - began)))
             self._tell(acc)
 
     def _undo(self) -> None:
