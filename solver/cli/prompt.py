@@ -51,6 +51,10 @@ from solver.search import Solver, SolveResult
 SOLVE_MAX_TIME = 20.0
 #: The longest line the prompt takes (a whole game's moves fit in a tenth of it).
 MAX_LINE = 20_000
+#: the least time an engine's throw-in decision is shown thinking at a terminal (seconds):
+#: a pass it had no choice about would otherwise be instant, and the spinner's absence would
+#: say what its hand lacks (docs/rules.md, "A pass at a game against the engine")
+THROW_IN_PACE = 0.4
 
 HELP_FOLLOW = N_(
     "Type what happens at the table: a move of the seat to move (6S, 6S/8S or just 8S to "
