@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import Any, Callable, Iterable
 
 import click
 
@@ -91,18 +91,24 @@ class Trainer:
     def moves(self, moves: Any) -> str:
         return " ".join(move_text(m, self.sym) for m in moves)
 
-    def run(self, puzzles: list[Puzzle]) -> None:
-        """Every puzzle in turn until the player quits; then the tally of the puzzles
-        played to their end (one left in the middle is not counted as missed)."""
-        solved = finished = 0
+    def run(self, puzzles: Iterable[Puzzle],
+            after: Callable[[Puzzle, bool], None] | None = None) -> None:
+        """Every puzzle in turn until the player quits (``after`` told each result);
+        then the tally of the puzzles played to their end (one left in the middle is
+        not counted as missed)."""
+        total = len(puzzles) if isinstance(puzzles, list) else None
+        solved = finished = started = 0
         try:
             for p in puzzles:
+                started += 1
                 clean = self.one(p)
                 finished += 1
                 solved += clean
+                if after is not None:
+                    after(p, clean)
         except Quit:
             pass
-        left = len(puzzles) - finished
+        left = (total if total is not None else started) - finished
         said = []
         if finished:
             said.append(ngettext("Solved {solved} of {n} puzzle cleanly.",
