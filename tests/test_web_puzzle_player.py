@@ -1,0 +1,50 @@
+"""The puzzles page's player (issue 70) in Chromium: the rating moves after a solved
+puzzle, the theme picker serves a puzzle of its theme, the dashboard fits a phone."""
+from __future__ import annotations
+
+import pytest
+from browser_support import chromium
+from web_support import live_server
+
+from test_web_pages import PHONE, new_page, play_to_the_end, ready
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with live_server(tmp_path_factory.mktemp("player")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def test_the_rating_moves_the_theme_picker_serves_and_the_dashboard_fits_a_phone(browser, server):
+    ctx, page, errors = new_page(browser, {"width": 1280, "height": 800})
+    ready(page, f"{server}/puzzles?id=pod-002")
+    assert page.inner_text("#pz-rating") == "1500"
+    play_to_the_end(page, "pod-002")
+    page.wait_for_selector("#pz-solved")
+    page.wait_for_function("document.getElementById('pz-rating').textContent !== '1500'")
+    assert int(page.inner_text("#pz-rating")) > 1500
+    assert page.inner_text("#pz-change").startswith("+")
+    assert "100%" in page.inner_text("#pz-themes")
+    # the theme picker: the next puzzle served is of that theme
+    page.select_option("#pz-theme", "transfer")
+    page.wait_for_function("Puzzles.p && Puzzles.p.tags.includes('transfer')")
+    ctx.close()
+    assert errors == [], errors
+
+    ctx, phone, errors = new_page(browser, PHONE)
+    ready(phone, f"{server}/puzzles")
+    phone.wait_for_function("Puzzles.p !== null")  # served by rating with no id
+    assert phone.is_visible("#pz-dashboard") and phone.is_visible("#pz-rated")
+    assert phone.locator("#pz-chart").inner_text() != "" or phone.locator("#pz-chart svg").count()
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    box = phone.locator("#pz-dashboard").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    ctx.close()
+    assert errors == [], errors
