@@ -31,7 +31,8 @@ const PuzzlePlayer = {
     const r = await api(`/api/puzzles/next?${q}`);
     if (!r.ok) { $("pz-mode").textContent = r.data.error; return; }
     const why = { due: gt("due for review"), streak: gt("streak"), daily: gt("daily puzzle"), rating: gt("near your rating") }[r.data.why] || "";
-    $("pz-mode").textContent = `${why} \u00b7 ${gt("puzzle rating {rating}", { rating: r.data.rating })}`;
+    const rated = gt("puzzle rating {rating}", { rating: r.data.rating });
+    $("pz-mode").textContent = why ? `${why} \u00b7 ${rated}` : rated;
     await this.onServe(r.data.id);
   },
 
