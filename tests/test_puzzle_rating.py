@@ -32,7 +32,7 @@ def test_every_shipped_puzzle_has_a_provisional_rating_in_range():
     puzzles = [p for c in load_all() for p in c.puzzles]
     ratings = [provisional_rating(p) for p in puzzles]
     assert len(ratings) > 100 and all(600 <= r <= 2400 for r in ratings)
-    assert len(set(round(r) for r in ratings)) > 20  # they differ: the serving has a spread
+    assert len({round(r) for r in ratings}) > 20  # they differ: the serving has a spread
 
 
 def synthetic(n: int = 12_000) -> Shelf:

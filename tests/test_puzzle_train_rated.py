@@ -6,10 +6,9 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from test_puzzle_cli import MINI
 
 from solver.cli import main
-
-from test_puzzle_cli import MINI
 
 LINE = "take\nJC/AC\nJH\nJD\n+QS\n"
 

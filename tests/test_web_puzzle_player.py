@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 from browser_support import chromium
-from web_support import live_server
-
 from test_web_pages import PHONE, new_page, play_to_the_end, ready
+from web_support import live_server
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,8 @@ the rating's change is printed; the record is the data folder's
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import click
 from rich.table import Table

@@ -92,7 +92,7 @@ class Trainer:
         return " ".join(move_text(m, self.sym) for m in moves)
 
     def run(self, puzzles: Iterable[Puzzle],
-            after: Callable[[Puzzle, bool], None] | None = None) -> None:
+            after: Callable[[Puzzle, bool], object] | None = None) -> None:
         """Every puzzle in turn until the player quits (``after`` told each result);
         then the tally of the puzzles played to their end (one left in the middle is
         not counted as missed)."""

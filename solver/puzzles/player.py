@@ -45,11 +45,11 @@ MODES = ("rated", "daily", "streak")
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS puzzle_player (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS puzzle_attempts (n INTEGER PRIMARY KEY, at REAL NOT NULL, "
-    "puzzle TEXT NOT NULL, solved INTEGER NOT NULL, mode TEXT NOT NULL, puzzle_rating REAL, "
-    "before REAL NOT NULL, after REAL NOT NULL, themes TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS puzzle_reviews (puzzle TEXT PRIMARY KEY, due REAL NOT NULL, "
-    "card TEXT NOT NULL)",
+    ("CREATE TABLE IF NOT EXISTS puzzle_attempts (n INTEGER PRIMARY KEY, at REAL NOT NULL, "
+     "puzzle TEXT NOT NULL, solved INTEGER NOT NULL, mode TEXT NOT NULL, puzzle_rating REAL, "
+     "before REAL NOT NULL, after REAL NOT NULL, themes TEXT NOT NULL)"),
+    ("CREATE TABLE IF NOT EXISTS puzzle_reviews (puzzle TEXT PRIMARY KEY, due REAL NOT NULL, "
+     "card TEXT NOT NULL)"),
 )
 
 
@@ -210,9 +210,9 @@ class PlayerStore:
                 tally = themes.setdefault(t, [0, 0])
                 tally[0] += 1
                 tally[1] += solved
-        by_theme = sorted(({"theme": t, "attempts": a, "solved": s, "accuracy": round(s / a, 3)}
-                           for t, (a, s) in themes.items()),
-                          key=lambda d: (d["accuracy"], -d["attempts"], d["theme"]))
+        weakest = sorted(themes.items(), key=lambda kv: (kv[1][1] / kv[1][0], -kv[1][0], kv[0]))
+        by_theme = [{"theme": t, "attempts": a, "solved": s, "accuracy": round(s / a, 3)}
+                    for t, (a, s) in weakest]
         rated = [r for r in rows if r[3] != "streak"]
         return {"rating": round(g.rating, 1), "rd": round(g.rd, 1), "vol": round(g.vol, 6),
                 "attempts": len(rows), "solved": sum(r[2] for r in rows),
@@ -223,4 +223,4 @@ class PlayerStore:
                 "themes": by_theme}
 
 
-__all__ = ["DB_NAME", "MODES", "PlayerStore", "PlayerStoreError", "TABLES"]
+__all__ = ["DB_NAME", "MODES", "TABLES", "PlayerStore", "PlayerStoreError"]

@@ -13,8 +13,9 @@ fitted rating (a ``rating`` known for the puzzle) replaces it in that one place.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 #: The Glicko-2 scale factor between the Glicko scale and the internal one (step 2).
 SCALE = 173.7178
@@ -138,4 +139,4 @@ def expected(player: float, puzzle: float, puzzle_rd: float = PUZZLE_RD) -> floa
     return _e((player - 1500.0) / SCALE, (puzzle - 1500.0) / SCALE, puzzle_rd / SCALE)
 
 
-__all__ = ["Glicko", "PUZZLE_RD", "START", "expected", "provisional_rating", "update"]
+__all__ = ["PUZZLE_RD", "START", "Glicko", "expected", "provisional_rating", "update"]

@@ -16,7 +16,8 @@ import bisect
 import datetime as dt
 import hashlib
 import random
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from solver.puzzles.rating import provisional_rating
 
@@ -42,7 +43,7 @@ class Shelf:
                 ids.append(pid)
 
     @classmethod
-    def of(cls, puzzles: Iterable[Any]) -> "Shelf":
+    def of(cls, puzzles: Iterable[Any]) -> Shelf:
         """A shelf of :class:`~solver.puzzles.collection.Puzzle` objects, each at its
         :func:`~solver.puzzles.rating.provisional_rating`."""
         return cls((p.id, provisional_rating(p), p.tags) for p in puzzles)
@@ -55,7 +56,8 @@ class Shelf:
         return sorted(((t, len(ids)) for t, (_k, ids) in self._themes.items()),
                       key=lambda x: (-x[1], x[0]))
 
-    def near(self, rating: float, theme: str | None = None, skip: frozenset[str] | set[str] = frozenset(),
+    def near(self, rating: float, theme: str | None = None,
+             skip: frozenset[str] | set[str] = frozenset(),
              rng: random.Random | None = None) -> str | None:
         """A puzzle near ``rating`` (of ``theme``), not in ``skip``: drawn among the
         :data:`NEAREST` nearest; ``None`` when the shelf (or the theme) is empty.
