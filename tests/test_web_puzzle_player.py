@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from browser_support import chromium
 from test_web_pages import PHONE, new_page, play_to_the_end, ready
-from web_support import live_server
+from web_support import client, live_server
 
 
 @pytest.fixture(scope="module")
@@ -47,3 +47,24 @@ def test_the_rating_moves_the_theme_picker_serves_and_the_dashboard_fits_a_phone
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     ctx.close()
     assert errors == [], errors
+
+
+def test_the_api_serves_keeps_a_result_and_refuses_bad_bodies(tmp_path):
+    with client(tmp_path) as c:
+        d = c.get("/api/puzzles/player").json()
+        assert d["rating"] == 1500 and d["attempts"] == 0 and d["daily"]
+        assert {"theme", "words", "count"} <= set(d["choices"][0])
+        r = c.get("/api/puzzles/next", params={"mode": "rated", "theme": "transfer"}).json()
+        assert r["why"] == "rating" and r["rating"] > 0
+        assert "transfer" in c.get(f"/api/puzzles/{r['id']}").json()["tags"]
+        assert c.get("/api/puzzles/next", params={"mode": "daily"}).json()["id"] == d["daily"]
+        out = c.post(f"/api/puzzles/{r['id']}/result", json={"solved": False}).json()
+        assert out["change"] < 0 and out["due"]
+        assert c.get("/api/puzzles/player").json()["reviews"] == 1
+        assert c.post("/api/puzzles/pod-001/result", json={"solved": "yes"}).status_code == 400
+        assert c.post("/api/puzzles/pod-001/result",
+                      json={"solved": True, "mode": "blitz"}).status_code == 400
+        assert c.post("/api/puzzles/nosuch/result", json={"solved": True}).status_code == 400
+        assert c.get("/api/puzzles/next", params={"theme": "nosuch"}).status_code == 400
+    with client(tmp_path) as c:  # the server restarted: the record is the data folder's
+        assert c.get("/api/puzzles/player").json()["attempts"] == 1
