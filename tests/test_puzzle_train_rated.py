@@ -64,3 +64,15 @@ def test_daily_plays_one_puzzle_and_theme_refuses_an_unknown_one(env):
     assert r.exit_code == 2 and "nosuch" in r.output and "forced take" in r.output
     r = run(env, "train", "--theme", "forced take", input=LINE + "quit\n")
     assert r.exit_code == 0 and "Rating: " in r.output
+
+
+def test_quitting_after_a_wrong_move_still_counts_the_miss(env):
+    """The tally leaves a puzzle quit in the middle out, but the rating does not forget
+    the wrong move made before the quit."""
+    r = run(env, "train", input="AC/QS\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "1 puzzle left unfinished." in r.output and "Rating: 1500 \u2192 " in r.output
+    d = json.loads(run(env, "stats", "--json").output)
+    assert d["attempts"] == 1 and d["solved"] == 0 and d["reviews"] == 1
+    r = run(env, "train", input="quit\n")  # a quit with no move: nothing kept
+    assert json.loads(run(env, "stats", "--json").output)["attempts"] == 1

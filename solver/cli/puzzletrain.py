@@ -87,6 +87,7 @@ class Trainer:
     def __init__(self, solver: Any, symbols: bool | None = None):
         self.solver = solver
         self.sym = symbols_wanted(sys.stdout) if symbols is None else symbols
+        self.missed = False  # the puzzle being played had a hint or a wrong move
 
     def moves(self, moves: Any) -> str:
         return " ".join(move_text(m, self.sym) for m in moves)
@@ -95,19 +96,24 @@ class Trainer:
             after: Callable[[Puzzle, bool], object] | None = None) -> None:
         """Every puzzle in turn until the player quits (``after`` told each result);
         then the tally of the puzzles played to their end (one left in the middle is
-        not counted as missed)."""
+        not counted as missed by the tally; but one left after a hint or a wrong move
+        is told to ``after`` as missed: quitting does not undo a miss)."""
         total = len(puzzles) if isinstance(puzzles, list) else None
         solved = finished = started = 0
+        current = None
         try:
             for p in puzzles:
                 started += 1
+                current, self.missed = p, False
                 clean = self.one(p)
                 finished += 1
                 solved += clean
+                current = None
                 if after is not None:
                     after(p, clean)
         except Quit:
-            pass
+            if after is not None and current is not None and self.missed:
+                after(current, False)
         left = (total if total is not None else started) - finished
         said = []
         if finished:
@@ -176,7 +182,7 @@ class Trainer:
                 good, _an = train.good_moves(p, state, self.solver)
                 click.echo(self.hint_text(state, good, hints))
                 hints += 1
-                clean = False
+                clean, self.missed = False, True
                 continue
             if low in ("moves", "m"):
                 click.echo(_("Legal moves: {moves}").format(moves=self.moves(legal)))
@@ -204,7 +210,7 @@ class Trainer:
                     move=move_text(name, self.sym), moves=self.moves(legal)))
                 continue
             if not self.judged(p, state, name):
-                clean = False
+                clean, self.missed = False, True
                 continue
             hints = 0
             state = play(state, legal[name])
