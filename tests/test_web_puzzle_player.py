@@ -33,6 +33,14 @@ def test_the_rating_moves_the_theme_picker_serves_and_the_dashboard_fits_a_phone
     # the theme picker: the next puzzle served is of that theme
     page.select_option("#pz-theme", "transfer")
     page.wait_for_function("Puzzles.p && Puzzles.p.tags.includes('transfer')")
+    # the daily puzzle: the one the server names for today; Next puzzle after a served one
+    # serves again (here by rating, the theme kept)
+    daily = page.evaluate("api('/api/puzzles/player').then(r => r.data.daily)")
+    page.click("#pz-daily")
+    page.wait_for_function(f"Puzzles.p && Puzzles.p.id === {daily!r}")
+    page.click("#pz-rated")
+    page.wait_for_function("PuzzlePlayer.served === Puzzles.p.id"
+                           " && Puzzles.p.tags.includes('transfer')")
     ctx.close()
     assert errors == [], errors
 

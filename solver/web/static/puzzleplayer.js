@@ -6,7 +6,7 @@
 "use strict";
 
 const PuzzlePlayer = {
-  mode: "rated", theme: "", stats: null,
+  mode: "rated", theme: "", stats: null, served: null,
 
   init(onServe) {
     this.onServe = onServe;
@@ -33,12 +33,15 @@ const PuzzlePlayer = {
     const why = { due: gt("due for review"), streak: gt("streak"), daily: gt("daily puzzle"), rating: gt("near your rating") }[r.data.why] || "";
     const rated = gt("puzzle rating {rating}", { rating: r.data.rating });
     $("pz-mode").textContent = why ? `${why} \u00b7 ${rated}` : rated;
+    this.served = r.data.id;  // Next puzzle then serves again, in this mode
     await this.onServe(r.data.id);
   },
 
   // one first try's result: the rating's change (or the streak) shown
   async result(id, solved) {
-    const r = await api(`/api/puzzles/${encodeURIComponent(id)}/result`, { solved, mode: this.mode });
+    // a puzzle opened from the list is rated whatever mode the buttons were in
+    const mode = this.served === id ? this.mode : "rated";
+    const r = await api(`/api/puzzles/${encodeURIComponent(id)}/result`, { solved, mode });
     if (!r.ok) return null;
     const a = r.data;
     if (a.mode === "streak") {

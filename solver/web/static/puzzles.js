@@ -43,6 +43,9 @@ const Puzzles = {
       if (window.confirm(gt("Forget every puzzle's result in this browser?"))) { Tally.clear(); this.drawList(); }
     });
     $("pz-next").addEventListener("click", () => {
+      // a puzzle the player was served: the next one served (the streak goes on);
+      // one opened from the list: the list's next
+      if (PuzzlePlayer.served === this.p.id && !(PuzzlePlayer.mode === "daily")) { PuzzlePlayer.serve(); return; }
       const i = this.order.indexOf(this.p.id);
       this.open(this.order[(i + 1) % this.order.length]);
     });
