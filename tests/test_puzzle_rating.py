@@ -108,3 +108,11 @@ def test_a_solve_raises_the_rating_and_a_miss_lowers_it(tmp_path):
     assert up["change"] > 0 and down["change"] < 0
     s = player.stats(now=3.0)
     assert s["attempts"] == 2 and len(s["history"]) == 2
+
+
+def test_the_daily_puzzle_is_rated_once_on_its_day(tmp_path):
+    player = PlayerStore(tmp_path)
+    noon = dt.datetime(2026, 12, 7, 12, tzinfo=dt.timezone.utc).timestamp()
+    assert player.record("d", True, 1500, mode="daily", now=noon)["change"] > 0
+    assert player.record("d", False, 1500, mode="daily", now=noon + 3600)["change"] == 0
+    assert player.record("d", False, 1500, mode="daily", now=noon + 86400)["change"] < 0

@@ -16,7 +16,8 @@ gains them and loses nothing:
 An attempt is solved only when every move of the solution line was found on the
 first try without a hint (the trainer's rule, docs/guide/puzzles.md); it is
 scored 1 against the puzzle's rating, else 0 (:func:`~solver.puzzles.rating.update`,
-one game per rating period).  The streak changes no rating.  A miss makes the
+one game per rating period).  The streak changes no rating, nor the day's puzzle
+played again on its day.  A miss makes the
 puzzle an FSRS card rated *Again*; a clean solve of a card rates it *Good*, and
 the scheduler puts it further off.
 """
@@ -155,7 +156,7 @@ class PlayerStore:
                 mode: str, now: float) -> dict[str, Any]:
         before = Glicko(*self._get("glicko", list(START)))
         after = before
-        if mode != "streak":
+        if mode != "streak" and not self._daily_again(puzzle, mode, now):
             after = update(before, [(puzzle_rating, PUZZLE_RD, 1.0 if solved else 0.0)])
             self._put("glicko", [after.rating, after.rd, after.vol])
         streak, best = int(self._get("streak", 0)), int(self._get("best_streak", 0))
@@ -174,6 +175,14 @@ class PlayerStore:
                 "change": round(after.rating - before.rating, 1), "rd": round(after.rd, 1),
                 "streak": streak, "best_streak": best,
                 "due": None if due is None else _utc(due).isoformat(timespec="seconds")}
+
+    def _daily_again(self, puzzle: str, mode: str, now: float) -> bool:
+        """Whether this is the day's puzzle played again on its day (rated once only)."""
+        if mode != "daily":
+            return False
+        day = _utc(now).replace(hour=0, minute=0, second=0, microsecond=0).timestamp()
+        return self._db.execute("SELECT 1 FROM puzzle_attempts WHERE puzzle = ? AND "
+                                "mode = 'daily' AND at >= ?", (puzzle, day)).fetchone() is not None
 
     def _review(self, puzzle: str, solved: bool, now: float) -> float | None:
         """FSRS: a miss rates the puzzle's card Again (a new card for a first miss), a
