@@ -1,4 +1,4 @@
-"""`durak puzzle`: list, show, solve, check, train and generate puzzles.
+"""`durak puzzle`: list, show, solve, check, train (rated), stats and generate puzzles.
 
 The collections are the TOML files of ``puzzles/`` (format: ``puzzles/README.md``,
 parser: :mod:`solver.puzzles`); ``--dir`` or ``$DURAK_PUZZLES`` points elsewhere.
@@ -16,6 +16,7 @@ from rich.table import Table
 
 from solver.cli.common import ExitCode, emit_json, handles_errors, stderr_console, stdout_console
 from solver.cli.language import lang_option
+from solver.cli import puzzlerated
 from solver.cli.puzzletrain import Trainer, board_lines
 from solver.errors import Interrupted, OptionError
 from solver.game.rules import parse_rules
@@ -268,23 +269,53 @@ def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...],
 @puzzle.command("train")
 @click.argument("collection", required=False)
 @click.option("--id", "puzzle_id", default=None, help="Start with this puzzle (and play only it).")
+@click.option("--theme", default=None, metavar="NAME",
+              help="Serve puzzles of this theme (a tag: durak puzzle stats lists yours).")
+@click.option("--streak", is_flag=True, help="A streak: harder each time, until the first miss "
+              "(no rating change; the best streak is kept).")
+@click.option("--daily", is_flag=True, help="The day's puzzle, the same for everyone.")
 @click.pass_context
 @lang_option
 @handles_errors
-def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None) -> None:
+def train_cmd(ctx: click.Context, collection: str | None, puzzle_id: str | None,
+              theme: str | None, streak: bool, daily: bool) -> None:
     """Solve puzzles at a prompt: type your moves, the solver answers for the others.
 
-    At the prompt: a move (6S, 6S/8S, take, >6H, +8C, pass), 'hint', 'moves',
-    'show' or 'quit'.  A wrong move gets the refuting line; you may try again.
+    With no collection, puzzles are served by your rating: a missed one due for
+    review first, else one near your rating; the rating's change is printed after
+    each.  A collection is played in its order.  At the prompt: a move (6S, 6S/8S,
+    take, >6H, +8C, pass), 'hint', 'moves', 'show' or 'quit'.  A wrong move gets
+    the refuting line; you may try again, but the puzzle counts as missed.
     """
+    if streak and daily:
+        raise OptionError(_("--streak and --daily: choose one"))
     colls = select(_collections(ctx), collection)
-    if puzzle_id is not None:
-        puzzles = [find_puzzle(colls, puzzle_id)]
-    else:
-        puzzles = [p for c in colls for p in c.puzzles]
+    puzzles = [p for c in colls for p in c.puzzles]
     if not puzzles:
         raise OptionError(_("COLLECTION: no puzzles to train on"))
-    Trainer(_solver()).run(puzzles)
+    trainer = Trainer(_solver())
+    if puzzle_id is not None or (collection is not None and not (theme or streak or daily)):
+        player = puzzlerated.store()
+        chosen = [find_puzzle(colls, puzzle_id)] if puzzle_id is not None else puzzles
+        trainer.run(chosen, after=lambda p, clean: puzzlerated.record(player, p, clean))
+        return
+    mode = "streak" if streak else "daily" if daily else "rated"
+    session = puzzlerated.Session(puzzles, mode, theme)
+    trainer.run(session.puzzles(), after=session.after)
+
+
+@puzzle.command("stats")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
+@click.pass_context
+@lang_option
+@handles_errors
+def stats_cmd(ctx: click.Context, as_json: bool) -> None:
+    """Your puzzle rating, its history, accuracy by theme (weakest first), the streak."""
+    d = puzzlerated.store().stats()
+    if as_json:
+        emit_json(puzzlerated.stats_json(d))
+        return
+    puzzlerated.stats_table(d, stdout_console())
 
 
 # --------------------------------------------------------------- generate

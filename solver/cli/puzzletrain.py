@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import Any, Callable, Iterable
 
 import click
 
@@ -87,22 +87,34 @@ class Trainer:
     def __init__(self, solver: Any, symbols: bool | None = None):
         self.solver = solver
         self.sym = symbols_wanted(sys.stdout) if symbols is None else symbols
+        self.missed = False  # the puzzle being played had a hint or a wrong move
 
     def moves(self, moves: Any) -> str:
         return " ".join(move_text(m, self.sym) for m in moves)
 
-    def run(self, puzzles: list[Puzzle]) -> None:
-        """Every puzzle in turn until the player quits; then the tally of the puzzles
-        played to their end (one left in the middle is not counted as missed)."""
-        solved = finished = 0
+    def run(self, puzzles: Iterable[Puzzle],
+            after: Callable[[Puzzle, bool], object] | None = None) -> None:
+        """Every puzzle in turn until the player quits (``after`` told each result);
+        then the tally of the puzzles played to their end (one left in the middle is
+        not counted as missed by the tally; but one left after a hint or a wrong move
+        is told to ``after`` as missed: quitting does not undo a miss)."""
+        total = len(puzzles) if isinstance(puzzles, list) else None
+        solved = finished = started = 0
+        current = None
         try:
             for p in puzzles:
+                started += 1
+                current, self.missed = p, False
                 clean = self.one(p)
                 finished += 1
                 solved += clean
+                current = None
+                if after is not None:
+                    after(p, clean)
         except Quit:
-            pass
-        left = len(puzzles) - finished
+            if after is not None and current is not None and self.missed:
+                after(current, False)
+        left = (total if total is not None else started) - finished
         said = []
         if finished:
             said.append(ngettext("Solved {solved} of {n} puzzle cleanly.",
@@ -170,7 +182,7 @@ class Trainer:
                 good, _an = train.good_moves(p, state, self.solver)
                 click.echo(self.hint_text(state, good, hints))
                 hints += 1
-                clean = False
+                clean, self.missed = False, True
                 continue
             if low in ("moves", "m"):
                 click.echo(_("Legal moves: {moves}").format(moves=self.moves(legal)))
@@ -198,7 +210,7 @@ class Trainer:
                     move=move_text(name, self.sym), moves=self.moves(legal)))
                 continue
             if not self.judged(p, state, name):
-                clean = False
+                clean, self.missed = False, True
                 continue
             hints = 0
             state = play(state, legal[name])

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from solver import __version__
 from solver.i18n import LANGUAGES, _, catalogue_json, use_language
 from solver.i18n.choose import for_request
+from solver.puzzles.player import PlayerStore
 from solver.web import api, follow, play, puzzles, records
 from solver.web.jobs import WorkerPool
 from solver.web.lan import Pairing, TokenGuard, is_local
@@ -148,6 +149,7 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await pool.start()
         app.state.store = GameStore(data)
+        app.state.player = PlayerStore(data)
         app.state.games = play.Games(app.state.store, pool)
         app.state.follows = follow.Follows(app.state.store, pool)
         try:
@@ -156,6 +158,7 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
             await app.state.games.close()
             await pool.close()
             app.state.store.close()
+            app.state.player.close()
 
     routes: list[Any] = [
         Route("/", page("index")),
@@ -199,7 +202,10 @@ def create_app(*, workers: int | None = None, limits: api.Limits | None = None,
         Route("/api/record", records.api_record, methods=["POST"]),
         Route("/api/records/{game_id}", records.api_kept_record, methods=["GET"]),
         Route("/api/puzzles", puzzles.api_puzzles, methods=["GET"]),
+        Route("/api/puzzles/player", puzzles.api_player, methods=["GET"]),
+        Route("/api/puzzles/next", puzzles.api_next, methods=["GET"]),
         Route("/api/puzzles/{puzzle_id}", puzzles.api_puzzle, methods=["GET"]),
+        Route("/api/puzzles/{puzzle_id}/result", puzzles.api_result, methods=["POST"]),
         Route("/api/puzzles/{puzzle_id}/move", puzzles.api_puzzle_move, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -235,6 +235,22 @@ def openapi_spec(version: str) -> dict[str, Any]:
                           "404": {"description": "no such game"}}}},
         "/api/puzzles": {"get": {"summary": "`durak puzzle list --json` (without the files' "
                                             "paths)", "responses": {"200": {"description": "ok"}}}},
+        "/api/puzzles/player": {"get": {
+            "summary": "`durak puzzle stats --json`: the puzzle rating, its history, accuracy by "
+                       "theme (weakest first), the streaks, the reviews due; the themes to choose "
+                       "among and the day's puzzle", "responses": {"200": {"description": "ok"}}}},
+        "/api/puzzles/next": {"get": {
+            "summary": "The next puzzle served: a missed one due for review first, else one near "
+                       "the rating (`mode`: rated, streak, daily; `theme`: a tag)",
+            "parameters": [{"name": "mode", "in": "query", "schema": {"type": "string"}},
+                           {"name": "theme", "in": "query", "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "id, why, rating"}, **_ERRORS}}},
+        "/api/puzzles/{puzzle_id}/result": {**post(
+            "Keep a puzzle's first try (solved: every move right, no solution shown) and "
+            "answer the rating's change",
+            _body({"solved": {"type": "boolean"}, "mode": {"type": "string"}}, ("solved",)),
+            {"200": {"description": "before, after, change, streak, best_streak, due"},
+             **_ERRORS}), "parameters": [_PUZZLE_ID]},
         "/api/puzzles/{puzzle_id}": {"get": {
             "summary": "`durak puzzle show ID --json` and the board; `?solution=1` adds the "
                        "solution and its line",

@@ -14,6 +14,7 @@ request names a file.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from typing import Any
 
 from starlette.requests import Request
@@ -21,7 +22,10 @@ from starlette.responses import JSONResponse, Response
 
 from solver.errors import OptionError
 from solver.i18n import _, current
-from solver.puzzles.collection import Collection, find_puzzle
+from solver.puzzles.collection import Collection, Puzzle, find_puzzle, tag_word
+from solver.puzzles.player import MODES, PlayerStore
+from solver.puzzles.rating import provisional_rating
+from solver.puzzles.serve import Shelf, daily, next_puzzle
 from solver.web.api import check_fields, guarded, read_body, run_until_answer
 from solver.web.board import board_view
 from solver.web.jobs import WorkerPool
@@ -47,6 +51,64 @@ def list_json(colls: list[Collection]) -> dict[str, Any]:
 
 async def _collections() -> list[Collection]:
     return await asyncio.to_thread(collections)
+
+
+def _all(colls: list[Collection]) -> list[Puzzle]:
+    return [p for c in colls for p in c.puzzles]
+
+
+def player_json(player: PlayerStore, colls: list[Collection]) -> dict[str, Any]:
+    """The dashboard (`durak puzzle stats --json`), the themes to choose among and the
+    day's puzzle, the words in the request's language."""
+    d = player.stats()
+    shelf = Shelf.of(_all(colls))
+    return {**d, "themes": [{**t, "words": tag_word(t["theme"])} for t in d["themes"]],
+            "choices": [{"theme": t, "words": tag_word(t), "count": n}
+                        for t, n in shelf.themes()],
+            "daily": daily(shelf.rating, dt.datetime.now(dt.timezone.utc).date())}
+
+
+@guarded
+async def api_player(request: Request) -> Response:
+    """The player's rating, its history, accuracy by theme, the streaks, the reviews."""
+    colls = await _collections()
+    return JSONResponse(await asyncio.to_thread(player_json, request.app.state.player, colls))
+
+
+def _mode(value: Any) -> str:
+    if value not in MODES:
+        raise OptionError(_("mode: expected one of {modes}").format(modes=", ".join(MODES)))
+    return str(value)
+
+
+@guarded
+async def api_next(request: Request) -> Response:
+    """The next puzzle served: ``{"id": ..., "why": "due" | "rating" | "streak" | "daily",
+    "rating": the puzzle's}``."""
+    q = request.query_params
+    mode = _mode(q.get("mode", "rated"))
+    theme = q.get("theme") or None
+    shelf = Shelf.of(_all(await _collections()))
+    pid, why = await asyncio.to_thread(next_puzzle, shelf, request.app.state.player, mode, theme)
+    if pid is None:
+        raise OptionError(_("theme: no puzzle has the theme '{theme}'").format(theme=theme))
+    return JSONResponse({"id": pid, "why": why, "rating": round(shelf.rating[pid])})
+
+
+@guarded
+async def api_result(request: Request) -> Response:
+    """``{"solved": bool, "mode": "rated"}``: keep the first try's result; the answer is
+    the rating's change (`durak puzzle train` prints it)."""
+    body = await read_body(request)
+    check_fields(body, ("solved", "mode"))
+    if not isinstance(body.get("solved"), bool):
+        raise OptionError(_("solved: expected true or false"))
+    mode = _mode(body.get("mode", "rated"))
+    p = find_puzzle(await _collections(), request.path_params["puzzle_id"])
+    player: PlayerStore = request.app.state.player
+    out = await asyncio.to_thread(player.record, p.id, body["solved"], provisional_rating(p),
+                                  tuple(p.tags), mode)
+    return JSONResponse(out)
 
 
 @guarded

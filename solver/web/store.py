@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from solver.puzzles.player import TABLES
+
 #: The environment variable naming the data directory (tests point it at a temporary one).
 DATA_DIR_ENV = "DURAK_DATA_DIR"
 #: The file in the data directory.
@@ -92,7 +94,8 @@ class GameStore:
             tables = {r[0] for r in self._db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
             columns = {r[1] for r in self._db.execute("PRAGMA table_info(games)").fetchall()}
-            if tables - {"games"} or (tables and not _COLUMNS <= columns):
+            # the puzzle player's tables (solver/puzzles/player.py) share the file
+            if tables - {"games"} - TABLES or ("games" in tables and not _COLUMNS <= columns):
                 what = (f"its games table has other columns: {', '.join(sorted(columns))}"
                         if columns else f"its tables: {', '.join(sorted(tables))}")
                 raise _refused(self.path, f"another program's database ({what})")

@@ -3,7 +3,8 @@
 // the refutation of a wrong move, and a solved/failed tally kept in this browser.
 // The tally keeps each puzzle's first try, as `durak puzzle train` counts it: a
 // wrong move (or the solution shown) fails the puzzle whatever follows -- Start
-// again, or opening it anew, is practice and changes nothing.
+// again, or opening it anew, is practice and changes nothing.  The first try of
+// each opening (Start again aside) is sent to the rating (puzzleplayer.js).
 "use strict";
 
 const TALLY_KEY = "durak.puzzles";
@@ -25,19 +26,30 @@ const Tally = {
 };
 
 const Puzzles = {
-  list: [], order: [], p: null, line: [], clean: true, done: false, busy: false,
+  list: [], order: [], p: null, line: [], clean: true, done: false, busy: false, sent: false,
+
+  // the first try's result to the rating, once per opening
+  rate(solved) {
+    if (this.sent) return;
+    this.sent = true;
+    PuzzlePlayer.result(this.p.id, solved);
+  },
 
   async init() {
     this.board = new DurakBoard($("pz-board"), { onMove: (m) => this.move(m) });
-    $("pz-restart").addEventListener("click", () => this.open(this.p.id));
+    $("pz-restart").addEventListener("click", () => this.open(this.p.id, true));
     $("pz-solution").addEventListener("click", () => this.solution());
     $("pz-clear").addEventListener("click", () => {
       if (window.confirm(gt("Forget every puzzle's result in this browser?"))) { Tally.clear(); this.drawList(); }
     });
     $("pz-next").addEventListener("click", () => {
+      // a puzzle the player was served: the next one served (the streak goes on);
+      // one opened from the list: the list's next
+      if (PuzzlePlayer.served === this.p.id && !(PuzzlePlayer.mode === "daily")) { PuzzlePlayer.serve(); return; }
       const i = this.order.indexOf(this.p.id);
       this.open(this.order[(i + 1) % this.order.length]);
     });
+    await PuzzlePlayer.init((id) => this.open(id));
     const r = await api("/api/puzzles");
     if (!r.ok) { $("pz-list").textContent = r.data.error; return; }
     this.list = r.data.collections;
@@ -73,13 +85,14 @@ const Puzzles = {
       this.order.length, { solved: all.filter(x => x === "solved").length, failed: all.filter(x => x === "failed").length });
   },
 
-  async open(id) {
+  async open(id, practice) {
     const r = await api(`/api/puzzles/${encodeURIComponent(id)}`);
     if (!r.ok) { $("pz-list").prepend(el("div", "field-error", r.data.error)); this.drawList(); return; }
     this.p = r.data;
     this.line = [];
     this.clean = true;
     this.done = false;
+    this.sent = Boolean(practice);
     setUrl({ id });
     $("pz-head").hidden = false;
     $("pz-panel").hidden = false;
@@ -113,6 +126,7 @@ const Puzzles = {
     const a = r.data;
     if (!a.ok) {  // failed, whatever follows (a retry is practice)
       Tally.record(this.p.id, "failed");
+      this.rate(false);
       this.clean = false;
       const d = this.say("verdict-bad", (a.distance !== null && a.distance !== undefined
         ? ngt("\u2717 Wrong: after {move} {words} against best play ({n} ply).", "\u2717 Wrong: after {move} {words} against best play ({n} plies).",
@@ -139,6 +153,7 @@ const Puzzles = {
       this.done = true;
       const text = a.outcome ? gt("Game over: {how}", { how: a.outcome.words || a.outcome.text }) + ". " : "";
       const kept = this.clean ? Tally.record(this.p.id, "solved") : "failed";
+      if (this.clean) this.rate(true);
       if (this.clean && kept === "solved") {
         const s = el("div", "verdict verdict-ok", text + gt("Solved!"));
         s.id = "pz-solved";
@@ -158,7 +173,7 @@ const Puzzles = {
   async solution() {
     const r = await api(`/api/puzzles/${encodeURIComponent(this.p.id)}?solution=1`);
     if (!r.ok) { $("pz-error").textContent = r.data.error; return; }
-    if (!this.done) Tally.record(this.p.id, "failed");
+    if (!this.done) { Tally.record(this.p.id, "failed"); this.rate(false); }
     this.clean = false;
     const d = this.say("", gt("Solution: {moves}", { moves: r.data.solution.map(prettyMove).join(gt(" or ")) }));
     if (r.data.pv.length) d.appendChild(el("div", "muted", gt("Line: {line}", { line: r.data.pv.map(prettyMove).join("  ") })));
@@ -171,8 +186,9 @@ const Puzzles = {
 async function start() {
   await Puzzles.init();
   const q = new URLSearchParams(window.location.search);
-  const id = q.get("id") || Puzzles.order[0];
+  const id = q.get("id");
   if (id) await Puzzles.open(id);
+  else if (Puzzles.order.length) await PuzzlePlayer.serve();  // by rating, a due one first
   else Puzzles.drawList();
   document.body.dataset.ready = "1";
 }
