@@ -89,12 +89,27 @@ const PuzzlePlayer = {
     const box = $("pz-chart");
     box.textContent = "";
     if (history.length < 2) { box.appendChild(el("div", "muted small", gt("The chart starts after two rated puzzles."))); return; }
-    const W = 300, H = 80, pad = 4;
+    // the highest and the lowest rating reached, written at their lines on the left
+    const W = 300, H = 80, pad = 6, left = 34;
     const ys = history.map(h => h.rating);
-    const lo = Math.min(...ys) - 10, hi = Math.max(...ys) + 10;
-    const pts = ys.map((y, i) => `${(pad + i * (W - 2 * pad) / (ys.length - 1)).toFixed(1)},${(H - pad - (y - lo) * (H - 2 * pad) / (hi - lo)).toFixed(1)}`);
+    const top = Math.max(...ys), bottom = Math.min(...ys);
+    const lo = bottom - 10, hi = top + 10;
+    const yOf = (y) => (H - pad - (y - lo) * (H - 2 * pad) / (hi - lo)).toFixed(1);
+    const pts = ys.map((y, i) => `${(left + i * (W - left - pad) / (ys.length - 1)).toFixed(1)},${yOf(y)}`);
     const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");
+    for (const y of top === bottom ? [top] : [top, bottom]) {
+      const rule = document.createElementNS(ns, "line");
+      Object.entries({ x1: left, x2: W - pad, y1: yOf(y), y2: yOf(y), stroke: "currentColor",
+                       "stroke-opacity": "0.2", "stroke-dasharray": "3 3" })
+        .forEach(([k, v]) => rule.setAttribute(k, v));
+      const mark = document.createElementNS(ns, "text");
+      Object.entries({ x: left - 4, y: yOf(y), "text-anchor": "end", "dominant-baseline": "middle",
+                       "font-size": "10", fill: "currentColor" })
+        .forEach(([k, v]) => mark.setAttribute(k, v));
+      mark.textContent = numberText(Math.round(y));
+      svg.append(rule, mark);
+    }
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", gt("Rating over time: {first} to {last}", { first: Math.round(ys[0]), last: Math.round(ys[ys.length - 1]) }));
