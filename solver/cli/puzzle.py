@@ -16,7 +16,7 @@ from rich.table import Table
 
 from solver.cli.common import ExitCode, emit_json, handles_errors, stderr_console, stdout_console
 from solver.cli.language import lang_option
-from solver.cli.puzzlemine import check_all, mine_cmd, print_counts
+from solver.cli.puzzlemine import check_all, mine_cmd, print_counts, rate_cmd
 from solver.cli.puzzletrain import Trainer, board_lines
 from solver.errors import Interrupted, OptionError
 from solver.game.rules import parse_rules
@@ -62,6 +62,7 @@ def puzzle(ctx: click.Context, directory: str | None, backend: str) -> None:
 
 
 puzzle.add_command(mine_cmd)
+puzzle.add_command(rate_cmd)
 
 
 @puzzle.command("list")

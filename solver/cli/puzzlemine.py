@@ -1,4 +1,4 @@
-"""`durak puzzle mine`, `list --count` and `check -j`: the large mined collection (issue 70).
+"""`durak puzzle mine`, `rate`, `list --count` and `check -j`: the mined collection (issue 70).
 
 The families, their seeds and targets are :data:`solver.puzzles.mine.FAMILIES`;
 the command continues the file it is given, so an interrupted run is resumed by
@@ -6,6 +6,7 @@ running it again.
 """
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -17,7 +18,10 @@ from solver.errors import OptionError
 from solver.i18n import _, number
 from solver.puzzles.collection import (CheckResult, Collection, Puzzle, check_puzzle,
                                        default_dir)
-from solver.puzzles.mine import FAMILIES, MINED_FILE, RoundReport, mine
+from solver.puzzles.ladder import ATTEMPTS, BOTS, results_of, run_ladder
+from solver.puzzles.mine import (FAMILIES, MINED_FILE, RATINGS_FILE, RoundReport, load_library,
+                                 mine, read_records, write_records)
+from solver.puzzles.rating import fit
 from solver.run.executor import Executor, chunk_size, chunked
 from solver.search import Solver
 
@@ -86,3 +90,69 @@ def check_all(puzzles: list[Puzzle], workers: int, backend: str = "core") -> lis
             for k, r in zip(parts[ci], res):
                 out[k] = r
     return [r for r in out if r is not None]
+
+
+@click.command("rate")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to run the ladder in (the same results for any number).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run it on a Dask cluster: tcp://HOST:8786, or 'local'.")
+@click.option("--attempts", type=click.IntRange(1), default=ATTEMPTS, show_default=True,
+              help="Tries per bot and puzzle.")
+@click.pass_context
+@handles_errors
+def rate_cmd(ctx: click.Context, workers: int, scheduler: str | None, attempts: int) -> None:
+    """Rate every puzzle before any person tried it: a ladder of bots tries them all,
+    and one Rasch fit rates the bots and the puzzles together (docs/lab/puzzle-ratings.md).
+
+    Writes each mined puzzle's rating and ladder results into the mined file and the
+    hand-made puzzles' into ratings.json; prints the bots' ratings and the success
+    table by rating band (Markdown).
+    """
+    d = Path((ctx.obj or {}).get("dir") or default_dir())
+    colls = load_library(d)
+    puzzles = [p for c in colls for p in c.puzzles]
+    err = stderr_console()
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    ladder = run_ladder(puzzles, workers, scheduler, attempts)
+    seconds = time.perf_counter() - t0
+    result = fit(results_of(ladder, attempts))
+    err.print(f"ladder: {len(puzzles)} puzzles x {len(BOTS)} bots x {attempts} tries in "
+              f"{seconds:.0f} s ({time.process_time() - cpu0:.0f} s CPU here); "
+              f"fit in {result.iterations} iterations")
+    records = read_records(d / MINED_FILE)
+    for r in records:
+        r["rating"] = round(result.puzzles[r["id"]], 1)
+        r["ladder"] = ladder[r["id"]]
+    if records:
+        write_records(d / MINED_FILE, records)
+    mined = {r["id"] for r in records}
+    hand = {p.id: {"rating": round(result.puzzles[p.id], 1), "ladder": ladder[p.id]}
+            for p in puzzles if p.id not in mined}
+    (d / RATINGS_FILE).write_text(json.dumps(
+        {"attempts": attempts, "bots": [name for name, _n in BOTS],
+         "bot_ratings": {b: round(t, 1) for b, t in result.bots.items()},
+         "puzzles": hand}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    click.echo(band_table(result.bots, [(result.puzzles[pid], ks) for pid, ks in ladder.items()],
+                          attempts))
+
+
+def band_table(bots: dict[str, float], rated: list[tuple[float, list[int]]],
+               attempts: int) -> str:
+    """The bots' success rates by band of puzzle rating, as a Markdown table."""
+    edges = [-1e9, 1100, 1300, 1500, 1700, 1900, 1e9]
+    names = [name for name, _n in BOTS]
+    head = ("| puzzle rating | puzzles | " + " | ".join(
+        f"{n} ({bots[n]:.0f})" for n in names) + " |")
+    lines = [head, "|" + "---|" * (len(names) + 2)]
+    for lo, hi in zip(edges, edges[1:]):
+        band = [ks for r, ks in rated if lo <= r < hi]
+        if not band:
+            continue
+        label = (f"< {hi:.0f}" if lo < 0 else f">= {lo:.0f}" if hi > 1e8
+                 else f"{lo:.0f}-{hi:.0f}")
+        rates = [100.0 * sum(ks[i] for ks in band) / (attempts * len(band))
+                 for i in range(len(names))]
+        lines.append(f"| {label} | {len(band)} | " + " | ".join(f"{x:.0f}%" for x in rates) + " |")
+    return "\n".join(lines)

@@ -324,7 +324,8 @@ def load_library(directory: str | os.PathLike | None = None) -> list[Collection]
     colls = load_all(d)
     ratings_path = d / RATINGS_FILE
     if ratings_path.exists():
-        ratings = json.loads(ratings_path.read_text(encoding="utf-8"))
+        ratings = {pid: e["rating"] for pid, e in json.loads(
+            ratings_path.read_text(encoding="utf-8"))["puzzles"].items()}
         for c in colls:
             c.puzzles = [replace(p, rating=ratings[p.id]) if p.id in ratings else p
                          for p in c.puzzles]
@@ -341,5 +342,5 @@ def load_library(directory: str | os.PathLike | None = None) -> list[Collection]
 
 
 __all__ = ["FAMILIES", "MINED_FILE", "Family", "RoundReport", "annotate", "append_records", "canonical_key",
-           "load_library", "load_mined", "mine", "mine_family", "puzzle_of", "read_records", "record_of",
+           "RATINGS_FILE", "load_library", "load_mined", "mine", "mine_family", "puzzle_of", "read_records", "record_of",
            "write_records"]
