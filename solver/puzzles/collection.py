@@ -168,6 +168,8 @@ class Puzzle:
         }
         if self.comment:
             d["comment"] = self.comment
+        if self.rating is not None:
+            d["rating"] = self.rating
         return d
 
 

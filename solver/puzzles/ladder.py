@@ -100,7 +100,8 @@ def attempt(p: Puzzle, name: str, playouts: int, k: int, solver: Solver) -> Atte
         if i >= len(line) or m != line[i]:
             after = play(state, _by_text(state, m))
             if after.is_over:
-                out = after.outcome()[hero]
+                result = after.outcome()
+                out = result[hero] if result is not None else 0
                 ok = out >= 0 if p.task == "avoid-durak" else out == (1 if p.task == "win" else 0)
                 return Attempt(p.id, name, k, ok, made)
             try:
