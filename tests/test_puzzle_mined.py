@@ -2,12 +2,15 @@
 no two puzzles alike, verified, themed and rated."""
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from solver.cli import main
 from solver.game.state import GameState
 from solver.notation import format_position, parse_position
 from solver.puzzles.collection import check_puzzle
@@ -100,3 +103,33 @@ def test_the_ladder_fails_more_as_the_rating_rises(records: list[dict]) -> None:
     # and the bots' success over all puzzles rises up the ladder, by and large
     totals = [sum(ks[i] for _r, ks in rated) for i in range(len(BOTS))]
     assert totals[0] < totals[2] < totals[-1]
+
+
+def test_hand_made_studies_with_longer_lines_rate_higher() -> None:
+    """The hand-made collections carry no difficulty mark but their line's length: the
+    half with the longer forced lines rates above the half with the shorter ones."""
+    hand = [p for c in load_library(PUZZLES) if not c.path.endswith(MINED_FILE)
+            for p in c.puzzles]
+    plies = sorted(p.plies or len(p.pv) for p in hand)
+    median = plies[len(plies) // 2]
+    short = [p.rating for p in hand if (p.plies or len(p.pv)) < median]
+    long_ = [p.rating for p in hand if (p.plies or len(p.pv)) >= median]
+    assert sum(long_) / len(long_) > sum(short) / len(short) + 50
+
+
+def test_the_commands_see_the_mined_collections() -> None:
+    r = CliRunner().invoke(main, ["puzzle", "list", "--count", "--json"])
+    assert r.exit_code == 0, r.output
+    counts = json.loads(r.output)
+    assert counts["total"] == sum(counts["collections"].values()) >= 3100
+    assert counts["collections"]["mined-3p"] >= 100
+    r = CliRunner().invoke(main, ["puzzle", "list", "--count"])
+    assert r.exit_code == 0 and "mined-podkidnoy" in r.output and "total" in r.output
+    r = CliRunner().invoke(main, ["puzzle", "show", "mpk-0001", "--json", "--solution"])
+    assert r.exit_code == 0, r.output
+    shown = json.loads(r.output)
+    assert shown["collection"] == "mined-podkidnoy" and shown["rating"] > 0 and shown["pv"]
+    r = CliRunner().invoke(main, ["puzzle", "check", "-j", "2", "--id", "mpk-0001",
+                                  "--id", "m3p-0001", "--id", "mo-001"])
+    assert r.exit_code == 0, r.output
+    assert "checked 3 puzzles" in r.output

@@ -130,10 +130,12 @@ def rate_cmd(ctx: click.Context, workers: int, scheduler: str | None, attempts: 
     mined = {r["id"] for r in records}
     hand = {p.id: {"rating": round(result.puzzles[p.id], 1), "ladder": ladder[p.id]}
             for p in puzzles if p.id not in mined}
-    (d / RATINGS_FILE).write_text(json.dumps(
-        {"attempts": attempts, "bots": [name for name, _n in BOTS],
-         "bot_ratings": {b: round(t, 1) for b, t in result.bots.items()},
-         "puzzles": hand}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    head = {"attempts": attempts, "bots": [name for name, _n in BOTS],
+            "bot_ratings": {name: round(result.bots[name], 1) for name, _n in BOTS}}
+    lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
+    body = [f"  {json.dumps(pid)}: {json.dumps(e)}" for pid, e in hand.items()]
+    (d / RATINGS_FILE).write_text("{\n" + "\n".join(lines) + '\n "puzzles": {\n'
+                                  + ",\n".join(body) + "\n }\n}\n", encoding="utf-8")
     click.echo(band_table(result.bots, [(result.puzzles[pid], ks) for pid, ks in ladder.items()],
                           attempts))
 
@@ -141,7 +143,7 @@ def rate_cmd(ctx: click.Context, workers: int, scheduler: str | None, attempts: 
 def band_table(bots: dict[str, float], rated: list[tuple[float, list[int]]],
                attempts: int) -> str:
     """The bots' success rates by band of puzzle rating, as a Markdown table."""
-    edges = [-1e9, 1100, 1300, 1500, 1700, 1900, 1e9]
+    edges = [-1e9, 1100, 1300, 1500, 1700, 1900, 2100, 1e9]
     names = [name for name, _n in BOTS]
     head = ("| puzzle rating | puzzles | " + " | ".join(
         f"{n} ({bots[n]:.0f})" for n in names) + " |")

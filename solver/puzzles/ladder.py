@@ -33,7 +33,7 @@ from solver.search import Solver
 #: The ladder, weakest first: (name, engine playouts per move, 0 for no engine).
 BOTS: tuple[tuple[str, int], ...] = (
     ("random", 0), ("greedy", 0), ("uct-4", 4), ("uct-16", 16), ("uct-64", 64),
-    ("uct-256", 256), ("uct-1024", 1024),
+    ("uct-256", 256), ("uct-1024", 1024), ("uct-4096", 4096),
 )
 #: The most plies an attempt follows (a line the solver extends could cycle, R23).
 MAX_PLIES = 200
@@ -130,7 +130,7 @@ def run_chunk(puzzles: list[Puzzle], attempts: int = 1) -> list[Attempt]:
 
 
 #: Tries per bot and puzzle in the shipped ratings.
-ATTEMPTS = 3
+ATTEMPTS = 6
 
 
 def run_ladder(puzzles: list[Any], workers: int = 1, scheduler: str | None = None,
