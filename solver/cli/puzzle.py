@@ -17,6 +17,7 @@ from rich.table import Table
 from solver.cli.common import ExitCode, emit_json, handles_errors, stderr_console, stdout_console
 from solver.cli.language import lang_option
 from solver.cli import puzzlerated
+from solver.cli.puzzlemine import check_all, mine_cmd, print_counts, rate_cmd
 from solver.cli.puzzletrain import Trainer, board_lines
 from solver.errors import Interrupted, OptionError
 from solver.game.rules import parse_rules
@@ -25,8 +26,9 @@ from solver.i18n import _, current, ngettext, number
 from solver.notation.people import move_text, symbols_wanted, value_word
 from solver.run.outfile import check_target, write_whole
 from solver.puzzles.collection import (TASK_VALUES, Collection, check_puzzle, find_puzzle,
-                                       format_collection, load_all, select, tag_word)
+                                       format_collection, select, tag_word)
 from solver.puzzles import train
+from solver.puzzles.mine import load_library
 from solver.puzzles.generate import TRIES_PER_PUZZLE, GenOptions, as_collection, generate
 from solver.search import Solver
 
@@ -42,7 +44,7 @@ def _solver() -> Solver:
 
 
 def _collections(ctx: click.Context) -> list[Collection]:
-    return load_all(ctx.obj.get("dir") if ctx.obj else None)
+    return load_library(ctx.obj.get("dir") if ctx.obj else None)
 
 
 # --------------------------------------------------------------- the group
@@ -60,14 +62,23 @@ def puzzle(ctx: click.Context, directory: str | None, backend: str) -> None:
     ctx.obj["backend"] = backend
 
 
+puzzle.add_command(mine_cmd)
+puzzle.add_command(rate_cmd)
+
+
 @puzzle.command("list")
 @click.argument("collection", required=False)
+@click.option("--count", "counts", is_flag=True,
+              help="Only the number of puzzles of each collection, and the total.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @click.pass_context
 @handles_errors
-def list_cmd(ctx: click.Context, collection: str | None, as_json: bool) -> None:
+def list_cmd(ctx: click.Context, collection: str | None, counts: bool, as_json: bool) -> None:
     """List the puzzles of every collection, or of COLLECTION (an id or a .toml file)."""
     colls = select(_collections(ctx), collection)
+    if counts:
+        print_counts(colls, as_json)
+        return
     if as_json:
         emit_json({"collections": [
             {**{k: v for k, v in c.to_dict().items() if k != "puzzles"},
@@ -204,10 +215,12 @@ def solve_cmd(ctx: click.Context, puzzle_id: str, as_json: bool) -> None:
 @puzzle.command("check")
 @click.argument("collection", required=False)
 @click.option("--id", "ids", multiple=True, help="Check only this puzzle (repeatable).")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes to check in (the same results for any number).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout.")
 @click.pass_context
 @handles_errors
-def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...],
+def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...], workers: int,
               as_json: bool) -> None:
     """Verify every stored solution with the solver; exit 1 on any mismatch.
 
@@ -225,7 +238,9 @@ def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...],
     results = []
     err = stderr_console()
     show_bar = not as_json and sys.stderr.isatty()
-    if show_bar:
+    if workers > 1:
+        results = check_all(puzzles, workers, (ctx.obj or {}).get("backend") or "core")
+    elif show_bar:
         with Progress(console=err, transient=True) as bar:
             task = bar.add_task("checking", total=len(puzzles))
             for p in puzzles:

@@ -76,7 +76,11 @@ def tag_word(tag: str) -> str:
              "tempo": pgettext("puzzle tag", "tempo"), "defence": pgettext("puzzle tag", "defence"),
              "multi-card lead": pgettext("puzzle tag", "multi-card lead"),
              "generated": pgettext("puzzle tag", "generated"),
-             "teams": pgettext("puzzle tag", "teams")}
+             "teams": pgettext("puzzle tag", "teams"),
+             # the themes the detector finds beyond these (solver/puzzles/themes.py)
+             "quiet move": pgettext("puzzle tag", "quiet move"),
+             "sacrifice": pgettext("puzzle tag", "sacrifice"),
+             "long line": pgettext("puzzle tag", "long line")}
     return words.get(tag, tag)
 
 
@@ -126,6 +130,9 @@ class Puzzle:
     path: str = ""
     #: the title and comment in the other languages: ``(("title", "lt", "..."), ...)``
     words: tuple[tuple[str, str, str], ...] = ()
+    #: the puzzle's rating before any person tried it (the bot ladder's fit,
+    #: docs/lab/puzzle-ratings.md), None where it has none
+    rating: float | None = None
 
     def text(self, name: str, lang: str) -> str:
         """``title`` or ``comment`` in ``lang`` (the English where the file has none)."""
@@ -161,6 +168,8 @@ class Puzzle:
         }
         if self.comment:
             d["comment"] = self.comment
+        if self.rating is not None:
+            d["rating"] = self.rating
         return d
 
 

@@ -35,7 +35,8 @@ from solver.games.session import OnlyMove
 from solver.i18n import _, as_given, ngettext, number, set_language
 from solver.play.seats import GameSession
 from solver.puzzles import train
-from solver.puzzles.collection import find_puzzle, load_all
+from solver.puzzles.collection import find_puzzle
+from solver.puzzles.mine import load_library
 from solver.web.board import board_view, move_view
 from solver.web.chances import chances
 from solver.search import Solver, SolveResult
@@ -157,9 +158,10 @@ def _game_hint(params: dict[str, Any], solver: Solver, progress: Progress,
 
 @functools.lru_cache(maxsize=1)
 def collections() -> list[Any]:
-    """The shipped puzzle collections (``solver.puzzle_data``, or ``$DURAK_PUZZLES``), read
-    once per process: no request names a file."""
-    return load_all()
+    """The shipped puzzle collections, hand-made and mined, with their ratings
+    (``solver.puzzle_data``, or ``$DURAK_PUZZLES``), read once per process: no request
+    names a file."""
+    return load_library()
 
 
 def _told(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
