@@ -266,15 +266,15 @@ def check_cmd(ctx: click.Context, collection: str | None, ids: tuple[str, ...], 
         for cid, (n, nb) in per.items():
             click.echo(ngettext("{collection}: {n} puzzle, {ok} ok, {failed} failed",
                                 "{collection}: {n} puzzles, {ok} ok, {failed} failed", n).format(
-                collection=cid, n=n, ok=n - nb, failed=nb))
+                collection=cid, n=number(n), ok=number(n - nb), failed=number(nb)))
         nodes = sum(r.nodes for r in results)
         n = len(results)
         click.echo(ngettext("checked {n} puzzle in {seconds} s ({nodes} nodes): {ok} ok, {failed} "
                             "failed",
                             "checked {n} puzzles in {seconds} s ({nodes} nodes): {ok} ok, {failed} "
                             "failed", n).format(
-            n=n, seconds=number(seconds, 1), nodes=number(nodes), ok=n - len(bad),
-            failed=len(bad)))
+            n=number(n), seconds=number(seconds, 1), nodes=number(nodes), ok=number(n - len(bad)),
+            failed=number(len(bad))))
     if bad:
         sys.exit(1)
 
