@@ -31,7 +31,7 @@ const PuzzlePlayer = {
     const r = await api(`/api/puzzles/next?${q}`);
     if (!r.ok) { $("pz-mode").textContent = r.data.error; return; }
     const why = { due: gt("due for review"), streak: gt("streak"), daily: gt("daily puzzle"), rating: gt("near your rating") }[r.data.why] || "";
-    const rated = gt("puzzle rating {rating}", { rating: numberText(Math.round(r.data.rating)) });
+    const rated = gt("puzzle rating {rating}", { rating: r.data.rating });
     $("pz-mode").textContent = why ? `${why} \u00b7 ${rated}` : rated;
     this.served = r.data.id;  // Next puzzle then serves again, in this mode
     await this.onServe(r.data.id);
@@ -57,7 +57,7 @@ const PuzzlePlayer = {
 
   draw() {
     const s = this.stats;
-    $("pz-rating").textContent = numberText(Math.round(s.rating));
+    $("pz-rating").textContent = String(Math.round(s.rating));
     const sel = $("pz-theme");
     if (sel.options.length <= 1) {
       for (const c of s.choices) {
@@ -112,7 +112,7 @@ const PuzzlePlayer = {
     }
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", gt("Rating over time: {first} to {last}", { first: numberText(Math.round(ys[0])), last: numberText(Math.round(ys[ys.length - 1])) }));
+    svg.setAttribute("aria-label", gt("Rating over time: {first} to {last}", { first: Math.round(ys[0]), last: Math.round(ys[ys.length - 1]) }));
     const line = document.createElementNS(ns, "polyline");
     line.setAttribute("points", pts.join(" "));
     line.setAttribute("fill", "none");
@@ -120,6 +120,6 @@ const PuzzlePlayer = {
     line.setAttribute("stroke-width", "2");
     svg.appendChild(line);
     box.appendChild(svg);
-    box.appendChild(el("div", "muted small", gt("{first} \u2192 {last} over {n} rated puzzles", { first: numberText(Math.round(ys[0])), last: numberText(Math.round(ys[ys.length - 1])), n: ys.length })));
+    box.appendChild(el("div", "muted small", gt("{first} \u2192 {last} over {n} rated puzzles", { first: Math.round(ys[0]), last: Math.round(ys[ys.length - 1]), n: ys.length })));
   },
 };
