@@ -107,7 +107,7 @@ const PuzzlePlayer = {
       Object.entries({ x: left - 4, y: yOf(y), "text-anchor": "end", "dominant-baseline": "middle",
                        "font-size": "10", fill: "currentColor" })
         .forEach(([k, v]) => mark.setAttribute(k, v));
-      mark.textContent = numberText(Math.round(y));
+      mark.textContent = String(Math.round(y));  // a rating is written without separators, as chess writes it
       svg.append(rule, mark);
     }
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
