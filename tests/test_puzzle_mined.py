@@ -133,3 +133,20 @@ def test_the_commands_see_the_mined_collections() -> None:
                                   "--id", "m3p-0001", "--id", "mo-001"])
     assert r.exit_code == 0, r.output
     assert "checked 3 puzzles" in r.output
+
+
+@pytest.mark.parametrize("name,content,problem", [
+    ("mined.jsonl.gz", b"not gzip", "cannot read the mined puzzles: Not a gzipped file"),
+    ("ratings.json", b'{"puzzles": 3}', "not a ratings file"),
+    ("ratings.json", b"\xff\xfe", "cannot read: not UTF-8 text (byte 0xff at offset 0)"),
+])
+def test_a_damaged_mined_file_or_ratings_file_in_a_users_directory_is_named(tmp_path, name,
+                                                                            content, problem):
+    """A --dir is the user's: a damaged mined file or ratings file is one line naming the
+    file, exit 2, no traceback."""
+    for f in PUZZLES.glob("*.toml"):
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    (tmp_path / name).write_bytes(content)
+    r = CliRunner().invoke(main, ["puzzle", "--dir", str(tmp_path), "list", "--count"])
+    assert r.exit_code == 2, r.output
+    assert f"{tmp_path / name}: {problem}" in r.output and "Traceback" not in r.output, r.output

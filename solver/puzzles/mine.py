@@ -35,6 +35,7 @@ from solver.game.cards import SUIT_MASK
 from solver.game.rules import parse_rules
 from solver.game.state import GameState
 from solver.i18n import N_, _, use_language
+from solver.inputs.files import UnreadableFile, read_user_text
 from solver.notation import format_position, parse_position
 from solver.puzzles.collection import (WORD_LANGUAGES, Collection, Puzzle, PuzzleFormatError,
                                        check_puzzle,
@@ -176,8 +177,12 @@ def read_records(path: str | os.PathLike) -> list[dict[str, Any]]:
     """Every record of a mined file (none if it does not exist)."""
     if not Path(path).exists():
         return []
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    try:  # a --dir is the user's: a damaged file is named, never a traceback
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except (OSError, EOFError, UnicodeDecodeError, ValueError) as e:
+        raise PuzzleFormatError(str(path), None, None,
+                                f"cannot read the mined puzzles: {e}") from None
 
 
 def append_records(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> None:
@@ -335,8 +340,15 @@ def load_library(directory: str | os.PathLike | None = None) -> list[Collection]
     colls = load_all(d)
     ratings_path = d / RATINGS_FILE
     if ratings_path.exists():
-        ratings = {pid: e["rating"] for pid, e in json.loads(
-            ratings_path.read_text(encoding="utf-8"))["puzzles"].items()}
+        try:
+            ratings = {pid: float(e["rating"]) for pid, e in json.loads(read_user_text(
+                ratings_path, "puzzle ratings"))["puzzles"].items()}
+        except UnreadableFile as e:
+            raise PuzzleFormatError(str(ratings_path), None, None,
+                                    f"cannot read: {e.problem}") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise PuzzleFormatError(str(ratings_path), None, None,
+                                    f"not a ratings file ({type(e).__name__}: {e})") from None
         for c in colls:
             c.puzzles = [replace(p, rating=ratings[p.id]) if p.id in ratings else p
                          for p in c.puzzles]
