@@ -59,3 +59,12 @@ def _english():
     set_language(DEFAULT)
     yield
     set_language(DEFAULT)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for a browser test module (tests/browser_support.py: the
+    module is skipped, or failed under DURAK_REQUIRE_BROWSER=1, when there is none)."""
+    from browser_support import chromium
+    with chromium() as b:
+        yield b

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from browser_support import chromium
+import browser_support  # noqa: F401 (skips this module when there is no browser)
 from web_support import HARD, SMALL, live_server
 
 
@@ -18,12 +18,6 @@ from web_support import HARD, SMALL, live_server
 def server(tmp_path_factory):
     with live_server(tmp_path_factory.mktemp("web")) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

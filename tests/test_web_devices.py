@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser_support import chromium
+import browser_support  # noqa: F401 (skips this module when there is no browser)
 from web_support import FOLLOWED_DEAL, followed_entries, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,12 +53,6 @@ def lan(tmp_path_factory):
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def context(browser, phone: bool):

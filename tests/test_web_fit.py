@@ -26,19 +26,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from browser_support import chromium
-from web_support import FOLLOWED, SMALL, live_server
+import browser_support  # noqa: F401 (skips this module when there is no browser)
+from web_support import FOLLOW_START, FOLLOWED, LAPTOP, PHONE, SMALL, live_server
+from web_support import HIDDEN_BOARD as BOARD
 
 from solver.web.api import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
-#: A bout in progress with a hidden hand and a pile (docs/images/make_screenshots.py's).
-BOARD = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; table 8S/JS 8D; attacker 1; "
-         "out 7S 9S TS 6H 7H 8H TH 7D 9D 6C 7C 8C 9C TC; me 1")
-#: A followed game at its start: seat 2 leads, the page asks what it played.
-FOLLOW_START = "players 2\ntrump 9H\nme 1\ndeal 1 6S 7S KH 8C 9C AC\nattacker 2\n"
 
 #: What does not fit, in words: the page wider than the window; a panel, a board, a
 #: scrolling box, a table cell or a box of text whose content is wider than the box (cut,
@@ -138,12 +132,6 @@ def games(server):
             "over": played_game(server, 3, to_the_end=True),
             "following": call(server, "/api/follow", {"record": FOLLOW_START})["id"],
             "followed": call(server, "/api/follow", {"record": FOLLOWED})["id"]}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def ready(page, url: str) -> None:

@@ -15,19 +15,15 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from browser_support import chromium
+import browser_support  # noqa: F401 (skips this module when there is no browser)
 from english_words import left_in_english as english_left
-from web_support import live_server
+from web_support import LAPTOP, PHONE, SMALL, live_server
+from web_support import FOLLOW_START as FOLLOWED
+from web_support import HIDDEN_BOARD as BOARD
 
 from solver.i18n import catalogue_json, ngettext, use_language
 
 ROOT = Path(__file__).resolve().parent.parent
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
-BOARD = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; table 8S/JS 8D; attacker 1; "
-         "out 7S 9S TS 6H 7H 8H TH 7D 9D 6C 7C 8C 9C TC; me 1")
-SMALL = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
-FOLLOWED = "players 2\ntrump 9H\nme 1\ndeal 1 6S 7S KH 8C 9C AC\nattacker 2\n"
 
 #: What a page's text reads, without what is notation (code, a position, the entries as
 #: typed, the record) or the page's own name: every text node and the attributes a
@@ -54,12 +50,6 @@ def left_in_english(page) -> set[str]:
 def server(tmp_path_factory):
     with live_server(tmp_path_factory.mktemp("web")) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def new_page(browser, lang: str, viewport=LAPTOP):

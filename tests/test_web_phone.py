@@ -14,29 +14,20 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from browser_support import chromium
-from web_support import SMALL, live_server
+import browser_support  # noqa: F401 (skips this module when there is no browser)
+from web_support import HIDDEN_BOARD as BOARD
+from web_support import PHONE, SMALL, live_server
 
 from solver.game.moves import Move
 from solver.notation.people import people_text
 
 ROOT = Path(__file__).resolve().parent.parent
-PHONE = {"width": 390, "height": 844}
-#: A bout in progress with a hidden hand and a pile (docs/images/make_screenshots.py's).
-BOARD = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; table 8S/JS 8D; attacker 1; "
-         "out 7S 9S TS 6H 7H 8H TH 7D 9D 6C 7C 8C 9C TC; me 1")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     with live_server(tmp_path_factory.mktemp("web")) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def new_page(browser, viewport):

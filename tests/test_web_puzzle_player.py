@@ -3,7 +3,7 @@ puzzle, the theme picker serves a puzzle of its theme, the dashboard fits a phon
 from __future__ import annotations
 
 import pytest
-from browser_support import chromium
+import browser_support  # noqa: F401 (skips this module when there is no browser)
 from test_web_pages import PHONE, new_page, play_to_the_end, ready
 from web_support import client, live_server
 
@@ -12,12 +12,6 @@ from web_support import client, live_server
 def server(tmp_path_factory):
     with live_server(tmp_path_factory.mktemp("player")) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def test_the_rating_moves_the_theme_picker_serves_and_the_dashboard_fits_a_phone(browser, server):

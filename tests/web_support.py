@@ -31,6 +31,14 @@ with warnings.catch_warnings():
 
 #: A 2-player position every card known: seat 1 wins in 6 plies.
 SMALL = "trump H; hands 6S 7S KH | 8C 9C AH; attacker 1"
+#: The browser windows the pages are looked at in: a phone's and a laptop's.
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+#: A bout in progress with a hidden hand and a pile (docs/images/make_screenshots.py's).
+HIDDEN_BOARD = ("trump 9H; pile 7; hands 6S 6D QC KS TD AH | ?6; table 8S/JS 8D; attacker 1; "
+                "out 7S 9S TS 6H 7H 8H TH 7D 9D 6C 7C 8C 9C TC; me 1")
+#: A followed game at its start: seat 2 leads, the page asks what it played.
+FOLLOW_START = "players 2\ntrump 9H\nme 1\ndeal 1 6S 7S KH 8C 9C AC\nattacker 2\n"
 #: A 3-player position whose analysis takes about 30 s on two cores: budgets run out.
 HARD = "trump H; hands JS QS TH JH JC | QH KH KD 9C QC | 7S 8H 9H JD 8C; attacker 1"
 #: A position with hidden cards (the hint's).
