@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 from typing import Any
 
 from starlette.requests import Request
@@ -53,26 +54,32 @@ async def _collections() -> list[Collection]:
     return await asyncio.to_thread(collections)
 
 
+@functools.lru_cache(maxsize=1)
+def shelf() -> Shelf:
+    """The shipped puzzles by rating and theme, sorted once per process (about 5 ms for
+    3,256 puzzles: not on every request, and never on the event loop)."""
+    return Shelf.of(_all(collections()))
+
+
 def _all(colls: list[Collection]) -> list[Puzzle]:
     return [p for c in colls for p in c.puzzles]
 
 
-def player_json(player: PlayerStore, colls: list[Collection]) -> dict[str, Any]:
+def player_json(player: PlayerStore) -> dict[str, Any]:
     """The dashboard (`durak puzzle stats --json`), the themes to choose among and the
     day's puzzle, the words in the request's language."""
     d = player.stats()
-    shelf = Shelf.of(_all(colls))
+    books = shelf()
     return {**d, "themes": [{**t, "words": tag_word(t["theme"])} for t in d["themes"]],
             "choices": [{"theme": t, "words": tag_word(t), "count": n}
-                        for t, n in shelf.themes()],
-            "daily": daily(shelf.rating, dt.datetime.now(dt.timezone.utc).date())}
+                        for t, n in books.themes()],
+            "daily": daily(books.rating, dt.datetime.now(dt.timezone.utc).date())}
 
 
 @guarded
 async def api_player(request: Request) -> Response:
     """The player's rating, its history, accuracy by theme, the streaks, the reviews."""
-    colls = await _collections()
-    return JSONResponse(await asyncio.to_thread(player_json, request.app.state.player, colls))
+    return JSONResponse(await asyncio.to_thread(player_json, request.app.state.player))
 
 
 def _mode(value: Any) -> str:
@@ -88,11 +95,11 @@ async def api_next(request: Request) -> Response:
     q = request.query_params
     mode = _mode(q.get("mode", "rated"))
     theme = q.get("theme") or None
-    shelf = Shelf.of(_all(await _collections()))
-    pid, why = await asyncio.to_thread(next_puzzle, shelf, request.app.state.player, mode, theme)
+    books = await asyncio.to_thread(shelf)
+    pid, why = await asyncio.to_thread(next_puzzle, books, request.app.state.player, mode, theme)
     if pid is None:
         raise OptionError(_("theme: no puzzle has the theme '{theme}'").format(theme=theme))
-    return JSONResponse({"id": pid, "why": why, "rating": round(shelf.rating[pid])})
+    return JSONResponse({"id": pid, "why": why, "rating": round(books.rating[pid])})
 
 
 @guarded
