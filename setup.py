@@ -39,8 +39,10 @@ extensions = [
         depends=["ext/_core.pxd", "ext/solver/_core.pxd",
                  "ext/bits.pxi", "ext/seats.pxi", "ext/movegen.pxi", "ext/key.pxi",
                  "ext/table.pxi", "ext/ordering.pxi", "ext/prunings.pxi", "ext/search.pxi",
-                 "ext/face.pxi", "ext/playout.pxi", "ext/learn.pxi", "ext/retro.pxi", "ext/uct.pxi",
-                 "ext/ismcts.pxi", "ext/deal.pxi"],
+                 "ext/face.pxi", "ext/playout.pxi", "ext/learn.pxi",
+                 "ext/retrokey.pxi", "ext/retrobuild.pxi", "ext/retrosolve.pxi", "ext/retro.pxi",
+                 "ext/uct.pxi", "ext/anytime.pxi", "ext/ismcts.pxi", "ext/deal.pxi",
+                 "ext/chance.pxi"],
         extra_compile_args=(["-O3"] + POPCNT) if not DEBUG else ["-O0", "-g"],
     )
 ]

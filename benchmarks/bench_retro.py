@@ -5,7 +5,7 @@ Families (fixed seeds): random 3-player endgames with 9 cards in play (3-3-3,
 neighbours, transfer with shows, first out wins, trump swap).  Each position
 is answered by ``Solver.solve`` -- value, best moves, distance and variation,
 what `durak solve` prints -- from a fresh solver, which for these positions
-is the retrograde analysis of ``ext/retro.pxi``.  Not part of CI.
+is the retrograde analysis of ``ext/retro*.pxi``.  Not part of CI.
 
     python benchmarks/bench_retro.py                # 144 positions
     python benchmarks/bench_retro.py --per-rule 2   # a quicker look

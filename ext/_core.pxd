@@ -262,7 +262,7 @@ ctypedef struct LModel:
     double temp         # 0: the best-scoring move; > 0: sample softmax(score / temp)
 
 
-# ------------------------------------------------------------------ the anytime estimate (uct.pxi)
+# ------------------------------------------------------------------ the anytime estimate (anytime.pxi)
 cdef enum EstimateConst:
     EST_COALITION = 0    # the others minimise the hero's result (S2's paranoid value)
     EST_INDEPENDENT = 1  # every seat (team, R22) maximises its own result

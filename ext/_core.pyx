@@ -16,8 +16,14 @@ constants, the structs, the classes' fields -- are in ``_core.pxd``.
 * ``face.pxi``: the Python classes ``CState`` and ``Search``
 * ``playout.pxi``: the greedy player and greedy playouts
 * ``learn.pxi``: the learned playout policy's features and its linear model
-* ``retro.pxi``: retrograde analysis of small games' whole state graphs
+* ``retrokey.pxi``: a retrograde graph's state as one word (its key) and back
+* ``retrobuild.pxi``: expanding the graph's states, the build's helper thread
+* ``retrosolve.pxi``: the attractor pass that values a built graph
+* ``retro.pxi``: the class ``RetroGraph``, retrograde analysis of small games'
+  whole state graphs (its hash, build, solve and Python face)
 * ``uct.pxi``: a small tree search over one known deal (the hint engine)
+* ``anytime.pxi``: the anytime estimate, a tree search with proven bounds for
+  the exact solver when its budget runs out
 * ``ismcts.pxi``: a tree search over the asking seat's information (the hint engine)
 * ``deal.pxi``: dealing the unseen cards under the facts (the hint engine)
 * ``chance.pxi``: exact expectimax over the last draws of one deal (the hint engine)
@@ -39,8 +45,12 @@ include "search.pxi"
 include "face.pxi"
 include "playout.pxi"
 include "learn.pxi"
+include "retrokey.pxi"
+include "retrobuild.pxi"
+include "retrosolve.pxi"
 include "retro.pxi"
 include "uct.pxi"
+include "anytime.pxi"
 include "ismcts.pxi"
 include "deal.pxi"
 include "chance.pxi"

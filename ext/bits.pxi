@@ -15,7 +15,7 @@ cdef extern from *:
 cdef extern from *:
     """
     /* Gathering the bits of a mask into the low bits of a word (pext) and
-       back (pdep), for the retrograde graph's one-word keys (retro.pxi).
+       back (pdep), for the retrograde graph's one-word keys (retrokey.pxi).
        BMI2 does each in one instruction, but only from Zen 3 on is it fast
        on AMD (earlier it is microcoded, slower than a loop), and not every
        x86-64 CPU has it: the instructions are compiled for their own
@@ -63,9 +63,10 @@ cdef extern from *:
 cdef extern from *:
     """
     /* Two threads handing work over (the retrograde graph's builder and its
-       helper, retro.pxi): counters published and read with release/acquire
-       order, a wait that spins a moment (the other thread is likely running
-       on the other core) and then gives the core away. */
+       helper, retro.pxi and retrobuild.pxi): counters published and read
+       with release/acquire order, a wait that spins a moment (the other
+       thread is likely running on the other core) and then gives the core
+       away. */
     #include <pthread.h>
     #include <sched.h>
     static inline int64_t dk_load_acq(int64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }

@@ -218,10 +218,10 @@ cdef int po_run(Ctx* c, St* s, int limit, int stop_at_endgame, int8_t* order, in
                 int* steps, double eps, uint64_t* rng, LModel* lm) noexcept nogil:
     """hint.playout's loop: at most ``limit`` greedy moves; PO_OVER, PO_LIMIT or
     PO_ENDGAME (the first position between bouts with the pile empty).  With
-    ``eps`` > 0 (the tree search's playouts, uct.pxi) each move is a uniformly
-    random legal one with probability ``eps``, drawn from ``rng``.  With a
-    model ``lm`` (learn.pxi; NULL: the greedy player) the other moves are the
-    model's choice instead of the greedy player's."""
+    ``eps`` > 0 (the tree searches' playouts, uct.pxi and anytime.pxi) each
+    move is a uniformly random legal one with probability ``eps``, drawn from
+    ``rng``.  With a model ``lm`` (learn.pxi; NULL: the greedy player) the
+    other moves are the model's choice instead of the greedy player's."""
     cdef Mv ms[MAXMOVES]
     cdef int k, nm, i
     # a draw below this is a random move (53 bits: exact in a double)

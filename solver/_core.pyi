@@ -248,7 +248,7 @@ def anytime_scores(
     max_tree: int = 2097152,
     limit: int = 1500,
 ) -> tuple[list[tuple[float, float, int, int, int, float]], _EstimateStats]:
-    """The anytime estimate (``ext/uct.pxi``): per move the hero's mean, the
+    """The anytime estimate (``ext/anytime.pxi``): per move the hero's mean, the
     mover's mean, visits, the proven bounds (lo, hi) and the mean card margin;
     and the search's counters.  ``model`` 0: the others as a coalition, 1:
     independent players."""

@@ -1,6 +1,6 @@
 """The anytime answer (issue 54): an estimate beside what is proven.
 
-* ``Solver.estimate`` (``ext/uct.pxi``'s ``anytime_scores``) scores every legal
+* ``Solver.estimate`` (``ext/anytime.pxi``'s ``anytime_scores``) scores every legal
   move exactly once, with 2-6 players, every rule option and bouts in
   progress, under both models of the others; with a count of playouts and
   no clock it repeats exactly.

@@ -1,4 +1,4 @@
-"""The core's retrograde analysis (ext/retro.pxi) equals the pure-Python oracle.
+"""The core's retrograde analysis (ext/retro*.pxi) equals the pure-Python oracle.
 
 Small games of 3+ players are solved whole by ``solver.search.retro``; the
 values and distances of every move must be those of

@@ -41,7 +41,7 @@ DEFAULT_MAX_TIME = 60.0
 MAX_NODES = 1 << 62
 
 
-#: The anytime estimate (:meth:`Solver.estimate`, ``ext/uct.pxi``): the
+#: The anytime estimate (:meth:`Solver.estimate`, ``ext/anytime.pxi``): the
 #: UCB1 constant, the playouts' share of random moves, and the lead states
 #: the proof search answers at the tree's leaves (at most this many cards in
 #: play, this many nodes per prover).  Chosen by measurement on the families
@@ -172,7 +172,7 @@ class Solver:
                  use_table: bool = True) -> Estimate:
         """Every legal move scored by the anytime estimate (not a proof): a UCT
         search over the fully known position with greedy playouts
-        (``ext/uct.pxi``), the others modelled as the coalition of S2
+        (``ext/anytime.pxi``), the others modelled as the coalition of S2
         (``model="coalition"``: they minimise the hero's result) or as
         independent players (``"independent"``: each seat, each team under
         ``teams``, maximises its own).

@@ -4,7 +4,7 @@ The proof search cannot store a failure that rests on a repetition (R23), and
 with three or more players play goes round the table: proving that a move
 only draws can take it minutes even with nine cards left.  A game that small
 has at most a few million states, so the compiled core builds its whole reachable
-graph and values every state at once (``ext/retro.pxi``, the algorithm of the
+graph and values every state at once (``ext/retro*.pxi``, the algorithm of the
 oracle :func:`solver.search.reference.retrograde`): exact values, the fastest
 win and the longest resistance for every move, and the variation, typically
 in well under a second.  Larger games, or a graph that outgrows
