@@ -9,10 +9,10 @@
 #   several cards is skipped where leading one of them and throwing the others
 #   in does at least as well for the attacker (no transfers, opposite sides).
 # * ``iso_ranks``: between bouts the live ranks are renumbered canonically.
-# * ``quick_win``: no transfers, two players (or only the hero and one other
-#   of 3+ still holding cards), a lead state the attacker surely wins (the
-#   defender beats none of his cards, or he sheds one rank and the defender
-#   keeps a card) is decided without search.
+# * ``quick_win``: two players (or only the hero and one other of 3+ still
+#   holding cards), a lead state the attacker surely wins (the defender beats
+#   none of his cards -- with transfers, and can pass none on -- or he sheds
+#   one rank and the defender keeps a card) is decided without search.
 # * After a take, one thrower's run of extra cards is searched in increasing
 #   card order only (the order of the run changes nothing, R9, R10, R16).
 # * ``hero_side_out`` and ``odd_duel`` (3+ players): once the hero's side is
@@ -107,7 +107,7 @@ cdef inline int single_leads_suffice(Ctx* c, St* s) noexcept nogil:
 cdef inline int quick_win(Ctx* c, St* s) noexcept nogil:
     """Whether the attacker to lead can force a win: make the defender the
     durak (two players, or only these two of 3+ still holding cards, the
-    hero one of them; pile empty, no transfers).
+    hero one of them; pile empty).
 
     (a) The defender beats none of the attacker's cards (R2).  Then the
     attacker leads one card per bout -- non-trumps by ascending rank, then
@@ -121,12 +121,17 @@ cdef inline int quick_win(Ctx* c, St* s) noexcept nogil:
     limit (R10) while the defender holds more: the attacker leads them all
     and is out after the bout; the defender still holds a card whatever he
     does (R20).
+
+    With transfers (R14, F13) (b) stands as it is: a transfer needs a new
+    defender holding at least as many cards as the attack, and the attacker
+    holds none once he has led them all.  (a) needs more: the defender must
+    never be able to pass a lead on, so he holds no card of a rank the
+    attacker holds, and the attacker holds every rank once -- a card the
+    defender takes is then of a rank the attacker no longer holds.
     """
     cdef uint64_t a = s.hand[s.attacker], d = s.hand[s.defender], am, dm
     cdef uint64_t tmask = SUIT13 << (13 * c.trump)
     cdef int su, k = popcount64(a), lim, i
-    if c.flags & (F_TRANSFER | F_SHOW):
-        return 0
     if c.n != 2:
         # 3+ seats of which only these two still hold cards, the hero one
         # of them: the same two-player game (R18: after a take the attacker
@@ -144,6 +149,11 @@ cdef inline int quick_win(Ctx* c, St* s) noexcept nogil:
         lim = lead_limit(c, s)
         if k <= lim and popcount64(d) > k:
             return 1
+    if (c.flags & (F_TRANSFER | F_SHOW)) and (pair_ranks(a) or (rank_set(a) & rank_set(d))):
+        # (a) with transfers: the defender could pass a lead on with a card
+        # of its rank (R14) -- one he holds, or one he took earlier of a rank
+        # the attacker holds twice
+        return 0
     if (d & tmask) and (a & ~tmask):
         return 0
     for su in range(4):

@@ -1,6 +1,6 @@
 """The core's quick wins (``quick_win`` in ext/_core.pyx) are sound.
 
-Two players, pile empty, no transfers, attacker to lead.  Whenever the core
+Two players, pile empty, attacker to lead (with transfers too, R14).  Whenever the core
 says the attacker surely wins -- the defender beats none of his cards (R2,
 R16, R18), or all his cards share one rank and the defender holds more (R10,
 R20) -- the pure-Python minimax over the rules engine must agree: a win for
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from solver_positions import deal_endgame
 
 from solver.game.cards import beats, cards_of
@@ -53,11 +54,51 @@ def test_quick_wins_agree_with_the_minimax():
     assert claimed > 100 and 0 < unbeatable < claimed
 
 
-def test_no_quick_wins_with_transfers_or_three_players():
-    """R14 transfers and S2 coalitions are outside the rules' argument."""
+def defender_can_pass_on(s) -> bool:
+    """R14: the defender holds a card of a rank the attacker holds, or the
+    attacker holds a rank twice (a card of it taken could pass the other on)."""
+    att, dfd = list(cards_of(s.hands[s.attacker])), list(cards_of(s.hands[s.defender]))
+    ranks = [c % 13 for c in att]
+    return len(set(ranks)) < len(ranks) or any(c % 13 in ranks for c in dfd)
+
+
+@pytest.mark.parametrize("rules", [Rules(transfer=True),
+                                   Rules(transfer=True, transfer_by_trump_show=True)],
+                         ids=["transfer", "show"])
+def test_quick_wins_with_transfers_agree_with_the_minimax(rules):
+    """R14/F13: with transfers a quick win is claimed only where the defender
+    can pass no lead on (or the attacker sheds one rank: a transfer needs a new
+    defender holding cards, R14), and each claimed one is a minimax win."""
     solver = Solver(tt_mb=1)
-    for s in lead_positions(32, 200, Rules(transfer=True)):
-        assert not core_state(solver, s).attacker_surely_wins()
+    claimed = unbeatable = 0
+    for s in lead_positions(32, 1500, rules):
+        if not core_state(solver, s).attacker_surely_wins():
+            continue
+        claimed += 1
+        if defender_beats_nothing(s):
+            unbeatable += 1
+            one_rank = len({c % 13 for c in cards_of(s.hands[s.attacker])}) == 1
+            assert one_rank or not defender_can_pass_on(s), s
+        assert ReferenceSolver(s, s.attacker).root(s)[0] == 1, s
+    assert claimed > 100 and 0 < unbeatable < claimed
+
+
+def test_no_quick_win_where_the_defender_can_pass_the_lead_on():
+    """R14: the defender beats nothing but holds a card of the attacker's
+    rank: no quick win is claimed (he may transfer and win)."""
+    solver = Solver(tt_mb=1)
+    seen = 0
+    for s in lead_positions(36, 3000, Rules(transfer=True)):
+        if (defender_beats_nothing(s) and defender_can_pass_on(s)
+                and len({c % 13 for c in cards_of(s.hands[s.attacker])}) > 1):
+            seen += 1
+            assert not core_state(solver, s).attacker_surely_wins(), s
+    assert seen > 20
+
+
+def test_no_quick_wins_for_three_players():
+    """S2 coalitions are outside the rules' argument."""
+    solver = Solver(tt_mb=1)
     for s in lead_positions(33, 200, Rules(), sizes=lambda r: [r.randint(1, 4)] * 3):
         assert not core_state(solver, s).attacker_surely_wins()
 
