@@ -14,33 +14,14 @@ import random
 import pytest
 from solver_positions import OPTION_SETS, random_prefix
 
-from solver.game.cards import cards_of, deck_mask, suit_of, to_mask
-from solver.game.rules import Rules, bout_cap
-from solver.game.state import GameState
+from solver.game.cards import cards_of
+from solver.game.deal import deal_known_pile as known_pile_deal
+from solver.game.rules import Rules
 from solver.search import Solver
 from solver.search.reference import reference_value
 
 #: option sets that two players can play (teams needs four), the 36- and 24-card decks
 TWO_PLAYER_RULES = [r for r in OPTION_SETS if r.deck in (24, 36)]
-
-
-def known_pile_deal(rng: random.Random, hands: tuple[int, int], pile: int,
-                    rules: Rules = Rules(), attacker: int | None = None,
-                    fresh: bool = False) -> GameState:
-    """Two hands, a known pile of ``pile`` cards (the face-up trump last, R5)
-    and the rest of the deck discarded -- or, ``fresh``, the rest out of play
-    as if never dealt: a first bout (R10 option) may then still be ahead."""
-    deck = list(cards_of(deck_mask(rules.deck)))
-    rng.shuffle(deck)
-    a, b = hands
-    h = (to_mask(deck[:a]), to_mask(deck[a:a + b]))
-    order = tuple(deck[a + b:a + b + pile])
-    out = to_mask(deck[a + b + pile:])
-    tc = order[-1]
-    att = rng.randrange(2) if attacker is None else attacker
-    return GameState(rules=rules, trump=suit_of(tc), hands=h, attacker=att, defender=1 - att,
-                     pile=pile, trump_card=tc, pile_order=order, out=out,
-                     cap=bout_cap(rules, 0) if fresh else 6)
 
 
 def small_known_pile_positions(seed: int, count: int):
@@ -85,3 +66,37 @@ def test_draws_shared_by_both_hands_agree_with_the_minimax():
         shared += len(list(cards_of(s.hands[0]))) + s.pile - 1 > 6  # the defender draws too
         assert solver.value(s, hero=1) == reference_value(s, 0)[0], s
     assert shared >= 5
+
+
+def test_a_whole_deal_out_of_time_says_so():
+    """A whole deal (pile 24) is beyond a tenth of a second: the value's time
+    budget ends the search with BudgetExceeded, promptly (the hindsight review and
+    the census walk back until it does)."""
+    import time
+
+    from solver.errors import BudgetExceeded
+
+    s = known_pile_deal(random.Random(7120), (6, 6), 24, Rules(transfer=True))
+    t0 = time.monotonic()
+    with pytest.raises(BudgetExceeded):
+        Solver(tt_mb=16).value(s, hero=s.attacker + 1, max_time=0.1)
+    assert time.monotonic() - t0 < 2.0
+
+
+def test_hint_exact6_solves_a_sampled_deal_of_six_exactly():
+    """``hint-exact6`` (issue 71): a sampled deal whose pile holds six cards is
+    solved exactly with its own pile order -- every move's whole value, the
+    solver's -- where the default engine takes the expectimax or a search."""
+    from solver.game.movegen import legal_moves
+    from solver.hints.evaluate import evaluate_deal
+    from solver.play.match import make_policy
+
+    policy = make_policy("hint-exact6")
+    assert policy.config.exact_pile == 6 and policy.name == "hint-exact6"
+    s = known_pile_deal(random.Random(7103), (6, 6), 6, Rules())
+    moves = legal_moves(s)
+    scores, _, exact = evaluate_deal(s, moves, s.to_move, policy.config)
+    solved = Solver().analyse(s, s.to_move + 1, distance=False, pv=False)
+    values = {m.move: int(m.value) for m in solved.moves}
+    assert exact and scores == [values[str(m)] for m in moves]
+    assert not evaluate_deal(s, moves, s.to_move, make_policy("hint").config)[2]

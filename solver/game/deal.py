@@ -86,3 +86,28 @@ def deal_endgame(rng: random.Random, sizes: list[int], rules: Rules = Rules(),
     s = GameState(rules=rules, trump=trump, hands=tuple(hands), attacker=attacker,
                   defender=-1, out=out)
     return s.replace(defender=s.defender_for(attacker))
+
+
+def deal_known_pile(rng: random.Random, hands: tuple[int, int], pile: int,
+                    rules: Rules = Rules(), attacker: int | None = None,
+                    fresh: bool = False) -> GameState:
+    """A two-player position with the pile's order known (double dummy): hands
+    of the given sizes, a pile of ``pile`` cards with the face-up trump last
+    (R5), the rest of the deck discarded; ``fresh``: a first bout is still
+    ahead (the R10 option's cap), as if the rest had never been dealt.
+
+    Every draw is then known (R17), so the game is one of perfect information:
+    the positions of the double-dummy benchmark and of its tests."""
+    deck = list(cards_of(deck_mask(rules.deck)))
+    rng.shuffle(deck)
+    a, b = hands
+    if pile < 1 or a + b + pile > len(deck):
+        raise OptionError(f"pile: {a} + {b} cards in hand and a pile of {pile} "
+                          f"do not fit a deck of {len(deck)}")
+    h = (to_mask(deck[:a]), to_mask(deck[a:a + b]))
+    order = tuple(deck[a + b:a + b + pile])
+    trump_card = order[-1]
+    att = rng.randrange(2) if attacker is None else attacker
+    return GameState(rules=rules, trump=suit_of(trump_card), hands=h, attacker=att,
+                     defender=1 - att, pile=pile, trump_card=trump_card, pile_order=order,
+                     out=to_mask(deck[a + b + pile:]), cap=bout_cap(rules, 0) if fresh else 6)

@@ -79,17 +79,19 @@ def time_bin_top(b: int) -> float:
 #: learned model's best move with no search (``learned=FILE``; docs/learn.md).
 POLICY_NAMES = ("random", "greedy", "hint", "hint-inf", "hint-fast", "strong", "hint-uct",
                 "hint-learn", "hint-fast-learn", "learned", "hint-ismcts", "hint-ismcts-all",
-                "hint-exact4", "hint-utility")
+                "hint-exact4", "hint-exact6", "hint-utility")
 #: ``hint-ismcts``: the engine with the information-set search (``ext/ismcts.pxi``) in
 #: place of the search of each deal while the pile holds :data:`ISMCTS_PILE` cards or
 #: more (the opening, where strategy fusion is worst); ``hint-ismcts-all``: at any pile
 #: (docs/lab/strength.md measures the first).  ``hint-exact4``: deals whose pile holds up to
 #: four cards solved exactly with the sampled pile order (the last draws, where the
-#: census finds the lost games' chance falling), two by default.
+#: census finds the lost games' chance falling), two by default; ``hint-exact6``: up
+#: to six (issue 71 measures it against the default, docs/lab/double-dummy.md).
 ISMCTS_PILE = 12
 ENGINE_CONFIGS: dict[str, dict[str, Any]] = {
     "hint": {}, "hint-ismcts": {"ismcts": True, "ismcts_pile": ISMCTS_PILE},
     "hint-ismcts-all": {"ismcts": True}, "hint-exact4": {"exact_pile": 4},
+    "hint-exact6": {"exact_pile": 6},
     # the engine before 2026-12-07: the highest utility, the greedy player's move kept
     # within one standard error, the deals weighed by the facts (issue 68 measures
     # the chance's ranking against it)
