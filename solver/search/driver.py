@@ -75,13 +75,15 @@ class CoreBackend(MoveAnalysis, Variation):
         self.search.new_generation()
         return self._value(st, hero)
 
-    def budgeted_value(self, st: CState, hero: int, max_nodes: int) -> int | None:
+    def budgeted_value(self, st: CState, hero: int, max_nodes: int,
+                       max_time: float | None = None) -> int | None:
         """The exact value of core state ``st`` for ``hero`` within
-        ``max_nodes`` nodes, or None (the hint engine's endgame question; the
-        same provers, deepening and table as :meth:`run`)."""
+        ``max_nodes`` nodes (0: no limit) and ``max_time`` seconds (None: no
+        limit), or None (the hint engine's endgame question, the review's
+        hindsight; the same provers, deepening and table as :meth:`run`)."""
         if st.fields()["over"]:
             return st.hero_outcome(hero)
-        self.deadline = 0.0
+        self.deadline = (time.monotonic() + max_time) if max_time else 0.0
         self.search.reset_nodes()
         self.search.new_generation()
         self.max_nodes = max_nodes
@@ -93,6 +95,7 @@ class CoreBackend(MoveAnalysis, Variation):
             return None
         finally:
             self.max_nodes = 0
+            self.deadline = 0.0
 
     def run(self, state: GameState, hero: int, all_moves: bool, max_time: float | None,
             max_nodes: int | None, want_distance: bool, want_pv: bool) -> SolveResult:

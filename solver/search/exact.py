@@ -121,12 +121,13 @@ class Solver:
 
     # ---------------------------------------------------------------- API
     def value(self, position: Any, hero: int | None = None, *,
-              max_nodes: int | None = None) -> Value:
+              max_nodes: int | None = None, max_time: float | None = None) -> Value:
         """The value for ``hero``: the fastest path (no distance, no moves).
 
         ``position`` may also be a state of the compiled core loaded by
         :meth:`core_state` of this solver (where a core playout stopped).
-        With ``max_nodes`` a search that needs more raises :class:`BudgetExceeded`.
+        With ``max_nodes`` or ``max_time`` (seconds) a search that needs more
+        raises :class:`BudgetExceeded` (what it proved stays in the table).
         """
         if isinstance(position, core.CState):
             if self._core is None:
@@ -135,9 +136,9 @@ class Solver:
             if hero is None or not 1 <= hero <= players:
                 raise PositionError("hero", _("seat {seat} is not in a {n}-player game").format(
                     seat=repr(hero), n=players))
-            v = self._core.budgeted_value(position, hero - 1, max_nodes or 0)
+            v = self._core.budgeted_value(position, hero - 1, max_nodes or 0, max_time)
             if v is None:
-                raise BudgetExceeded(_budget_message(None, max_nodes))
+                raise BudgetExceeded(_budget_message(max_time, max_nodes))
             return Value(v)
         state = to_state(position)
         check_solvable(state)
@@ -146,10 +147,10 @@ class Solver:
             return Value(state.final_outcome()[h])
         if self._core is None:
             return Value(reference_value(state, h)[0])
-        if max_nodes is not None:
-            v = self._core.budgeted_value(self._core.load(state), h, max_nodes)
+        if max_nodes is not None or max_time is not None:
+            v = self._core.budgeted_value(self._core.load(state), h, max_nodes or 0, max_time)
             if v is None:
-                raise BudgetExceeded(_budget_message(None, max_nodes))
+                raise BudgetExceeded(_budget_message(max_time, max_nodes))
             return Value(v)
         return Value(self._core.value(state, h))
 
