@@ -2,8 +2,8 @@
 tests/browser_support.py: without Playwright or the browser every test skips and says
 why).  Each page -- the board and its analysis, the editor, Play (a game with its hint,
 a finished game with its review), Follow (a game going on, a finished one reviewed
-under the board), Review with a reviewed game, Puzzles with a refutation, the rules --
-in English, Lithuanian and Russian, at 1280 px and at 390 px (a phone):
+under the board), Review with a reviewed game (every card seen too), Puzzles with a
+refutation, the rules -- in English, Lithuanian and Russian, at 1280 px and at 390 px (a phone):
 
 - no page wider than the window, no panel wider than itself (a panel's, a board's, a
   scrolling box's content wider than its box is cut or scrolled away: the review's
@@ -171,8 +171,10 @@ def visit(page, server: str, games: dict, name: str) -> None:
     elif name == "review":
         ready(page, f"{server}/review")
         page.fill("#rv-text", (ROOT / "docs" / "examples" / "full-game.txt").read_text())
+        page.check("#rv-hindsight")  # every card seen: the move list's marks and its key too
         page.click("#rv-go")
         page.wait_for_selector("#rv-summary .status-line", timeout=120_000)
+        page.wait_for_selector("#rv-seen-summary")
     elif name == "puzzles":
         ready(page, f"{server}/puzzles?id=pod-001")
         page.click("#pz-board .action[data-move='take']")

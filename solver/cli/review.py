@@ -14,6 +14,7 @@ from solver.errors import OptionError
 from solver.notation.people import move_text, symbols_wanted, value_word
 from solver.run.outfile import check_target, whole_file
 from solver.games import Game
+from solver.games.hindsight import Hindsight
 from solver.i18n import _, ngettext, number, percent, pgettext
 from solver.games.review import (LABEL_ORDER, REVIEW_MAX_TIME, REVIEW_SAMPLES,
                                  Decision, Review, review)
@@ -79,6 +80,11 @@ _COLOURS = {"best": "tab:green", "good": "yellowgreen", "inaccuracy": "gold",
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the deals (the same for every decision).")
 @click.option("--exact-only", is_flag=True, help="Review only the decisions solved exactly.")
+@click.option("--hindsight", is_flag=True,
+              help="Also value every position with every card seen (a full record: every "
+                   "deal and the pile order): where the game was won and lost double dummy. "
+                   "A quarter of --max-time at least, from the game's end backwards; "
+                   "positions not reached are listed, never guessed.")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
               help="Threads for the estimates (default: the cores); the answer is the same.")
 @click.option("--plot", "plot_file", default=None, metavar="FILE.png|.svg",
@@ -87,8 +93,8 @@ _COLOURS = {"best": "tab:green", "good": "yellowgreen", "inaccuracy": "gold",
 @lang_option
 @handles_errors
 def review_command(game: str, seat: int | None, all_seats: bool, max_time: float,
-                   samples: int | None, seed: int, exact_only: bool, workers: int | None,
-                   plot_file: str | None, as_json: bool) -> None:
+                   samples: int | None, seed: int, exact_only: bool, hindsight: bool,
+                   workers: int | None, plot_file: str | None, as_json: bool) -> None:
     """Review the decisions of one seat (or --all) in the game record GAME ('-': stdin).
 
     Each decision gets the win chance (win 1, draw 1/2) of the move played and of
@@ -99,6 +105,10 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
     budget left an estimate fewer than 32 deals (exit 3 then, as when --max-time
     ran out before some decisions were reached: they are listed).  For a seat that
     lost: the move after which its best chance never again reached one half.
+
+    With --hindsight, a record that holds every card also gets every position's
+    exact value with every hand and the pile's order seen (double dummy): a column
+    beside the decisions, a line per position, and the move that changed it.
     """
     if seat is not None and all_seats:
         raise OptionError(_("give --seat or --all, not both"))
@@ -111,7 +121,8 @@ def review_command(game: str, seat: int | None, all_seats: bool, max_time: float
         check_target(plot_file, [game], option="--plot")  # and a folder that is not there
     with ProgressBar(_("reviewing"), enabled=not as_json) as bar:
         res = review(g, seat=seat, all_seats=all_seats, max_time=max_time, samples=samples,
-                     seed=seed, exact_only=exact_only, progress=bar.callback, workers=workers)
+                     seed=seed, exact_only=exact_only, progress=bar.callback, workers=workers,
+                     hindsight=hindsight)
     if plot_file is not None:
         plot_review(res, plot_file)
     if as_json:
@@ -238,6 +249,90 @@ def chance_chart(res: Review, blocks: bool = True) -> list[str]:
     return lines
 
 
+def plies_text(plies: list[int]) -> str:
+    """``1-15, 17``: move numbers, runs of them as their ends."""
+    runs: list[list[int]] = []
+    for p in plies:
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def seen_cell(hs: Hindsight, ply: int) -> str:
+    """The table's *every card seen* cell of move ``ply``: the value after it for the
+    hindsight's seat -- ``win -> loss`` where the move changed it, ``not reached``
+    where the budget gave it none."""
+    before, after = hs.before(ply), hs.after(ply)
+    if after is None:
+        return _("not reached")
+    if before is not None and before != after:
+        return f"{value_word(before.text)} -> {value_word(after.text)}"
+    return value_word(after.text)
+
+
+def hindsight_chart(hs: Hindsight, blocks: bool = True) -> list[str]:
+    """The terminal line of hindsight: one character per position along the game
+    (before each move, then the end), the value for the seat with every card seen --
+    the chart's lowest, middle and highest bars for loss, draw and win, ``?`` not
+    reached -- and under it the move that decided the game in hindsight."""
+    bar = _BARS if blocks else _ASCII_BARS
+    marks = {"loss": bar[0], "draw": bar[3], "win": bar[-1]}
+    head = _("every card seen") + " "
+    cells = "".join("?" if p.value is None else marks[p.value.text] for p in hs.positions)
+    lines = [head + cells + "  " + _(
+        "(one column per position, move 1 to the end; {loss} loss, {draw} draw, {win} win, "
+        "? not reached)").format(loss=marks["loss"], draw=marks["draw"], win=marks["win"])]
+    turn = hs.decisive
+    if turn is not None:
+        lines.append(" " * (len(head) + turn.ply - 1) + _("^ decided at move {move}").format(
+            move=turn.ply))
+    return lines
+
+
+def hindsight_lines(hs: Hindsight, symbols: bool) -> list[str]:
+    """What hindsight says in words: the value's story along the game (``win until
+    move 31 (seat 1 played take), loss after it``), the move that decided it and whose
+    mistake that was, and the positions not reached; or the note why there is none."""
+    if not hs.positions:
+        return [hs.note] if hs.note else []
+    valued = [p for p in hs.positions if p.value is not None]
+    if not valued:
+        return [_("every card seen, seat {seat}: no position was valued within the "
+                  "review's time").format(seat=hs.seat)]
+    turns = hs.turns
+    parts = [_("{value} until move {n} (seat {seat} played {move})").format(
+        value=value_word(t.before.text), n=t.ply, seat=t.seat, move=move_text(t.move, symbols))
+        for t in turns]
+    end = valued[-1].value
+    assert end is not None
+    parts.append(_("{value} after it").format(value=value_word(end.text)) if turns
+                 else _("{value} from move {first} on").format(value=value_word(end.text),
+                                                               first=valued[0].ply))
+    lines = [_("every card seen, seat {seat}: {story}").format(seat=hs.seat,
+                                                               story=", ".join(parts))]
+    turn = hs.decisive
+    if turn is not None:
+        whose = (_("seat {seat}'s own mistake in hindsight") if turn.seat == hs.seat
+                 else _("seat {seat}'s mistake in hindsight, a gift to seat {hero}")).format(
+                     seat=turn.seat, hero=hs.seat)
+        lines.append(_("decided with every card seen: move {n}, seat {seat} played {move}: "
+                       "{before} -> {after} ({whose})").format(
+                           n=turn.ply, seat=turn.seat, move=move_text(turn.move, symbols),
+                           before=value_word(turn.before.text), after=value_word(turn.after.text),
+                           whose=whose))
+    missed = hs.not_reached
+    if missed:
+        lines.append(ngettext(
+            "every card seen: not reached: move {moves} (its position was not solved in the "
+            "review's time): no value guessed",
+            "every card seen: not reached: moves {moves} (their positions were not solved in "
+            "the review's time): no value guessed", len(missed)).format(
+                moves=plies_text(missed)))
+    return lines
+
+
 def _chance(d: Decision, which: str) -> str:
     value = d.best_value if which == "best" else d.played_value
     chance = d.best_chance if which == "best" else d.played_chance
@@ -274,33 +369,53 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
               title_justify="left")
     many = len(res.seats) > 1
     lost_at = {d.number for d in (res.lost_after_of(s) for s in res.seats) if d is not None}
-    rows = []
+    # every card seen: a column beside the decisions (the value after the move played)
+    hs = res.hindsight if res.hindsight is not None and res.hindsight.positions else None
+    rows: list[tuple[Decision | None, list[str]]] = []
     for d in res.decisions:
         loss = "" if d.loss is None else percent(d.loss)
         row = [str(d.number), str(d.seat), move_text(d.played, sym), _chance(d, "played"),
                move_text(d.best, sym) if d.best else "?", _chance(d, "best"), loss,
                label_word(d.label), _how(d, res.samples)]
+        if hs is not None:
+            row.append(seen_cell(hs, d.number))
         rows.append((d, row if many else row[:1] + row[2:]))
+    if hs is not None:
+        # and a row for each move of another seat that changed it (never a forced one)
+        mine = {(d.number, d.seat) for d in res.decisions}
+        for turn in hs.turns:
+            if (turn.ply, turn.seat) not in mine:
+                row = [str(turn.ply), str(turn.seat), move_text(turn.move, sym), "", "", "", "",
+                       _("seat {seat}'s move").format(seat=turn.seat), "",
+                       seen_cell(hs, turn.ply)]
+                rows.append((None, row if many else row[:1] + row[2:]))
+        rows.sort(key=lambda r: int(r[1][0]))
     # "loss" is a drop in chance here (not a defeat), "label" the verdict (not an estimate)
     heads = [("#", "right"), (_("seat"), "right"), (_("played"), "left"),
              (_("chance"), "right"), (_("best"), "left"), (_("best chance"), "right"),
              (pgettext("review column", "loss"), "right"),
              (pgettext("review column", "label"), "left"), (_("how"), "left")]
+    if hs is not None:
+        heads.append((pgettext("review column", "every card seen"), "left"))
+    wraps = (pgettext("review column", "label"), pgettext("review column", "every card seen"))
     for i, (col, just) in enumerate(heads if many else heads[:1] + heads[2:]):
         # a narrow terminal wraps the headers and the verdicts at their spaces, never
         # cuts a move number, a move, a chance or how it was found
-        cut_ok = col == pgettext("review column", "label")
+        cut_ok = col in wraps
         widest = max((len(r[i]) for _d, r in rows), default=1)
         t.add_column(col, justify=just, min_width=None if cut_ok else widest,  # type: ignore[arg-type]
                      no_wrap=False, overflow="fold")
-    for d, row in rows:
-        style = _STYLE[d.label]
-        at = len(row) - 2
+    at = 7 if many else 6  # the label's column
+    for dec, row in rows:  # (a row of another seat's move that changed hindsight: no decision)
+        style = _STYLE[dec.label] if dec is not None else "dim"
         row[at] = f"[{style}]{row[at]}[/{style}]"
-        t.add_row(*row, style="underline" if d.number in lost_at else None)
+        t.add_row(*row, style="underline" if dec is not None and dec.number in lost_at else None)
     con.print(t)
     for line in chance_chart(res, blocks=_blocks_ok(sys.stdout)):
         con.print(line, highlight=False)
+    if hs is not None:
+        for line in hindsight_chart(hs, blocks=_blocks_ok(sys.stdout)):
+            con.print(line, highlight=False)
     for s in res.seats:
         lost = res.lost_after_of(s)
         if lost is None:
@@ -325,6 +440,9 @@ def print_review(res: Review, symbols: bool | None = None) -> None:
         con.print(ngettext("not reached: move {moves} ({why}): not reviewed",
                            "not reached: moves {moves} ({why}): not reviewed",
                            len(res.not_reached)).format(moves=moves, why=why))
+    if res.hindsight is not None:
+        for line in hindsight_lines(res.hindsight, sym):
+            con.print(line, highlight=False)
     for summ in res.summaries:
         counts = label_counts(summ.labels)
         con.print(ngettext("seat {seat}: {n} decision ({exact} exact): {counts}; mean loss {loss}",

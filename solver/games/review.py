@@ -59,6 +59,7 @@ from solver.errors import BudgetExceeded, OptionError
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState
+from solver.games.hindsight import HINDSIGHT_SHARE, UNBOUNDED_TIME, Hindsight, blank, fill
 from solver.games.record import Game, known_deal
 from solver.games.verdict import (BLUNDER, LABEL_ORDER, LABELS, MIN_DEALS, POINTS, UNCLEAR,
                                   Decision, Review, SeatSummary, label_of, lost_after)
@@ -110,7 +111,7 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
            seed: int = 0, exact_only: bool = False, solver: Solver | None = None,
            progress: Callable[[int, int], None] | None = None,
            on_decision: Callable[[Decision], None] | None = None,
-           workers: int | None = None) -> Review:
+           workers: int | None = None, hindsight: bool = False) -> Review:
     """Review the decisions of ``seat`` (1-based; default the record's asking seat),
     or of every seat with ``all_seats`` (a full record).
 
@@ -125,6 +126,15 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
     each decision as soon as it is scored, in the calling thread (a page fills
     in its table as the review goes on).  ``solver``: the exact solver whose
     table the review's solves share (default a fresh one).
+
+    ``hindsight``: also value every position of the game for the seat (with
+    ``all_seats`` the record's asking seat) with every card seen
+    (:mod:`solver.games.hindsight`; a record that does not hold every card gets
+    the note instead), after the decisions and with the same table: they then
+    have ``max_time`` less :data:`HINDSIGHT_SHARE` of it, and hindsight everything
+    they leave (without a ``max_time``, :data:`UNBOUNDED_TIME` seconds).  Its
+    positions not reached do not count as the budget running out: a game dealt
+    whole has early positions no budget reaches.
     """
     t0 = time.perf_counter()
     deadline = None if max_time is None else t0 + max_time
@@ -146,11 +156,20 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
         if s0 not in g.deals:
             raise OptionError(f"seat: the record does not hold the deal of seat {s0 + 1}")
         seats = [s0]
+    hs = blank(g, g.me + 1 if all_seats else seats[0] + 1) if hindsight else None
+    until: float | None  # the decisions' deadline
+    if hs is not None and hs.positions and max_time is not None:
+        # the decisions first, within their share; hindsight gets what they leave
+        until = t0 + max_time * (1 - HINDSIGHT_SHARE)
+    else:
+        until = deadline
     states = g.positions()
     moves = [(i, s, m) for i, (s, m) in enumerate(g.replay().moves) if s in seats]
     decisions: list[Decision] = []
     wanted: list[_Todo] = []  # the decisions to review (forced moves are none)
     total = len(moves)
+    # the progress counts the decisions, then the positions hindsight values
+    steps = total + (len(hs.positions) if hs is not None else 0)
     interrupted = False
     stop = threading.Event()
     pool: cf.ThreadPoolExecutor | None = None
@@ -167,11 +186,11 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
         nonlocal done
         done += n
         if progress is not None:
-            progress(done, total)
+            progress(done, steps)
 
     try:
         if progress is not None:
-            progress(0, total)
+            progress(0, steps)
         todo = _todo(g, states, moves, all_seats)
         tick(total - len(todo))  # forced moves: nothing to review
         exact = [t for t in todo if t.placed is not None]
@@ -184,7 +203,7 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
             pool = cf.ThreadPoolExecutor(min(len(rest), workers or default_workers()),
                                          thread_name_prefix="durak-review")
             for t in rest:
-                futures[pool.submit(_estimate_by, t, samples, seed, stop, deadline)] = t
+                futures[pool.submit(_estimate_by, t, samples, seed, stop, until)] = t
 
         def drain(block: bool) -> None:
             if not futures:
@@ -199,13 +218,18 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
         # the exact solves, from the game's end backwards: one table, one budget
         slv = solver or Solver(REVIEW_TT_MB)
         for n, t in enumerate(reversed(exact)):
-            if _spent(deadline):
+            if _spent(until):
                 break  # the earlier ones are not reached
-            scored(_exact(t, slv, deadline, len(exact) - n - 1, max_time))
+            scored(_exact(t, slv, until, len(exact) - n - 1, max_time))
             tick()
             drain(False)
         while futures:
             drain(True)
+        if hs is not None and hs.positions:
+            # every card seen: from the game's end backwards, in the same table
+            fill(hs, states, slv,
+                 deadline if deadline is not None else time.perf_counter() + UNBOUNDED_TIME,
+                 tick)
     except KeyboardInterrupt:  # Ctrl-C (or a server's cap): the decisions so far
         interrupted = True
     finally:
@@ -217,7 +241,8 @@ def review(game: Game | str, seat: int | None = None, all_seats: bool = False,
     res = Review(decisions, [s + 1 for s in seats], seed,
                  samples if samples is not None else person_samples(g.players), g.outcome(),
                  [], interrupted, total, max_time,
-                 not_reached=sorted(t.i + 1 for t in wanted if (t.i + 1, t.s + 1) not in reached))
+                 not_reached=sorted(t.i + 1 for t in wanted if (t.i + 1, t.s + 1) not in reached),
+                 hindsight=hs)
     for s in seats:
         ds = [d for d in decisions if d.seat == s + 1]
         labels = {name: sum(1 for d in ds if d.label == name) for name in LABEL_ORDER}
@@ -380,5 +405,5 @@ def advise(k: Knowledge, known: GameState | None, samples: int | None = None, se
 
 
 __all__ = ["ADVISE_EXACT_TIME", "BLUNDER", "LABELS", "LABEL_ORDER", "MIN_DEALS", "POINTS",
-           "REVIEW_MAX_TIME", "UNCLEAR", "Decision", "Review", "SeatSummary", "advise", "label_of",
-           "lost_after", "review"]
+           "REVIEW_MAX_TIME", "UNCLEAR", "Decision", "Hindsight", "Review", "SeatSummary", "advise",
+           "label_of", "lost_after", "review"]

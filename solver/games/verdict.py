@@ -12,10 +12,13 @@ noise of an estimate (:attr:`Decision.as_good`); the label follows from the loss
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.game.value import Value
 from solver.i18n import as_given, ngettext
+
+if TYPE_CHECKING:
+    from solver.games.hindsight import Hindsight
 
 #: Labels by the loss of win chance, upper bounds inclusive; above the last: blunder.
 LABELS: tuple[tuple[float, str], ...] = (
@@ -147,7 +150,8 @@ class Review:
     (the hint's default for the table when None was given); ``max_time``: the
     review's budget in seconds; ``not_reached``: the record's move numbers of
     the decisions the budget (or Ctrl-C) ended the review before; ``seconds``:
-    the whole review's."""
+    the whole review's; ``hindsight``: every position valued with every card seen,
+    when asked (:mod:`solver.games.hindsight`)."""
 
     decisions: list[Decision]
     seats: list[int]
@@ -160,6 +164,7 @@ class Review:
     max_time: float | None = None
     seconds: float = 0.0  # the whole review's (not in the JSON)
     not_reached: list[int] = field(default_factory=list)
+    hindsight: Hindsight | None = None
 
     def lost_after_of(self, seat: int) -> Decision | None:
         """:func:`lost_after` for ``seat`` (1-based) of this review; None when the review
@@ -241,6 +246,7 @@ class Review:
 
     def to_json(self) -> dict[str, Any]:
         lost = self.lost_after
+        seen = self.hindsight.to_json() if self.hindsight is not None else {}
         return {"seats": self.seats, "seed": self.seed, "samples": self.samples,
                 "outcome": list(self.outcome) if self.outcome else None,
                 "decisions": [d.to_json() for d in self.decisions],
@@ -255,7 +261,7 @@ class Review:
                 "exact": sum(d.exact for d in self.decisions),
                 "max_time": self.max_time,
                 "reviewed": len(self.decisions), "total": self.total,
-                "interrupted": self.interrupted}
+                "interrupted": self.interrupted, **seen}
 
 
 __all__ = ["BLUNDER", "LABELS", "LABEL_ORDER", "MIN_DEALS", "POINTS", "UNCLEAR", "Decision",

@@ -76,14 +76,14 @@ class CoreBackend(MoveAnalysis, Variation):
         return self._value(st, hero)
 
     def budgeted_value(self, st: CState, hero: int, max_nodes: int,
-                       max_time: float = 0.0) -> int | None:
+                       max_time: float | None = None) -> int | None:
         """The exact value of core state ``st`` for ``hero`` within
-        ``max_nodes`` nodes and ``max_time`` seconds (0: no limit), or None
-        (the hint engine's endgame question, the review's hindsight; the same
-        provers, deepening and table as :meth:`run`)."""
+        ``max_nodes`` nodes (0: no limit) and ``max_time`` seconds (None: no
+        limit), or None (the hint engine's endgame question, the review's
+        hindsight; the same provers, deepening and table as :meth:`run`)."""
         if st.fields()["over"]:
             return st.hero_outcome(hero)
-        self.deadline = time.monotonic() + max_time if max_time > 0 else 0.0
+        self.deadline = (time.monotonic() + max_time) if max_time else 0.0
         self.search.reset_nodes()
         self.search.new_generation()
         self.max_nodes = max_nodes

@@ -41,7 +41,7 @@ DEFAULT_MAX_TIME = 60.0
 MAX_NODES = 1 << 62
 
 
-#: The anytime estimate (:meth:`Solver.estimate`, ``ext/anytime.pxi``): the
+#: The anytime estimate (:meth:`Solver.estimate`, ``ext/uct.pxi``): the
 #: UCB1 constant, the playouts' share of random moves, and the lead states
 #: the proof search answers at the tree's leaves (at most this many cards in
 #: play, this many nodes per prover).  Chosen by measurement on the families
@@ -127,7 +127,7 @@ class Solver:
         ``position`` may also be a state of the compiled core loaded by
         :meth:`core_state` of this solver (where a core playout stopped).
         With ``max_nodes`` or ``max_time`` (seconds) a search that needs more
-        raises :class:`BudgetExceeded`.
+        raises :class:`BudgetExceeded` (what it proved stays in the table).
         """
         if isinstance(position, core.CState):
             if self._core is None:
@@ -136,7 +136,7 @@ class Solver:
             if hero is None or not 1 <= hero <= players:
                 raise PositionError("hero", _("seat {seat} is not in a {n}-player game").format(
                     seat=repr(hero), n=players))
-            v = self._core.budgeted_value(position, hero - 1, max_nodes or 0, max_time or 0.0)
+            v = self._core.budgeted_value(position, hero - 1, max_nodes or 0, max_time)
             if v is None:
                 raise BudgetExceeded(_budget_message(max_time, max_nodes))
             return Value(v)
@@ -148,8 +148,7 @@ class Solver:
         if self._core is None:
             return Value(reference_value(state, h)[0])
         if max_nodes is not None or max_time is not None:
-            v = self._core.budgeted_value(self._core.load(state), h, max_nodes or 0,
-                                          max_time or 0.0)
+            v = self._core.budgeted_value(self._core.load(state), h, max_nodes or 0, max_time)
             if v is None:
                 raise BudgetExceeded(_budget_message(max_time, max_nodes))
             return Value(v)
@@ -174,7 +173,7 @@ class Solver:
                  use_table: bool = True) -> Estimate:
         """Every legal move scored by the anytime estimate (not a proof): a UCT
         search over the fully known position with greedy playouts
-        (``ext/anytime.pxi``), the others modelled as the coalition of S2
+        (``ext/uct.pxi``), the others modelled as the coalition of S2
         (``model="coalition"``: they minimise the hero's result) or as
         independent players (``"independent"``: each seat, each team under
         ``teams``, maximises its own).

@@ -273,7 +273,8 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
                   "seed": int_field(body, "seed", 0), "me": int_field(body, "me", 1)}
         return params, params["max_time"] + GRACE_SECONDS
     if kind == "review":
-        check_fields(body, ("game", "seat", "all", "max_time", "samples", "seed", "exact_only"))
+        check_fields(body, ("game", "seat", "all", "max_time", "samples", "seed", "exact_only",
+                             "hindsight"))
         game = body.get("game")
         if isinstance(game, str):
             if len(game) > MAX_POSITION_CHARS:
@@ -291,6 +292,8 @@ async def prepare(kind: str, body: dict[str, Any], limits: Limits
         game = await asyncio.to_thread(_canonical_record, game)
         params = {"game": game, "seat": seat, "all": bool_field(body, "all"),
                   "exact_only": bool_field(body, "exact_only"),
+                  # every position valued with every card seen (a full record)
+                  "hindsight": bool_field(body, "hindsight"),
                   "max_time": _capped(seconds_field(body, "max_time"), REVIEW_MAX_TIME,
                                       limits.review_time),
                   "samples": int_field(body, "samples", 1, limits.max_samples)

@@ -102,6 +102,9 @@ def openapi_spec(version: str) -> dict[str, Any]:
                                             "description": "a game record (docs/game-record.md)"},
                                    "seat": _SEAT, "all": {"type": "boolean"},
                                    "exact_only": {"type": "boolean"},
+                                   "hindsight": {"type": "boolean", "description":
+                                                 "also every position valued with every "
+                                                 "card seen (`--hindsight`)"},
                                    "max_time": _SECONDS,
                                    "samples": {"type": "integer", "minimum": 1},
                                    "seed": _SEED}, ("game",)),

@@ -110,6 +110,7 @@ def _review(params: dict[str, Any], solver: Solver, progress: Progress,
             res = review(g, seat=params.get("seat"), all_seats=bool(params.get("all")),
                          max_time=params["max_time"], samples=params["samples"],
                          seed=params["seed"], exact_only=bool(params.get("exact_only")),
+                         hindsight=bool(params.get("hindsight")),
                          solver=solver, progress=progress,
                          on_decision=(lambda d: partial(d.to_json())) if partial else None)
     except KeyboardInterrupt:  # the cap rang outside the decisions' loop

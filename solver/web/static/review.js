@@ -5,9 +5,14 @@
 // lost (the review's `lost_after`, the one definition of docs/guide/games.md).
 // The review runs as a job on the server and fills in as each decision is
 // scored; the server keeps its answer by the record's content, so coming back
-// (Back, a reload, /review?id=...) is instant.
+// (Back, a reload, /review?id=...) is instant.  The switch *Every card seen* asks the
+// review's hindsight too (`durak review --hindsight`): every position's exact value for
+// the seat with every hand and the pile's order seen -- a column of the move list, a
+// line on the chart and the move that decided the game double dummy; positions its
+// share of the time did not reach say so, never a guess.
 "use strict";
 
+const SEEN_COLOUR = "#8250df";  // the chart's line of the values with every card seen
 const LABEL_COLOURS = { best: "#2da44e", good: "#7cb342", inaccuracy: "#d4a017", mistake: "#f0883e",
                         blunder: "#cf222e", unclear: "#9aa0a6" };
 const SVG = "http://www.w3.org/2000/svg";
@@ -31,6 +36,16 @@ function chanceText(d, which, full) {
   return percentText(c);
 }
 function lossText(d) { return d.loss === null || d.loss === undefined ? "" : percentText(d.loss); }
+
+// `1-15, 17`: move numbers, runs of them as their ends (as `durak review` writes them)
+function pliesText(plies) {
+  const runs = [];
+  for (const p of plies) {
+    if (runs.length && p === runs[runs.length - 1][1] + 1) runs[runs.length - 1][1] = p;
+    else runs.push([p, p]);
+  }
+  return runs.map(([a, b]) => a === b ? String(a) : `${a}\u2013${b}`).join(", ");
+}
 
 // how a decision was valued: exact, an estimate, or every card placed but the solve ran out
 function howText(d) {
@@ -60,6 +75,8 @@ const Review = {
     $("rv-prev").addEventListener("click", () => this.go(this.idx - 1));
     $("rv-next").addEventListener("click", () => this.go(this.idx + 1));
     $("rv-last").addEventListener("click", () => this.go(this.rec.moves.length));
+    // the switch asks the same record again, with hindsight or without (each answer kept)
+    $("rv-hindsight").addEventListener("change", () => { if (this.rec && !this.job) this.start(this.text); });
     document.addEventListener("keydown", (e) => {
       if (!this.rec || e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
       if (e.key === "ArrowLeft") this.go(this.idx - 1);
@@ -104,6 +121,10 @@ const Review = {
     const body = { task: "review", game: this.text, seat: this.seat() };
     const t = parseFloat($("rv-time").value);
     if (t > 0) body.max_time = t;
+    if ($("rv-hindsight").checked) body.hindsight = true;
+    const u = new URL(window.location.href);  // the switch, for Back and a reload
+    if (body.hindsight) u.searchParams.set("hindsight", "1"); else u.searchParams.delete("hindsight");
+    window.history.replaceState(null, "", u.toString());
     $("rv-title").textContent = gt("Chance of seat {seat}'s moves", { seat: body.seat });
     $("rv-kept").textContent = "";
     const job = await runJob(body, {
@@ -134,6 +155,12 @@ const Review = {
 
   decisive() { return new Set((this.answer && this.answer.decisive) || []); },
   lostAfter() { return this.answer ? this.answer.lost_after : null; },
+  // every card seen: the positions along the game (before each move, then the end), or null
+  seen() { return this.answer && this.answer.hindsight && this.answer.hindsight.length ? this.answer.hindsight : null; },
+  seenTurns() { return (this.answer && this.answer.hindsight_turns) || []; },
+  // the value before / after move n with every card seen (null: not reached)
+  seenBefore(n) { const h = this.seen(); return h && h[n - 1] ? h[n - 1].value : null; },
+  seenAfter(n) { const h = this.seen(); return h && h[n] ? h[n].value : null; },
 
   go(i) {
     if (!this.rec) return;
@@ -163,9 +190,12 @@ const Review = {
   drawMoves() {
     const t = $("rv-moves");
     t.textContent = "";
+    const seen = this.seen();
     const head = headRow(["#", gt("seat"), gt("move"), gt("chance"), gt("how"), pgt("review column", "label")]);
     head.querySelectorAll("th")[4].className = "how";  // (a phone leaves it to the move's detail)
+    this.drawSeenKey(!!seen);
     t.appendChild(head);
+    const turns = new Set(this.seenTurns().map(x => x.ply));
     const tb = el("tbody");
     const decisive = this.decisive(), lost = this.lostAfter();
     for (const m of this.rec.moves) {
@@ -191,10 +221,55 @@ const Review = {
       if (decisive.has(m.number)) lab.appendChild(el("span", "tag-decisive", gt("decisive")));
       else if (lost === m.number) lab.appendChild(el("span", "tag-lost", gt("lost after")));
       if (lost === m.number) lab.title = gt("the game was lost after this move: the best chance never reached one half again");
+      if (seen) this.seenMark(tr, lab, m.number, turns.has(m.number));
       tr.addEventListener("click", () => this.go(m.number - 1));
       tb.appendChild(tr);
     }
     t.appendChild(tb);
+  },
+
+  // the key of the move list's marks with every card seen, above the list
+  drawSeenKey(on) {
+    let key = $("rv-seen-key");
+    if (!on) { if (key) key.remove(); return; }
+    if (!key) {
+      key = el("div", "legend-row seen-key-row");
+      key.id = "rv-seen-key";
+      $("rv-moves-panel").insertBefore(key, $("rv-moves-panel").querySelector(".movelist-box"));
+    }
+    key.textContent = "";
+    key.appendChild(el("span", null, gt("Every card seen, after each move:")));
+    for (const v of ["win", "draw", "loss"]) {
+      const sp = el("span"); sp.appendChild(el("span", "seen-mark seen-" + v));
+      sp.appendChild(document.createTextNode(valueWord(v)));
+      key.appendChild(sp);
+    }
+    const q = el("span"); q.appendChild(el("span", "seen-mark seen-none"));
+    q.appendChild(document.createTextNode(gt("not reached")));
+    key.appendChild(q);
+  },
+
+  // move n's mark in the move list with every card seen: a strip at the row's end in the
+  // colour of the value after the move (hatched: not reached), so the rows read as one bar
+  // along the game -- no column, which would not fit a phone in Lithuanian -- and where the
+  // move changed the value, a tag beside its label, before -> after; the words in titles
+  seenMark(tr, lab, n, turn) {
+    const after = this.seenAfter(n), before = this.seenBefore(n);
+    tr.dataset.seen = after || "";
+    tr.classList.add("seen-" + (after || "none"));
+    const words = after === null
+      ? gt("not reached: the review's time ran out before this position was solved; no value is guessed")
+      : gt("every card seen: {value} after this move", { value: valueWord(after) });
+    if (!lab.title) lab.title = words;
+    if (turn && before !== null && after !== null) {
+      const tag = el("span", "seen-turn-tag");
+      tag.appendChild(el("span", "seen-mark seen-" + before));
+      tag.appendChild(el("span", "seen-arrow", "\u2192"));
+      tag.appendChild(el("span", "seen-mark seen-" + after));
+      tag.title = gt("every card seen: {before} before this move, {after} after it", { before: valueWord(before), after: valueWord(after) });
+      tag.setAttribute("aria-label", tag.title);
+      lab.appendChild(tag);
+    }
   },
 
   drawChart() {
@@ -222,6 +297,33 @@ const Review = {
       const right = x(lost) > W * 0.6;
       notes.push(svg("text", { x: x(lost) + (right ? -4 : 4), y: T + 9, fill: "#cf222e", class: "lost-label",
                                "text-anchor": right ? "end" : "start" }, gt("lost after move {n}", { n: lost })));
+    }
+    const seen = this.seen();
+    if (seen) {  // every card seen: the value after each move (win 100%, draw 50%, loss 0%)
+      const at = { win: 1, draw: 0.5, loss: 0 };
+      let run = [];
+      const flush = () => {
+        if (run.length) s.appendChild(svg("polyline", { points: run.join(" "), fill: "none", stroke: SEEN_COLOUR,
+                                                        "stroke-width": 2.5, "stroke-opacity": 0.55, class: "seen-line" }));
+        run = [];
+      };
+      for (let m = 1; m <= this.rec.moves.length; m++) {
+        const v = this.seenAfter(m);
+        if (v === null) { flush(); continue; }
+        run.push(`${x(m)},${y(at[v])}`);
+        if (run.length === 1) run.push(`${x(m) + 0.01},${y(at[v])}`);  // a lone position still shows
+      }
+      flush();
+      const turns = this.seenTurns();
+      const last = turns.length ? turns[turns.length - 1] : null;
+      if (last) {
+        s.appendChild(svg("line", { x1: x(last.ply), x2: x(last.ply), y1: T, y2: H - B, stroke: SEEN_COLOUR,
+                                    "stroke-dasharray": "1 3", "stroke-width": 2 }));
+        const right = x(last.ply) > W * 0.6;
+        // a quarter of the way up: clear of "lost after" at the top and "decisive" at a point
+        notes.push(svg("text", { x: x(last.ply) + (right ? -4 : 4), y: y(0.25), fill: SEEN_COLOUR, class: "seen-label",
+                                 "text-anchor": right ? "end" : "start" }, gt("decided at move {n}, every card seen", { n: last.ply })));
+      }
     }
     const known = ds.filter(d => d.played_chance !== null);
     if (known.length > 1) {
@@ -271,6 +373,11 @@ const Review = {
     const ci = el("span"); ci.appendChild(el("span", "dot")); ci.appendChild(document.createTextNode(gt("estimate")));
     leg.appendChild(sq); leg.appendChild(ci);
     if (known.length < ds.length) leg.appendChild(el("span", null, gt("? exact solve ran out")));
+    if (seen) {
+      const li = el("span", "seen-key"); const sw = el("span", "seen-swatch"); sw.style.background = SEEN_COLOUR;
+      li.appendChild(sw); li.appendChild(document.createTextNode(gt("every card seen (win 100%, draw 50%, loss 0%)")));
+      leg.appendChild(li);
+    }
     leg.appendChild(el("span", null, gt("dashed: even chance (50%) · click a point for its move")));
     this.chartX = x; this.chartY = y;
     this.markChart();
@@ -328,6 +435,7 @@ const Review = {
       box.appendChild(el("div", "muted small", m.seat === this.seat()
         ? gt("Not a decision: the only legal move, or not scored yet.") : gt("The other side's move.")));
     }
+    if (this.seen()) box.appendChild(this.seenDetail(m));
     const b = this.rec.boards[this.idx];
     const a = el("a", "button", b.seats.some(s => s.hidden) ? gt("Analyse this position (the hint)") : gt("Analyse this position exactly"));
     a.href = `/?position=${encodeURIComponent(b.position)}&analyse=1`;
@@ -336,6 +444,65 @@ const Review = {
     a.title = gt("opens the board in a new tab, the analysis started; this review stays");
     a.id = "rv-analyse";
     box.appendChild(a);
+  },
+
+  // the move's detail with every card seen: the values before and after it, and whose
+  // mistake it was in hindsight when it changed them
+  seenDetail(m) {
+    const before = this.seenBefore(m.number), after = this.seenAfter(m.number);
+    const word = (v) => v === null ? gt("not reached") : valueWord(v);
+    const seat = this.answer.hindsight_seat;
+    const line = el("div", "seen-detail", gt("Every card seen (seat {seat}): {before} before this move, {after} after it.",
+                                          { seat, before: word(before), after: word(after) }));
+    line.id = "rv-seen-detail";
+    if (before !== null && after !== null && before !== after) {
+      line.appendChild(document.createTextNode(" " + (m.seat === seat
+        ? gt("Seat {seat}'s own mistake in hindsight.", { seat: m.seat })
+        : gt("Seat {seat}'s mistake in hindsight, a gift to seat {hero}.", { seat: m.seat, hero: seat }))));
+      line.classList.add("seen-turn");
+    }
+    return line;
+  },
+
+  // the summary's lines with every card seen: the value along the game, the move that
+  // decided it double dummy, the positions not reached -- or why there is none
+  drawSeenSummary(out) {
+    const r = this.answer;
+    if (!("hindsight" in r)) return;
+    const box = el("div", "seen-summary");
+    box.id = "rv-seen-summary";
+    out.appendChild(box);
+    const seen = this.seen();
+    if (!seen) { box.appendChild(el("div", "muted", r.hindsight_note || "")); return; }
+    const valued = seen.filter(p => p.reached);
+    if (!valued.length) {
+      box.appendChild(el("div", "muted", gt("Every card seen: no position was valued within the review's time (raise the seconds above).")));
+      return;
+    }
+    const turns = this.seenTurns();
+    const parts = turns.map(t => gt("{value} until move {n} (seat {seat} played {move})",
+      { value: valueWord(t.before), n: t.ply, seat: t.seat, move: prettyMove(t.move) }));
+    const end = valued[valued.length - 1].value;
+    parts.push(turns.length ? gt("{value} after it", { value: valueWord(end) })
+                            : gt("{value} from move {first} on", { value: valueWord(end), first: valued[0].ply }));
+    box.appendChild(el("div", "seen-story", gt("Every card seen, seat {seat}: {story}", { seat: r.hindsight_seat, story: parts.join(", ") })));
+    const last = turns.length ? turns[turns.length - 1] : null;
+    if (last) {
+      const whose = last.seat === r.hindsight_seat
+        ? gt("seat {seat}'s own mistake in hindsight", { seat: last.seat })
+        : gt("seat {seat}'s mistake in hindsight, a gift to seat {hero}", { seat: last.seat, hero: r.hindsight_seat });
+      const a = el("a", "seen-link", gt("Decided with every card seen: move {n}, seat {seat} played {move}: {before} \u2192 {after} ({whose})",
+        { n: last.ply, seat: last.seat, move: prettyMove(last.move), before: valueWord(last.before), after: valueWord(last.after), whose }));
+      a.href = "#"; a.dataset.move = last.ply;
+      a.addEventListener("click", (e) => { e.preventDefault(); this.go(last.ply - 1); });
+      const div = el("div"); div.appendChild(a); box.appendChild(div);
+    }
+    const missed = seen.filter(p => !p.reached).map(p => p.ply);
+    if (missed.length) box.appendChild(el("div", "muted small not-reached", ngt(
+      "Not reached with every card seen: move {moves}: its position was not solved in the review's time; no value is guessed.",
+      "Not reached with every card seen: moves {moves}: their positions were not solved in the review's time; no value is guessed.",
+      missed.length, { moves: pliesText(missed) })));
+    box.appendChild(el("div", "muted small", gt("Every card seen: the exact value for the seat with every hand and the pile's order known (double dummy), beside the chance it could know then.")));
   },
 
   drawSummary() {
@@ -368,6 +535,7 @@ const Review = {
       "Not reached: moves {moves}: the review's time ran out before them (raise the seconds above).",
       missed.length, { moves: missed.join(", ") })));
     if (!r.decisions.length && !missed.length) out.appendChild(el("div", "muted", gt("No decisions: every move was forced.")));
+    this.drawSeenSummary(out);
   },
 };
 
@@ -381,6 +549,7 @@ async function start() {
     if (r.ok) text = await r.text();
     else $("rv-error").textContent = gt("no game {id} on this server", { id: q.get("id") });
   }
+  if (q.get("hindsight") === "1") $("rv-hindsight").checked = true;
   if (q.get("seat")) {
     const o = new Option(gt("seat {seat}", { seat: q.get("seat") }), q.get("seat"));
     $("rv-seat").appendChild(o);
