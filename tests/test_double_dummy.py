@@ -100,3 +100,25 @@ def test_hint_exact6_solves_a_sampled_deal_of_six_exactly():
     values = {m.move: int(m.value) for m in solved.moves}
     assert exact and scores == [values[str(m)] for m in moves]
     assert not evaluate_deal(s, moves, s.to_move, make_policy("hint").config)[2]
+
+
+def test_the_census_entry_is_the_exact_value_at_the_largest_pile_reached():
+    """benchmarks/census_double_dummy.py: a game's entry is the exact value for the
+    first attacker (R6) of a position between bouts of its greedy game (P1), every
+    card seen -- the one with the largest pile its walk back reached."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import census_double_dummy as census
+
+    row = census.census_game((1, "transfer", 3.0, 16))
+    path = census.greedy_game(census.SEED + 1, census.RULE_SETS["transfer"])
+    assert row["plies"] == len(path) - 1 and row["start_pile"] == 24
+    assert row["value"] is not None and row["pile"] is not None
+    s = path[row["ply"]]
+    assert not s.table and s.pile == row["pile"]
+    first = path[0].attacker
+    assert row["value"] == int(Solver(tt_mb=16).value(s, hero=first + 1))
+    # nothing before it was solved within the walk (the walk stops at the first miss)
+    assert all(p.pile >= row["pile"] for p in path[:row["ply"]])
