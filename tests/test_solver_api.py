@@ -352,4 +352,4 @@ def test_bench_node_count_is_pinned():
     assert total == BENCH_NODES, f"bench nodes changed: {total}"
 
 
-BENCH_NODES = 24082
+BENCH_NODES = 20555
