@@ -59,7 +59,7 @@ from solver.errors import BudgetExceeded, OptionError
 from solver.game.movegen import legal_moves
 from solver.game.moves import Move
 from solver.game.state import GameState
-from solver.games.hindsight import HINDSIGHT_SHARE, UNBOUNDED_TIME, Hindsight, blank, fill
+from solver.games.hindsight import HINDSIGHT_SHARE, UNBOUNDED_TIME, blank, fill
 from solver.games.record import Game, known_deal
 from solver.games.verdict import (BLUNDER, LABEL_ORDER, LABELS, MIN_DEALS, POINTS, UNCLEAR,
                                   Decision, Review, SeatSummary, label_of, lost_after)
@@ -405,5 +405,5 @@ def advise(k: Knowledge, known: GameState | None, samples: int | None = None, se
 
 
 __all__ = ["ADVISE_EXACT_TIME", "BLUNDER", "LABELS", "LABEL_ORDER", "MIN_DEALS", "POINTS",
-           "REVIEW_MAX_TIME", "UNCLEAR", "Decision", "Hindsight", "Review", "SeatSummary", "advise",
-           "label_of", "lost_after", "review"]
+           "REVIEW_MAX_TIME", "UNCLEAR", "Decision", "Review", "SeatSummary", "advise", "label_of",
+           "lost_after", "review"]
