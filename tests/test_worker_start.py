@@ -160,3 +160,24 @@ def test_python_started_in_a_source_tree_without_its_core_says_what_happened(tmp
     else:
         assert f"not built in the source tree {tree / 'solver'}: run `pip install -e .` in {tree}" \
             in last
+
+
+def test_the_forkserver_outlives_the_thread_that_asked_for_it(tmp_path):
+    """A server stopped and started again in one process (a test's restart, an
+    embedding program) finds its forkserver alive: the forkserver dies with the
+    thread that launched it (PR_SET_PDEATHSIG), so it is launched from one that
+    lasts, not from the asking pool thread that ends with its server."""
+    script = (
+        "import os, threading, time, multiprocessing.forkserver as fs\n"
+        "from solver.web.jobs import job_context, start_forkserver\n"
+        "ctx = job_context()\n"
+        "def ask():\n"
+        "    start_forkserver(ctx)\n"
+        "    time.sleep(2)  # past the forkserver's preload, which arms the death signal\n"
+        "t = threading.Thread(target=ask); t.start(); t.join()\n"
+        "time.sleep(1)\n"
+        "pid = fs._forkserver._forkserver_pid\n"
+        "print('alive' if os.waitpid(pid, os.WNOHANG)[0] == 0 else 'dead')\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60, cwd=tmp_path)
+    assert out.stdout.strip() == "alive", out.stderr

@@ -85,6 +85,12 @@ else:
 """
 
 _forkserver_lock = threading.Lock()
+#: The thread every forkserver is launched from, one for the process's life.  The
+#: forkserver's death signal (:func:`~solver.run.executor.die_with_parent`, Linux's
+#: PR_SET_PDEATHSIG) follows the *thread* that started it, not the process: launched
+#: from a pool thread that ends when its server stops, it was killed under the next
+#: server of the same process as that one started its workers ("unexpected EOF").
+_launcher = ThreadPoolExecutor(1, thread_name_prefix="durak-forkserver-launcher")
 
 
 class PoolBusy(Exception):
@@ -117,10 +123,16 @@ def start_forkserver(ctx: Any) -> None:
     in a clone's top folder it would import the clone's ``solver/``, whose core is
     not compiled, and every job would fail.  Started where this process's package
     lies, it imports the same package whatever folder the server was started in.
-    The working folder is changed only while the forkserver is launched.
+    The working folder is changed only while the forkserver is launched, and it is
+    launched from a thread that lasts as long as the process (:data:`_launcher`).
     """
     if ctx.get_start_method() != "forkserver":
         return
+    _launcher.submit(_ensure_running_at_home).result()
+
+
+def _ensure_running_at_home() -> None:
+    """:func:`start_forkserver`'s work, on the launcher thread (:data:`_launcher`)."""
     with _forkserver_lock:
         try:
             here: str | None = os.getcwd()
